@@ -1,0 +1,24 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "tick",
+    products: [
+        .executable(name: "tick", targets: ["tick"]),
+        .library(name: "TickFormat", targets: ["TickFormat"]),
+        .library(name: "TickCore", targets: ["TickCore"]),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CCmark",
+            pkgConfig: "libcmark",
+            providers: [.apt(["libcmark-dev"])]
+        ),
+        .target(name: "TickFormat", dependencies: ["CCmark"]),
+        .target(name: "TickCore", dependencies: ["TickFormat"]),
+        .executableTarget(name: "tick", dependencies: ["TickCore", "TickFormat"]),
+        .testTarget(name: "TickFormatTests", dependencies: ["TickFormat"]),
+        .testTarget(name: "TickCoreTests", dependencies: ["TickCore", "TickFormat"]),
+        .testTarget(name: "TickCLITests", dependencies: ["TickCore", "TickFormat"]),
+    ]
+)

@@ -1,0 +1,134 @@
+/// A calendar day in the proleptic Gregorian calendar, with no time zone.
+public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let year: Int
+    public let month: Int
+    public let day: Int
+
+    /// Creates a day when the three numbers name a real date (no 30 February).
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...9999).contains(year), (1...12).contains(month),
+              day >= 1, day <= Day.length(ofMonth: month, year: year) else { return nil }
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// The day `n` days after 1970-01-01 (negative before it).
+    public init(daysSinceEpoch n: Int) {
+        // Howard Hinnant's civil-from-days algorithm.
+        let z = n + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let d = doy - (153 * mp + 2) / 5 + 1
+        let m = mp < 10 ? mp + 3 : mp - 9
+        self.year = yoe + era * 400 + (m <= 2 ? 1 : 0)
+        self.month = m
+        self.day = d
+    }
+
+    /// Days since 1970-01-01.
+    public var daysSinceEpoch: Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let mp = (month + 9) % 12
+        let doy = (153 * mp + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+
+    /// 1 = Monday … 7 = Sunday (ISO 8601).
+    public var weekday: Int {
+        let n = (daysSinceEpoch + 3) % 7  // 1970-01-01 was a Thursday
+        return (n < 0 ? n + 7 : n) + 1
+    }
+
+    public func adding(days n: Int) -> Day { Day(daysSinceEpoch: daysSinceEpoch + n) }
+
+    public static func length(ofMonth month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    public static func < (a: Day, b: Day) -> Bool {
+        (a.year, a.month, a.day) < (b.year, b.month, b.day)
+    }
+
+    /// `YYYY-MM-DD`.
+    public var description: String {
+        pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+    }
+
+    /// Parses exactly `YYYY-MM-DD`.
+    public init?<C: Collection<UInt8>>(iso bytes: C) {
+        let b = Array(bytes)
+        guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
+              let y = decimal(b[0..<4]), let m = decimal(b[5..<7]), let d = decimal(b[8..<10])
+        else { return nil }
+        self.init(year: y, month: m, day: d)
+    }
+
+    public init?(iso text: String) { self.init(iso: Array(text.utf8)) }
+}
+
+/// A due date: a day, optionally with a local time of day (floating: no time zone).
+public struct DueDate: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let day: Day
+    /// Minutes after midnight, when a time was given.
+    public let minutes: Int?
+
+    public init(day: Day, minutes: Int? = nil) {
+        precondition(minutes.map { (0..<1440).contains($0) } ?? true, "time of day out of range")
+        self.day = day
+        self.minutes = minutes
+    }
+
+    /// Parses `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM`.
+    public init?<C: Collection<UInt8>>(iso bytes: C) {
+        let b = Array(bytes)
+        if b.count == 10, let day = Day(iso: b) {
+            self.init(day: day)
+        } else if b.count == 16, b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"),
+                  let day = Day(iso: b[0..<10]),
+                  let h = decimal(b[11..<13]), let m = decimal(b[14..<16]), h < 24, m < 60 {
+            self.init(day: day, minutes: h * 60 + m)
+        } else {
+            return nil
+        }
+    }
+
+    public init?(iso text: String) { self.init(iso: Array(text.utf8)) }
+
+    /// A due date without a time sorts before one on the same day with a time.
+    public static func < (a: DueDate, b: DueDate) -> Bool {
+        if a.day != b.day { return a.day < b.day }
+        return (a.minutes ?? -1) < (b.minutes ?? -1)
+    }
+
+    /// `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM`.
+    public var description: String {
+        guard let minutes else { return day.description }
+        return day.description + "T" + pad(minutes / 60, 2) + ":" + pad(minutes % 60, 2)
+    }
+}
+
+func pad(_ n: Int, _ width: Int) -> String {
+    let s = String(n)
+    return s.count >= width ? s : String(repeating: "0", count: width - s.count) + s
+}
+
+/// The value of a run of ASCII digits, or nil when any byte is not a digit.
+func decimal<C: Collection<UInt8>>(_ bytes: C) -> Int? {
+    var n = 0
+    for b in bytes {
+        guard b >= 0x30, b <= 0x39 else { return nil }
+        n = n * 10 + Int(b - 0x30)
+    }
+    return bytes.isEmpty ? nil : n
+}

@@ -1,0 +1,280 @@
+/// A problem found while parsing: parsing never fails, it reports.
+public struct Diagnostic: Sendable, Equatable, CustomStringConvertible {
+    public var line: Int
+    public var column: Int
+    public var message: String
+
+    public var description: String { "\(line):\(column): \(message)" }
+}
+
+/// A parsed list file. It keeps the original bytes: serializing returns them unchanged, and
+/// edits splice new bytes into them (see `Edits.swift`).
+public struct Document: Sendable {
+    /// The file's bytes, exactly.
+    public private(set) var bytes: [UInt8]
+    /// Tasks in document order (a parent before its subtasks).
+    public private(set) var tasks: [Task] = []
+    /// Note text per task, parallel to `tasks`.
+    public private(set) var notes: [String] = []
+    /// The text of the first level-1 heading, if any.
+    public private(set) var heading: String?
+    /// Line of that heading.
+    public private(set) var headingLine: Int?
+    public private(set) var frontMatter: FrontMatter?
+    public private(set) var diagnostics: [Diagnostic] = []
+
+    var lines: Lines
+    /// Section headings (outside list items), in order.
+    var sections: [(line: Int, level: Int, text: String)] = []
+    let bomLength: Int
+
+    /// Parses `bytes`. Never fails: oddities become `diagnostics`.
+    public init(bytes: [UInt8]) {
+        self.bytes = bytes
+        lines = Lines(bytes)
+        bomLength = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        frontMatter = FrontMatter.detect(in: bytes, lines: lines, bomLength: bomLength)
+        parse()
+    }
+
+    public init(_ text: String) { self.init(bytes: Array(text.utf8)) }
+
+    /// The bytes to write back: exactly the bytes parsed, with any edits spliced in.
+    public func serialize() -> [UInt8] { bytes }
+
+    /// The byte sequences that any task needs; a file with none of them has no task.
+    public static func mayContainTasks(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { p in
+            let n = p.count
+            var i = 0
+            while i + 2 < n {
+                if p[i] == UInt8(ascii: "["), p[i + 2] == UInt8(ascii: "]") {
+                    let c = p[i + 1]
+                    if c == 0x20 || c == UInt8(ascii: "x") || c == UInt8(ascii: "X") { return true }
+                }
+                i += 1
+            }
+            return false
+        }
+    }
+
+    // MARK: - Parsing
+
+    private mutating func parse() {
+        let outline: BlockOutline
+        if let frontMatter {
+            // Front matter is not Markdown: cmark sees those lines as empty.
+            var input = bytes
+            let end = lines.contentEnd(frontMatter.closingLine)
+            var blanked: [UInt8] = []
+            blanked.reserveCapacity(input.count)
+            var n = 1
+            while n <= frontMatter.closingLine {
+                blanked.append(contentsOf: input[lines.contentEnd(n)..<lines.end(n)])
+                n += 1
+            }
+            input.replaceSubrange(0..<lines.end(frontMatter.closingLine), with: blanked)
+            _ = end
+            outline = input.withUnsafeBufferPointer { CommonMarkConverter.outline(of: $0, columnShiftOnFirstLine: 0) }
+        } else if Document.mayContainTasks(bytes) || bytes.contains(UInt8(ascii: "#")) || bytes.contains(UInt8(ascii: "=")) || bytes.contains(UInt8(ascii: "-")) {
+            outline = bytes.withUnsafeBufferPointer {
+                CommonMarkConverter.outline(of: $0, columnShiftOnFirstLine: bomLength)
+            }
+        } else {
+            outline = BlockOutline()
+        }
+
+        for h in outline.headings where !h.insideListItem {
+            sections.append((h.line, h.level, h.text))
+            if h.level == 1, heading == nil {
+                heading = h.text
+                headingLine = h.line
+            }
+        }
+
+        var taskOfItem = [Int?](repeating: nil, count: outline.items.count)
+        for (index, item) in outline.items.enumerated() {
+            guard let paragraph = item.paragraph, paragraph.line <= lines.count else { continue }
+            let checkbox = lines.start(paragraph.line) + paragraph.column - 1
+            let lineEnd = lines.contentEnd(paragraph.line)
+            guard checkbox + 3 < lineEnd,
+                  bytes[checkbox] == UInt8(ascii: "["), bytes[checkbox + 2] == UInt8(ascii: "]"),
+                  bytes[checkbox + 3] == 0x20 || bytes[checkbox + 3] == 0x09
+            else { continue }
+            let state = bytes[checkbox + 1]
+            guard state == 0x20 || state == UInt8(ascii: "x") || state == UInt8(ascii: "X") else { continue }
+
+            var parent = item.parent
+            while let p = parent, taskOfItem[p] == nil { parent = outline.items[p].parent }
+            let parentTask = parent.flatMap { taskOfItem[$0] }
+
+            let titleRange = (checkbox + 3)..<lineEnd
+            let paragraphEnd = min(max(paragraph.endLine, paragraph.line), lines.count)
+            let continuation = paragraphEnd > paragraph.line
+                ? lines.start(paragraph.line + 1)..<lines.contentEnd(paragraphEnd) : lineEnd..<lineEnd
+            let scan = TitleLine(bytes: bytes, range: titleRange, continuation: continuation)
+            for problem in scan.problems {
+                let line = lines.line(containing: problem.offset)
+                diagnostics.append(Diagnostic(line: line, column: problem.offset - lines.start(line) + 1,
+                                              message: problem.message))
+            }
+
+            var contentEnd = min(max(item.endLine, paragraphEnd), lines.count)
+            while contentEnd > paragraphEnd, isBlank(contentEnd, quoteDepth: item.quoteDepth) { contentEnd -= 1 }
+            let markerStart = lines.start(item.line) + item.column - 1
+            var markerEnd = markerStart
+            while markerEnd < lines.contentEnd(item.line), !isSpaceOrTab(bytes[markerEnd]) { markerEnd += 1 }
+
+            var task = Task(
+                done: state != 0x20, title: scan.title, due: nil, doneDate: nil, priority: .none,
+                flagged: false, tags: scan.tags, line: paragraph.line, parent: parentTask, section: nil,
+                depth: parentTask.map { tasks[$0].depth + 1 } ?? 0,
+                firstLine: item.line, lastLine: contentEnd, contentEndLine: contentEnd,
+                checkbox: checkbox, marker: markerStart..<markerEnd, titleRange: titleRange,
+                tokens: scan.tokens, quoteDepth: item.quoteDepth, ordered: item.ordered,
+                contentColumn: visualColumn(of: checkbox, line: paragraph.line))
+            for token in scan.tokens {
+                switch token.kind {
+                case .due(let d): task.due = d
+                case .done(let d): task.doneDate = d
+                case .priority(let p): task.priority = Priority(rawValue: p) ?? .none
+                case .flag: task.flagged = true
+                }
+            }
+            taskOfItem[index] = tasks.count
+            tasks.append(task)
+        }
+        assignTrailingBlankLines()
+        assignSections()
+        notes = tasks.indices.map(noteText)
+        diagnostics.sort { ($0.line, $0.column) < ($1.line, $1.column) }
+    }
+
+    /// Blank lines between two tasks belong to the task above.
+    private mutating func assignTrailingBlankLines() {
+        guard !tasks.isEmpty else { return }
+        var startsTask = [Bool](repeating: false, count: lines.count + 2)
+        for task in tasks { startsTask[task.firstLine] = true }
+        for i in tasks.indices {
+            var next = tasks[i].contentEndLine + 1
+            while next <= lines.count, isBlank(next, quoteDepth: tasks[i].quoteDepth) { next += 1 }
+            if next <= lines.count, startsTask[next], next > tasks[i].contentEndLine + 1 {
+                tasks[i].lastLine = next - 1
+            }
+        }
+    }
+
+    private mutating func assignSections() {
+        var s = 0
+        var current: String? = nil
+        for i in tasks.indices {
+            while s < sections.count, sections[s].line < tasks[i].firstLine {
+                current = sections[s].level == 1 ? nil : sections[s].text
+                s += 1
+            }
+            tasks[i].section = current
+        }
+    }
+
+    // MARK: - Lines
+
+    /// Whether line `n` holds nothing but whitespace inside `quoteDepth` block quotes.
+    func isBlank(_ n: Int, quoteDepth: Int) -> Bool {
+        var quotes = 0
+        for i in lines.start(n)..<lines.contentEnd(n) {
+            let b = bytes[i]
+            if isSpaceOrTab(b) { continue }
+            if b == UInt8(ascii: ">"), quotes < quoteDepth { quotes += 1; continue }
+            return false
+        }
+        return true
+    }
+
+    /// The visual column (0-based, tabs to the next multiple of 4) of byte `offset` on line `n`.
+    func visualColumn(of offset: Int, line n: Int) -> Int {
+        var column = 0
+        for i in lines.start(n)..<offset {
+            column = bytes[i] == 0x09 ? (column / 4 + 1) * 4 : column + 1
+        }
+        return column
+    }
+
+    /// The byte offset on line `n` where its text starts once `quoteDepth` block-quote markers
+    /// and indentation up to visual column `column` are taken away.
+    func indentEnd(line n: Int, quoteDepth: Int, column: Int) -> Int {
+        var i = lines.start(n)
+        let end = lines.contentEnd(n)
+        var col = 0
+        var quotes = 0
+        while i < end, col < column {
+            let b = bytes[i]
+            if b == 0x20 {
+                col += 1
+            } else if b == 0x09 {
+                col = (col / 4 + 1) * 4
+            } else if b == UInt8(ascii: ">"), quotes < quoteDepth {
+                quotes += 1
+                col += 1
+            } else {
+                break
+            }
+            i += 1
+        }
+        return i
+    }
+
+    /// The index just past the last descendant of task `i` (descendants follow it contiguously).
+    func descendantsEnd(_ i: Int) -> Int {
+        var j = i + 1
+        while j < tasks.count, tasks[j].depth > tasks[i].depth { j += 1 }
+        return j
+    }
+
+    /// The lines of task `i` that are notes: after the title line up to its last content line,
+    /// except the lines of its subtasks.
+    func noteLines(_ i: Int) -> [Int] {
+        let task = tasks[i]
+        guard task.contentEndLine > task.line else { return [] }
+        var result: [Int] = []
+        var n = task.line + 1
+        for j in (i + 1)..<descendantsEnd(i) where tasks[j].parent == i {
+            while n < tasks[j].firstLine { result.append(n); n += 1 }
+            n = tasks[j].lastLine + 1
+        }
+        while n <= task.contentEndLine { result.append(n); n += 1 }
+        return result
+    }
+
+    private func noteText(_ i: Int) -> String {
+        let task = tasks[i]
+        var texts: [ArraySlice<UInt8>] = noteLines(i).map { n in
+            bytes[indentEnd(line: n, quoteDepth: task.quoteDepth, column: task.contentColumn)..<lines.contentEnd(n)]
+        }
+        func blank(_ s: ArraySlice<UInt8>) -> Bool { s.allSatisfy(isSpaceOrTab) }
+        while let last = texts.last, blank(last) { texts.removeLast() }
+        while let first = texts.first, blank(first) { texts.removeFirst() }
+        guard !texts.isEmpty else { return "" }
+        var out: [UInt8] = []
+        for (k, t) in texts.enumerated() {
+            if k > 0 { out.append(0x0A) }
+            out.append(contentsOf: blank(t) ? [] : t)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The first line ending of the file; what tick uses for lines it writes.
+    public var lineEnding: LineEnding { lines.dominantEnding(in: bytes) }
+
+    /// Number of lines.
+    public var lineCount: Int { lines.count }
+
+    /// The bytes of line `n` without its ending.
+    public func lineText(_ n: Int) -> String {
+        String(decoding: bytes[lines.start(n)..<lines.contentEnd(n)], as: UTF8.self)
+    }
+
+    /// The lines a task spans: from its marker to its last line (notes and subtasks included).
+    public func lineRange(of i: Int) -> ClosedRange<Int> { tasks[i].firstLine...tasks[i].lastLine }
+}
+
+func isSpaceOrTab(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 }

@@ -1,0 +1,51 @@
+/// A task priority: `!` low, `!!` medium, `!!!` high.
+public enum Priority: Int, Comparable, Sendable, CaseIterable {
+    case none = 0, low, medium, high
+
+    public static func < (a: Priority, b: Priority) -> Bool { a.rawValue < b.rawValue }
+
+    /// The token written in a title line, or nil for `.none`.
+    public var token: String? { self == .none ? nil : String(repeating: "!", count: rawValue) }
+}
+
+/// One task of a document, with the byte ranges it came from.
+///
+/// The public fields are the model; the ranges let edits rewrite exactly the bytes they change.
+public struct Task: Sendable {
+    public var done: Bool
+    public var title: String
+    public var due: DueDate?
+    public var doneDate: Day?
+    public var priority: Priority
+    public var flagged: Bool
+    /// Tags as written, without `#`.
+    public var tags: [String]
+    /// 1-based line of the checkbox.
+    public var line: Int
+    /// Index of the enclosing task in `Document.tasks`, for a subtask.
+    public var parent: Int?
+    /// Section heading text, or nil.
+    public var section: String?
+    /// Nesting depth among tasks: 0 for a task with no enclosing task.
+    public var depth: Int
+
+    // MARK: Source
+
+    /// 1-based line of the list marker (before the checkbox line when the item starts with a blank line).
+    var firstLine: Int
+    /// Last 1-based line the task owns: its content, and the blank lines before a following task.
+    var lastLine: Int
+    /// Last line with content (no trailing blank lines).
+    var contentEndLine: Int
+    /// Offset of the `[` of the checkbox.
+    var checkbox: Int
+    /// Offset where the list marker starts, and where it ends.
+    var marker: Range<Int>
+    /// Byte range of the title line after the checkbox's `]`, up to the line ending.
+    var titleRange: Range<Int>
+    var tokens: [TitleLine.Token]
+    var quoteDepth: Int
+    var ordered: Bool
+    /// Visual column (tabs to multiples of 4) of the checkbox on its line: where notes start.
+    var contentColumn: Int
+}

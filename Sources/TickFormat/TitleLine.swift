@@ -1,0 +1,213 @@
+/// The metadata tokens of a task's title line, found by scanning its bytes.
+///
+/// Words are separated by spaces, tabs and Unicode space separators (category Zs). A word inside
+/// an inline code span is never a token.
+struct TitleLine: Sendable {
+    enum Kind: Equatable, Sendable {
+        case due(DueDate)
+        case done(Day)
+        case priority(Int)
+        case flag
+    }
+
+    struct Token: Sendable {
+        var kind: Kind
+        /// Absolute byte range of the word in the document.
+        var range: Range<Int>
+    }
+
+    /// Recognised metadata, first of each kind, in line order.
+    var tokens: [Token] = []
+    /// Tags as written, without `#`, in line order.
+    var tags: [String] = []
+    /// The title: the line without checkbox and metadata tokens, trimmed.
+    var title: String = ""
+    /// Problems worth reporting: (byte offset, message).
+    var problems: [(offset: Int, message: String)] = []
+
+    /// Scans `bytes[range]` (the title line after the checkbox's `]`). `continuation` is the rest
+    /// of the paragraph, where a code span opened on the title line may close.
+    init(bytes: [UInt8], range: Range<Int>, continuation: Range<Int>) {
+        let code = TitleLine.codeSpans(in: bytes, range: range, continuation: continuation)
+        var seenDue = false, seenDone = false, seenPriority = false, seenFlag = false
+        var words: [(range: Range<Int>, separator: Range<Int>, token: Bool)] = []
+
+        var i = range.lowerBound
+        var previousSeparator: Range<Int>? = nil  // the separators right before the current word
+        while i < range.upperBound {
+            let s = separatorLength(bytes, i, range.upperBound)
+            if s > 0 {
+                let start = i
+                while i < range.upperBound, case let n = separatorLength(bytes, i, range.upperBound), n > 0 { i += n }
+                previousSeparator = start..<i
+                continue
+            }
+            let start = i
+            while i < range.upperBound, separatorLength(bytes, i, range.upperBound) == 0 { i += 1 }
+            let word = start..<i
+            let inCode = code.contains { $0.overlaps(word) }
+            var kind: Kind? = nil
+            if !inCode {
+                kind = classify(bytes, word, after: previousSeparator)
+                if case .due = kind { if seenDue { duplicate(word, "due date") ; kind = nil } else { seenDue = true } }
+                if case .done = kind { if seenDone { duplicate(word, "completion date"); kind = nil } else { seenDone = true } }
+                if case .priority = kind { if seenPriority { duplicate(word, "priority"); kind = nil } else { seenPriority = true } }
+                if case .flag = kind { if seenFlag { duplicate(word, "#flag"); kind = nil } else { seenFlag = true } }
+                if kind == nil { tag(bytes, word) }
+            }
+            if let kind { tokens.append(Token(kind: kind, range: word)) }
+            words.append((word, previousSeparator ?? start..<start, kind != nil))
+            previousSeparator = nil
+        }
+        title = TitleLine.title(bytes, words: words)
+    }
+
+    private mutating func duplicate(_ word: Range<Int>, _ what: String) {
+        problems.append((word.lowerBound, "second \(what) ignored; the first one counts"))
+    }
+
+    private mutating func classify(_ b: [UInt8], _ w: Range<Int>, after separator: Range<Int>?) -> Kind? {
+        let word = b[w]
+        if let value = value(after: "due:", in: word) {
+            if let due = DueDate(iso: value) { return .due(due) }
+            problems.append((w.lowerBound, "malformed due date '\(text(b, w))': expected due:YYYY-MM-DD or due:YYYY-MM-DDTHH:MM"))
+            return nil
+        }
+        if let value = value(after: "done:", in: word) {
+            if let day = Day(iso: value) { return .done(day) }
+            problems.append((w.lowerBound, "malformed completion date '\(text(b, w))': expected done:YYYY-MM-DD"))
+            return nil
+        }
+        if word.allSatisfy({ $0 == UInt8(ascii: "!") }), word.count <= 3 {
+            // French typography puts a no-break space before "!": that "!" is punctuation.
+            if let separator, isNoBreakSpace(b, separator) { return nil }
+            return .priority(word.count)
+        }
+        if word.count == 5, word.first == UInt8(ascii: "#"),
+           word.dropFirst().map({ $0 | 0x20 }) == Array("flag".utf8) {
+            return .flag
+        }
+        for key in ["due:", "done:"] {
+            let k = Array(key.utf8)
+            if word.count > k.count, Array(word.prefix(k.count)).map({ $0 | 0x20 }) == k {
+                problems.append((w.lowerBound, "'\(text(b, w))' is not metadata: keys are lower case ('\(key)')"))
+            }
+        }
+        return nil
+    }
+
+    private func value(after key: StaticString, in word: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
+        let k = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
+        guard word.count >= k.count, zip(word, k).allSatisfy(==) else { return nil }
+        return word.dropFirst(k.count)
+    }
+
+    private mutating func tag(_ b: [UInt8], _ w: Range<Int>) {
+        guard b[w.lowerBound] == UInt8(ascii: "#") else { return }
+        let rest = String(decoding: b[(w.lowerBound + 1)..<w.upperBound], as: UTF8.self)
+        let name = rest.unicodeScalars.prefix { s in
+            s.properties.isAlphabetic || ("0"..."9").contains(s) || s == "_" || s == "-" || s == "/"
+        }
+        if !name.isEmpty { tags.append(String(String.UnicodeScalarView(name))) }
+    }
+
+    /// The title: the words that are not tokens, each after the separators that precede it in the
+    /// line, so a token takes the separators before it away (after it, at the start of the line).
+    private static func title(_ b: [UInt8], words: [(range: Range<Int>, separator: Range<Int>, token: Bool)]) -> String {
+        var out: [UInt8] = []
+        for word in words where !word.token {
+            if !out.isEmpty { out.append(contentsOf: b[word.separator]) }
+            out.append(contentsOf: b[word.range])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Byte ranges inside code spans. A span opened on the title line and closed on a later line of
+    /// the paragraph covers the rest of the title line.
+    static func codeSpans(in b: [UInt8], range: Range<Int>, continuation: Range<Int>) -> [Range<Int>] {
+        var spans: [Range<Int>] = []
+        var i = range.lowerBound
+        func run(_ at: Int, _ end: Int) -> Int {
+            var j = at
+            while j < end, b[j] == UInt8(ascii: "`") { j += 1 }
+            return j - at
+        }
+        func closer(_ n: Int, from: Int, to end: Int) -> Int? {
+            var j = from
+            while j < end {
+                if b[j] == UInt8(ascii: "`") {
+                    let m = run(j, end)
+                    if m == n { return j }
+                    j += m
+                } else {
+                    j += 1
+                }
+            }
+            return nil
+        }
+        while i < range.upperBound {
+            let c = b[i]
+            if c == UInt8(ascii: "\\") {
+                i += 2
+            } else if c == UInt8(ascii: "`") {
+                let n = run(i, range.upperBound)
+                if let j = closer(n, from: i + n, to: range.upperBound) {
+                    spans.append(i..<(j + n))
+                    i = j + n
+                } else if closer(n, from: continuation.lowerBound, to: continuation.upperBound) != nil {
+                    spans.append(i..<range.upperBound)
+                    break
+                } else {
+                    i += n
+                }
+            } else {
+                i += 1
+            }
+        }
+        return spans
+    }
+}
+
+// MARK: - Separators
+
+/// The byte length of the separator at `i`: space, tab, or a Unicode space separator (Zs).
+func separatorLength(_ b: [UInt8], _ i: Int, _ end: Int) -> Int {
+    let c = b[i]
+    if c == 0x20 || c == 0x09 { return 1 }
+    if c == 0xC2, i + 1 < end, b[i + 1] == 0xA0 { return 2 }  // U+00A0
+    guard i + 2 < end else { return 0 }
+    let c1 = b[i + 1], c2 = b[i + 2]
+    switch c {
+    case 0xE1: return c1 == 0x9A && c2 == 0x80 ? 3 : 0  // U+1680
+    case 0xE2:
+        if c1 == 0x80, (0x80...0x8A).contains(c2) || c2 == 0xAF { return 3 }  // U+2000–200A, U+202F
+        if c1 == 0x81, c2 == 0x9F { return 3 }  // U+205F
+        return 0
+    case 0xE3: return c1 == 0x80 && c2 == 0x80 ? 3 : 0  // U+3000
+    default: return 0
+    }
+}
+
+/// Whether a separator run ends with a no-break space (U+00A0 or U+202F).
+private func isNoBreakSpace(_ b: [UInt8], _ r: Range<Int>) -> Bool {
+    if r.count >= 2, b[r.upperBound - 2] == 0xC2, b[r.upperBound - 1] == 0xA0 { return true }
+    if r.count >= 3, b[r.upperBound - 3] == 0xE2, b[r.upperBound - 2] == 0x80, b[r.upperBound - 1] == 0xAF { return true }
+    return false
+}
+
+/// `bytes` without leading and trailing separators.
+func trimmedSeparators(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
+    var lo = 0
+    while lo < bytes.count, case let n = separatorLength(bytes, lo, bytes.count), n > 0 { lo += n }
+    var hi = bytes.count
+    while hi > lo {
+        // Walk back over one separator: try the 1-, 2- and 3-byte forms.
+        if bytes[hi - 1] == 0x20 || bytes[hi - 1] == 0x09 { hi -= 1; continue }
+        if hi - 2 >= lo, separatorLength(bytes, hi - 2, hi) == 2 { hi -= 2; continue }
+        if hi - 3 >= lo, separatorLength(bytes, hi - 3, hi) == 3 { hi -= 3; continue }
+        break
+    }
+    return bytes[lo..<hi]
+}
+
+func text(_ b: [UInt8], _ r: Range<Int>) -> String { String(decoding: b[r], as: UTF8.self) }
