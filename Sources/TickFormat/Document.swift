@@ -131,7 +131,7 @@ public struct Document: Sendable {
                 depth: parentTask.map { tasks[$0].depth + 1 } ?? 0,
                 firstLine: item.line, lastLine: contentEnd, contentEndLine: contentEnd,
                 checkbox: checkbox, marker: markerStart..<markerEnd, titleRange: titleRange,
-                tokens: scan.tokens, quoteDepth: item.quoteDepth, ordered: item.ordered,
+                tokens: scan.tokens, duplicates: scan.duplicates, quoteDepth: item.quoteDepth, ordered: item.ordered,
                 contentColumn: visualColumn(of: checkbox, line: paragraph.line))
             for token in scan.tokens {
                 switch token.kind {
