@@ -191,9 +191,10 @@ public struct Document: Sendable {
     }
 
     /// The visual column (0-based, tabs to the next multiple of 4) of byte `offset` on line `n`.
+    /// A byte order mark on line 1 is not text and takes no column.
     func visualColumn(of offset: Int, line n: Int) -> Int {
         var column = 0
-        for i in lines.start(n)..<offset {
+        for i in min(lines.start(n) + (n == 1 ? bomLength : 0), offset)..<offset {
             column = bytes[i] == 0x09 ? (column / 4 + 1) * 4 : column + 1
         }
         return column
