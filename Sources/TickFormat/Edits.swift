@@ -144,9 +144,7 @@ extension Document {
     public func retitling(_ i: Int, _ title: String) throws(EditError) -> EditResult {
         let task = try self.task(i)
         let newTitle = Array(trimmedSeparators(Array(title.utf8)))
-        guard !newTitle.contains(where: { $0 == 0x0A || $0 == 0x0D }) else {
-            throw EditError(reason: .badValue, line: task.line, message: "a title is one line; it cannot hold a line break")
-        }
+        try checkTitle(newTitle, line: task.line)
         // Keep the separators right after the checkbox and the trailing whitespace or hard break.
         var start = task.titleRange.lowerBound
         while start < task.titleRange.upperBound, case let n = separatorLength(bytes, start, task.titleRange.upperBound), n > 0 { start += n }
@@ -156,10 +154,11 @@ extension Document {
             if !text.isEmpty { text.append(0x20) }
             text.append(contentsOf: bytes[token.range])
         }
+        let splice = Splice(range: start..<end, bytes: text)
         var expected = expectedModel()
-        expected[i].title = String(decoding: newTitle, as: UTF8.self)
-        expected[i].tags = TitleLine(bytes: [0x20] + newTitle, range: 0..<(newTitle.count + 1), continuation: 0..<0).tags
-        return try apply([Splice(range: start..<end, bytes: text)], expecting: expected, task: i)
+        // Read with what stays after it: trailing whitespace, a backslash after whitespace.
+        (expected[i].title, expected[i].tags) = titleAfter(task, [splice])
+        return try apply([splice], expecting: expected, task: i)
     }
 
     /// Replaces the notes of task `i`: every note line goes, the new lines follow the title line.
@@ -201,6 +200,20 @@ extension Document {
         return try apply(text.isEmpty ? [] : [Splice(range: at..<at, bytes: text)], expecting: expected, task: i)
     }
 
+    /// Refuses a title that cannot be written as one: a line break, or metadata tokens that
+    /// would be read back as metadata instead of title text.
+    func checkTitle(_ title: [UInt8], line: Int) throws(EditError) {
+        guard !title.contains(where: { $0 == 0x0A || $0 == 0x0D }) else {
+            throw EditError(reason: .badValue, line: line, message: "a title is one line; it cannot hold a line break")
+        }
+        let scan = TitleLine(bytes: [0x20] + title, range: 0..<(title.count + 1), continuation: 0..<0)
+        if let token = scan.tokens.first {
+            let word = String(decoding: title[(token.range.lowerBound - 1)..<(token.range.upperBound - 1)], as: UTF8.self)
+            throw EditError(reason: .badValue, line: line,
+                            message: "'\(word)' in a title would be read as metadata; set it separately")
+        }
+    }
+
     private func task(_ i: Int) throws(EditError) -> Task {
         guard tasks.indices.contains(i) else {
             throw EditError(reason: .noSuchTask, line: 0, message: "no task number \(i) in this list")
@@ -215,9 +228,7 @@ extension Document {
     /// Inserts a new task in canonical form.
     public func inserting(_ new: NewTask, at point: InsertionPoint) throws(EditError) -> EditResult {
         let title = Array(trimmedSeparators(Array(new.title.utf8)))
-        guard !title.contains(where: { $0 == 0x0A || $0 == 0x0D }) else {
-            throw EditError(reason: .badValue, line: 0, message: "a title is one line; it cannot hold a line break")
-        }
+        try checkTitle(title, line: 0)
         var line = [UInt8]("[\(new.done ? "x" : " ")] ".utf8) + title
         for token in [new.priority.token, new.flagged ? "#flag" : nil, new.due.map { "due:\($0)" },
                       new.done ? new.doneDate.map { "done:\($0)" } : nil].compactMap({ $0 }) {
@@ -296,7 +307,9 @@ extension Document {
                 throw EditError(reason: .noSuchSection, line: 0, message: "no section '\(name)' in this list")
             }
             let heading = sections[s]
-            let next = sections[(s + 1)...].first { $0.level <= heading.level || $0.level == 1 }
+            // Tasks under a deeper heading have that heading as their section, so the section's
+            // own lines end at the next heading of any level.
+            let next = sections[(s + 1)...].first
             let limit = next?.line ?? lines.count + 1
             neighbour = tasks.lastIndex { $0.parent == nil && $0.firstLine > heading.line && $0.firstLine < limit }
             if let neighbour {
@@ -336,8 +349,9 @@ extension Document {
         }
 
         // The new lines: the fragment re-marked and re-indented under the prefix.
-        let oldMarker = fragment.lines[0].prefix(fragment.markerLength)
-        let shift = marker.count - oldMarker.count
+        let afterMarker = fragment.lines[0].dropFirst(fragment.markerLength)
+        let oldSpacing = afterMarker.isEmpty ? 1 : afterMarker.prefix(while: isSpaceOrTab).count
+        let shift = (marker.count + spacing.count) - (fragment.markerLength + oldSpacing)
         var text: [UInt8] = []
         for (k, line) in fragment.lines.enumerated() {
             var body: [UInt8]
@@ -372,7 +386,7 @@ extension Document {
             blankBefore = trimmedRight(prefix) + ending
         }
         if after == 0 { at = 0 }
-        let tail = after >= lines.count && lines.ending(lines.count, in: bytes) == nil && lines.count > 0
+        let tail = lines.count > 0 && after >= lines.count && lines.ending(lines.count, in: bytes) == nil
         var newText = lead + blankBefore + text
         if tail { newText.removeLast(ending.count); newText = lead + blankBefore + text.dropLast(ending.count) }
 
