@@ -115,8 +115,9 @@ public struct Document: Sendable {
             let scan = TitleLine(bytes: bytes, range: titleRange, continuation: continuation)
             for problem in scan.problems {
                 let line = lines.line(containing: problem.offset)
-                diagnostics.append(Diagnostic(line: line, column: problem.offset - lines.start(line) + 1,
-                                              message: problem.message))
+                // Columns count bytes; a byte order mark is not text and takes none.
+                let start = lines.start(line) + (line == 1 ? bomLength : 0)
+                diagnostics.append(Diagnostic(line: line, column: problem.offset - start + 1, message: problem.message))
             }
 
             var contentEnd = min(max(item.endLine, paragraphEnd), lines.count)
