@@ -1,12 +1,35 @@
-import TickFormat
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import TickCore
 
-let path = CommandLine.arguments[1]
-let data = FileManager.default.contents(atPath: path)!
-let doc = Document(bytes: Array(data))
-print("heading:", doc.heading ?? "-", "fm:", doc.frontMatter?.fields.map { "\($0.key)=\($0.value)" } ?? [])
-for (i, t) in doc.tasks.enumerated() {
-    print(i, "line", t.line, "lines", doc.lineRange(of: i), "done", t.done, "title", "[\(t.title)]", "due", t.due?.description ?? "-", "pri", t.priority.rawValue, "flag", t.flagged, "tags", t.tags, "parent", t.parent ?? -1, "section", t.section ?? "-", "notes", "[\(doc.notes[i])]")
+// The pipe's reader may leave early (`tick all | head`): see EPIPE in `Output`, not a signal.
+signal(SIGPIPE, SIG_IGN)
+
+let fileSystem = LocalFileSystem()
+let context = Context(
+    environment: processEnvironment(),
+    fileSystem: fileSystem,
+    currentDirectory: (try? fileSystem.currentDirectory()) ?? "/",
+    out: Output(descriptor: STDOUT_FILENO),
+    err: Output(descriptor: STDERR_FILENO, capacity: 4096))
+exit(Tick.main(arguments: Array(CommandLine.arguments.dropFirst()), context: context).rawValue)
+
+/// The environment as a dictionary (the first definition of a repeated name wins, as in `getenv`).
+func processEnvironment() -> [String: String] {
+    var result: [String: String] = [:]
+    var entry = environ
+    while let pointer = entry.pointee {
+        let text = String(cString: pointer)
+        if let eq = text.firstIndex(of: "=") {
+            let name = String(text[..<eq])
+            if result[name] == nil { result[name] = String(text[text.index(after: eq)...]) }
+        }
+        entry += 1
+    }
+    return result
 }
-for d in doc.diagnostics { print("diag", d) }
-print(doc.serialize() == Array(data))

@@ -1,0 +1,21 @@
+/// `tick help [COMMAND...]`: the same text as `tick COMMAND --help`.
+@Sendable func runHelp(_ invocation: Invocation) throws -> ExitStatus {
+    var path = [Commands.root]
+    for word in invocation.values("COMMAND") {
+        let current = path.last!
+        guard let next = current.subcommand(named: word) else {
+            throw UsageError.unknownCommand(
+                word, in: ArgumentParser.commandPath(path),
+                suggestion: Suggestion.closest(to: word, among: current.subcommands.map(\.name)))
+        }
+        path.append(next)
+    }
+    invocation.out.write(HelpRenderer(width: Tick.helpWidth).text(for: path))
+    return .success
+}
+
+/// `tick` alone: the home screen. Until the read side lands, the overview of commands.
+@Sendable func runHome(_ invocation: Invocation) throws -> ExitStatus {
+    invocation.out.write(HelpRenderer(width: Tick.helpWidth).text(for: [Commands.root]))
+    return .success
+}
