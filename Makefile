@@ -1,0 +1,84 @@
+# tick: build, test, install and demo.
+#
+# Every target that compiles depends on `deps`, which installs the C library tick
+# builds against (Debian's libcmark-dev) when it is missing. On a machine that has
+# it, `deps` does nothing but one pkg-config check.
+
+SWIFT ?= swift
+PREFIX ?= /usr/local
+DESTDIR ?=
+# Where SwiftPM keeps its build products; pass BUILD_DIR=/tmp/somewhere to keep
+# parallel checkouts from sharing (and locking) one build folder.
+BUILD_DIR ?= .build
+
+# The Swift toolchain tarball unpacks to /opt/swift, and a login shell puts its
+# usr/bin on PATH (/etc/profile.d). A plain `bash -c` or cron shell does not, so
+# fall back to that location when swift is not already on PATH.
+# A shell started with an empty environment (env -i bash -c) exports no PATH at all;
+# then start from the usual system one.
+SWIFT_TOOLCHAIN_BIN ?= /opt/swift/usr/bin
+ifeq ($(shell command -v $(SWIFT) 2>/dev/null),)
+export PATH := $(SWIFT_TOOLCHAIN_BIN):$(or $(PATH),/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin)
+endif
+
+SWIFTPM_FLAGS = --scratch-path $(BUILD_DIR)
+# Release configuration: -O with whole-module optimisation (SwiftPM's default for -c release).
+RELEASE_FLAGS = $(SWIFTPM_FLAGS) -c release
+# The directory holding the release binary; asked of SwiftPM when a recipe needs it.
+RELEASE_BIN = $(shell PATH="$(PATH)" $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)
+TICK = $(RELEASE_BIN)/tick
+
+# apt-get as root, or through sudo for anyone else.
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+APT_INSTALL = $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
+# Tools the tests call, each a command with a Debian package of the same name.
+TEST_TOOLS = cmark-gfm git
+
+.PHONY: all deps test-deps build release test install demo clean
+
+all: build
+
+deps:
+	@command -v $(SWIFT) >/dev/null 2>&1 || { \
+		echo "make: '$(SWIFT)' not found: install a Swift 6 toolchain (swift.org) and put its usr/bin on PATH" >&2; \
+		exit 1; }
+	@if ! pkg-config --exists libcmark 2>/dev/null; then \
+		echo "make: installing libcmark-dev and pkg-config"; \
+		$(APT_INSTALL) update && \
+		$(APT_INSTALL) install -y --no-install-recommends libcmark-dev pkg-config && \
+		pkg-config --exists libcmark || { \
+			echo "make: pkg-config still cannot find libcmark after installing libcmark-dev" >&2; \
+			exit 1; }; \
+	fi
+
+test-deps:
+	@missing=""; \
+	for tool in $(TEST_TOOLS); do \
+		command -v $$tool >/dev/null 2>&1 || missing="$$missing $$tool"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "make: installing$$missing"; \
+		$(APT_INSTALL) update && \
+		$(APT_INSTALL) install -y --no-install-recommends $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build $(SWIFTPM_FLAGS)
+
+release: deps
+	$(SWIFT) build $(RELEASE_FLAGS)
+
+# Swift Testing runs tests concurrently; --parallel also spreads XCTest cases over workers.
+test: deps test-deps
+	$(SWIFT) test $(SWIFTPM_FLAGS) --parallel
+
+install: release
+	install -d "$(DESTDIR)$(PREFIX)/bin"
+	install -m 755 "$(TICK)" "$(DESTDIR)$(PREFIX)/bin/tick"
+
+# Runs the freshly built tick on the example folder. Add one line per command to show.
+demo: release
+	$(TICK) --dir examples check
+
+clean:
+	rm -rf "$(BUILD_DIR)"
