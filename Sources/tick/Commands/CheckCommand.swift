@@ -83,7 +83,8 @@ private struct Problem {
                 invocation.out.line("Checked \(lists): no problems")
             } else {
                 let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
-                invocation.out.line("Checked \(lists): \(count) in \(filesWithProblems.count) of them")
+                let files = filesWithProblems.count == 1 ? "1 file" : "\(filesWithProblems.count) files"
+                invocation.out.line("Checked \(lists): \(count) in \(files)")
             }
         }
     }
