@@ -131,7 +131,7 @@ public struct Document: Sendable {
                 depth: parentTask.map { tasks[$0].depth + 1 } ?? 0,
                 firstLine: item.line, lastLine: contentEnd, contentEndLine: contentEnd,
                 checkbox: checkbox, marker: markerStart..<markerEnd, titleRange: titleRange,
-                tokens: scan.tokens, quoteDepth: item.quoteDepth, ordered: item.ordered,
+                tokens: scan.tokens, duplicates: scan.duplicates, quoteDepth: item.quoteDepth, ordered: item.ordered,
                 contentColumn: visualColumn(of: checkbox, line: paragraph.line))
             for token in scan.tokens {
                 switch token.kind {
@@ -191,9 +191,10 @@ public struct Document: Sendable {
     }
 
     /// The visual column (0-based, tabs to the next multiple of 4) of byte `offset` on line `n`.
+    /// A byte order mark on line 1 is not text and takes no column.
     func visualColumn(of offset: Int, line n: Int) -> Int {
         var column = 0
-        for i in lines.start(n)..<offset {
+        for i in min(lines.start(n) + (n == 1 ? bomLength : 0), offset)..<offset {
             column = bytes[i] == 0x09 ? (column / 4 + 1) * 4 : column + 1
         }
         return column

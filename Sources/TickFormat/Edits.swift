@@ -103,10 +103,12 @@ extension Document {
         if done != task.done || (done && state == 0x20) {
             splices.append(Splice(range: (task.checkbox + 1)..<(task.checkbox + 2), bytes: [done ? UInt8(ascii: "x") : 0x20]))
         }
-        if let s = tokenSplice(task, kind: .done(day), text: done ? "done:\(day)" : nil) { splices.append(s) }
+        let tokenEdit = tokenSplices(task, kind: .done(day), text: done ? "done:\(day)" : nil)
+        splices += tokenEdit
         var expected = expectedModel()
         expected[i].done = done
         expected[i].doneDate = done ? day : nil
+        (expected[i].title, expected[i].tags) = titleAfter(task, tokenEdit)
         return try apply(splices, expecting: expected, task: i)
     }
 
@@ -114,24 +116,27 @@ extension Document {
         let task = try self.task(i)
         var expected = expectedModel()
         expected[i].due = due
-        let splice = tokenSplice(task, kind: .due(due ?? DueDate(day: Day(daysSinceEpoch: 0))), text: due.map { "due:\($0)" })
-        return try apply(splice.map { [$0] } ?? [], expecting: expected, task: i)
+        let splices = tokenSplices(task, kind: .due(due ?? DueDate(day: Day(daysSinceEpoch: 0))), text: due.map { "due:\($0)" })
+        (expected[i].title, expected[i].tags) = titleAfter(task, splices)
+        return try apply(splices, expecting: expected, task: i)
     }
 
     public func settingPriority(_ i: Int, _ priority: Priority) throws(EditError) -> EditResult {
         let task = try self.task(i)
         var expected = expectedModel()
         expected[i].priority = priority
-        let splice = tokenSplice(task, kind: .priority(priority.rawValue), text: priority.token)
-        return try apply(splice.map { [$0] } ?? [], expecting: expected, task: i)
+        let splices = tokenSplices(task, kind: .priority(priority.rawValue), text: priority.token)
+        (expected[i].title, expected[i].tags) = titleAfter(task, splices)
+        return try apply(splices, expecting: expected, task: i)
     }
 
     public func settingFlag(_ i: Int, _ flagged: Bool) throws(EditError) -> EditResult {
         let task = try self.task(i)
         var expected = expectedModel()
         expected[i].flagged = flagged
-        let splice = tokenSplice(task, kind: .flag, text: flagged ? "#flag" : nil)
-        return try apply(splice.map { [$0] } ?? [], expecting: expected, task: i)
+        let splices = tokenSplices(task, kind: .flag, text: flagged ? "#flag" : nil)
+        (expected[i].title, expected[i].tags) = titleAfter(task, splices)
+        return try apply(splices, expecting: expected, task: i)
     }
 
     /// Replaces the title text of task `i`, keeping its metadata tokens as written, in order.
@@ -502,51 +507,49 @@ extension Document {
         return fixes
     }
 
-    /// The splice that sets, replaces or removes the token of `kind`'s sort on task's title line.
-    func tokenSplice(_ task: Task, kind: TitleLine.Kind, text: String?) -> Splice? {
+    /// The splices that set, replace or remove the token of `kind`'s sort on task's title line.
+    /// Removing takes repeated tokens of the sort too, or the next one would count instead.
+    func tokenSplices(_ task: Task, kind: TitleLine.Kind, text: String?) -> [Splice] {
         let existing = task.tokens.first { sameSort($0.kind, kind) }
         switch (existing, text) {
         case (nil, nil):
-            return nil
+            return []
         case (let token?, let text?):
             let new = Array(text.utf8)
-            return new.elementsEqual(bytes[token.range]) ? nil : Splice(range: token.range, bytes: new)
+            return new.elementsEqual(bytes[token.range]) ? [] : [Splice(range: token.range, bytes: new)]
         case (nil, let text?):
             let at = titleInsertionPoint(task)
-            return Splice(range: at..<at, bytes: [0x20] + Array(text.utf8))
+            return [Splice(range: at..<at, bytes: [0x20] + Array(text.utf8))]
         case (let token?, nil):
-            // Take one adjacent separator along, but never the one right after the checkbox.
-            var range = token.range
-            let first = task.titleRange.lowerBound
-            if let before = separator(endingAt: range.lowerBound, notBefore: first + 1) {
-                range = before..<range.upperBound
-            } else if range.upperBound < task.titleRange.upperBound,
-                      case let n = separatorLength(bytes, range.upperBound, task.titleRange.upperBound), n > 0 {
-                range = range.lowerBound..<(range.upperBound + n)
-            }
-            return Splice(range: range, bytes: [])
+            let all = [token] + task.duplicates.filter { sameSort($0.kind, kind) }
+            return TitleLine.removalRanges(of: all, in: bytes, line: task.titleRange).map { Splice(range: $0, bytes: []) }
         }
     }
 
-    /// Where a new token goes: the end of the title line, before trailing whitespace and a
-    /// trailing backslash (a hard line break stays last).
+    /// The title and tags of task's title line once `splices` (inside it) are applied.
+    func titleAfter(_ task: Task, _ splices: [Splice]) -> (title: String, tags: [String]) {
+        var line = Array(bytes[task.titleRange])
+        for s in splices.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
+            let lo = s.range.lowerBound - task.titleRange.lowerBound
+            line.replaceSubrange(lo..<(lo + s.range.count), with: s.bytes)
+        }
+        let scan = TitleLine(bytes: line, range: 0..<line.count, continuation: 0..<0)
+        return (scan.title, scan.tags)
+    }
+
+    /// Where a new token goes: the end of the title line, before trailing whitespace and before
+    /// a trailing backslash that follows whitespace (a hard line break stays last). A backslash
+    /// glued to the last word is part of that word.
     func titleInsertionPoint(_ task: Task) -> Int {
         var e = task.titleRange.upperBound
         let lo = task.titleRange.lowerBound
         while e > lo, isSpaceOrTab(bytes[e - 1]) { e -= 1 }
         if e > lo, bytes[e - 1] == UInt8(ascii: "\\") {
-            e -= 1
-            while e > lo, isSpaceOrTab(bytes[e - 1]) { e -= 1 }
+            var w = e - 1
+            while w > lo, isSpaceOrTab(bytes[w - 1]) { w -= 1 }
+            if w < e - 1 { e = w }
         }
         return e
-    }
-
-    /// The start of the single separator that ends at `end`, if it starts at or after `limit`.
-    private func separator(endingAt end: Int, notBefore limit: Int) -> Int? {
-        for length in [1, 2, 3] where end - length >= limit {
-            if separatorLength(bytes, end - length, end) == length { return end - length }
-        }
-        return nil
     }
 
     private func sameSort(_ a: TitleLine.Kind, _ b: TitleLine.Kind) -> Bool {

@@ -44,6 +44,8 @@ public struct Task: Sendable {
     /// Byte range of the title line after the checkbox's `]`, up to the line ending.
     var titleRange: Range<Int>
     var tokens: [TitleLine.Token]
+    /// Repeated tokens (title text, removed when tick clears their kind).
+    var duplicates: [TitleLine.Token]
     var quoteDepth: Int
     var ordered: Bool
     /// Visual column (tabs to multiples of 4) of the checkbox on its line: where notes start.

@@ -18,6 +18,9 @@ struct TitleLine: Sendable {
 
     /// Recognised metadata, first of each kind, in line order.
     var tokens: [Token] = []
+    /// Later tokens of a kind already seen: title text, but removed along with the first when
+    /// tick clears that kind.
+    var duplicates: [Token] = []
     /// Tags as written, without `#`, in line order.
     var tags: [String] = []
     /// The title: the line without checkbox and metadata tokens, trimmed.
@@ -30,7 +33,6 @@ struct TitleLine: Sendable {
     init(bytes: [UInt8], range: Range<Int>, continuation: Range<Int>) {
         let code = TitleLine.codeSpans(in: bytes, range: range, continuation: continuation)
         var seenDue = false, seenDone = false, seenPriority = false, seenFlag = false
-        var words: [(range: Range<Int>, separator: Range<Int>, token: Bool)] = []
 
         var i = range.lowerBound
         var previousSeparator: Range<Int>? = nil  // the separators right before the current word
@@ -49,21 +51,26 @@ struct TitleLine: Sendable {
             var kind: Kind? = nil
             if !inCode {
                 kind = classify(bytes, word, after: previousSeparator)
-                if case .due = kind { if seenDue { duplicate(word, "due date") ; kind = nil } else { seenDue = true } }
-                if case .done = kind { if seenDone { duplicate(word, "completion date"); kind = nil } else { seenDone = true } }
-                if case .priority = kind { if seenPriority { duplicate(word, "priority"); kind = nil } else { seenPriority = true } }
-                if case .flag = kind { if seenFlag { duplicate(word, "#flag"); kind = nil } else { seenFlag = true } }
+                if let k = kind {
+                    let (seen, what): (Bool, String)
+                    switch k {
+                    case .due: (seen, what) = (seenDue, "due date"); seenDue = true
+                    case .done: (seen, what) = (seenDone, "completion date"); seenDone = true
+                    case .priority: (seen, what) = (seenPriority, "priority"); seenPriority = true
+                    case .flag: (seen, what) = (seenFlag, "#flag"); seenFlag = true
+                    }
+                    if seen {
+                        problems.append((word.lowerBound, "second \(what) ignored; the first one counts"))
+                        duplicates.append(Token(kind: k, range: word))
+                        kind = nil
+                    }
+                }
                 if kind == nil { tag(bytes, word) }
             }
             if let kind { tokens.append(Token(kind: kind, range: word)) }
-            words.append((word, previousSeparator ?? start..<start, kind != nil))
             previousSeparator = nil
         }
-        title = TitleLine.title(bytes, words: words)
-    }
-
-    private mutating func duplicate(_ word: Range<Int>, _ what: String) {
-        problems.append((word.lowerBound, "second \(what) ignored; the first one counts"))
+        title = TitleLine.title(bytes, line: range, tokens: tokens)
     }
 
     private mutating func classify(_ b: [UInt8], _ w: Range<Int>, after separator: Range<Int>?) -> Kind? {
@@ -111,15 +118,36 @@ struct TitleLine: Sendable {
         if !name.isEmpty { tags.append(String(String.UnicodeScalarView(name))) }
     }
 
-    /// The title: the words that are not tokens, each after the separators that precede it in the
-    /// line, so a token takes the separators before it away (after it, at the start of the line).
-    private static func title(_ b: [UInt8], words: [(range: Range<Int>, separator: Range<Int>, token: Bool)]) -> String {
-        var out: [UInt8] = []
-        for word in words where !word.token {
-            if !out.isEmpty { out.append(contentsOf: b[word.separator]) }
-            out.append(contentsOf: b[word.range])
+    /// The byte ranges that removing `tokens` takes away: each token with one adjacent
+    /// separator, the one before it unless that one is right after the checkbox (at
+    /// `line.lowerBound`) or already taken, else the one after it.
+    static func removalRanges(of tokens: [Token], in b: [UInt8], line: Range<Int>) -> [Range<Int>] {
+        var removed: [Range<Int>] = []
+        for token in tokens.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
+            var range = token.range
+            let limit = max(line.lowerBound + 1, removed.last?.upperBound ?? 0)
+            if let before = separatorStart(b, endingAt: range.lowerBound, notBefore: limit) {
+                range = before..<range.upperBound
+            } else if range.upperBound < line.upperBound,
+                      case let n = separatorLength(b, range.upperBound, line.upperBound), n > 0 {
+                range = range.lowerBound..<(range.upperBound + n)
+            }
+            removed.append(range)
         }
-        return String(decoding: out, as: UTF8.self)
+        return removed
+    }
+
+    /// The title: the line without its tokens (each with one separator), trimmed.
+    private static func title(_ b: [UInt8], line: Range<Int>, tokens: [Token]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(line.count)
+        var cursor = line.lowerBound
+        for r in removalRanges(of: tokens, in: b, line: line) {
+            out += b[cursor..<r.lowerBound]
+            cursor = r.upperBound
+        }
+        out += b[cursor..<line.upperBound]
+        return String(decoding: trimmedSeparators(out), as: UTF8.self)
     }
 
     /// Byte ranges inside code spans. A span opened on the title line and closed on a later line of
@@ -186,6 +214,14 @@ func separatorLength(_ b: [UInt8], _ i: Int, _ end: Int) -> Int {
     case 0xE3: return c1 == 0x80 && c2 == 0x80 ? 3 : 0  // U+3000
     default: return 0
     }
+}
+
+/// The start of the single separator that ends at `end`, if it starts at or after `limit`.
+func separatorStart(_ b: [UInt8], endingAt end: Int, notBefore limit: Int) -> Int? {
+    for length in [1, 2, 3] where end - length >= limit {
+        if separatorLength(b, end - length, end) == length { return end - length }
+    }
+    return nil
 }
 
 /// Whether a separator run ends with a no-break space (U+00A0 or U+202F).

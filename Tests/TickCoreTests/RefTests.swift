@@ -1,0 +1,367 @@
+import Testing
+import TickCore
+
+// MARK: - Independent references
+
+/// FNV-1a 64 written differently from the library: the prime is 2^40 + 0x1b3, so multiplying by it is a
+/// shift plus a small product.
+private func referenceFNV(_ bytes: [UInt8]) -> UInt64 {
+    var h: UInt64 = 14_695_981_039_346_656_037
+    for b in bytes {
+        h ^= UInt64(b)
+        h = (h << 40) &+ (h &* 435)
+    }
+    return h
+}
+
+/// The ref text written differently from the library: digits by repeated division, collected most
+/// significant first, then reversed.
+private func referenceText(_ hash: UInt64) -> String {
+    let symbols = Array("23456789bcdfghjkmnpqrstvwxz")
+    var digits: [Character] = []
+    var h = hash
+    while digits.count < 14 {
+        let (q, r) = h.quotientAndRemainder(dividingBy: 27)
+        digits.insert(symbols[Int(r)], at: 0)
+        h = q
+    }
+    return String(digits.reversed())
+}
+
+/// A hash whose ref text starts with `prefix` (each symbol from the alphabet), the remaining digits taken from `rest`.
+private func hash(startingWith prefix: String, rest: UInt64 = 0) -> UInt64 {
+    let alphabet = Array("23456789bcdfghjkmnpqrstvwxz".utf8)
+    var value: UInt64 = 0
+    var scale: UInt64 = 1
+    for symbol in prefix.utf8 {
+        value += UInt64(alphabet.firstIndex(of: symbol)!) * scale
+        scale *= 27
+    }
+    return value + (rest % (UInt64.max / scale)) * scale
+}
+
+/// A small seeded generator (SplitMix64), so the large cases are reproducible.
+private struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+private func randomRefs(_ count: Int, seed: UInt64) -> [Ref] {
+    var rng = SplitMix(state: seed)
+    return (0..<count).map { _ in Ref(hash: rng.next()) }
+}
+
+// MARK: - Hash
+
+@Suite("ref hash")
+struct RefHashTests {
+    @Test("FNV-1a 64 matches the published test vectors")
+    func vectors() {
+        #expect(FNV1a64.hash([UInt8]()) == 0xcbf2_9ce4_8422_2325)
+        #expect(FNV1a64.hash(Array("a".utf8)) == 0xaf63_dc4c_8601_ec8c)
+        #expect(FNV1a64.hash(Array("foobar".utf8)) == 0x8594_4171_f739_67e8)
+    }
+
+    @Test("FNV-1a 64 agrees with an independent implementation")
+    func agreesWithReference() {
+        var rng = SplitMix(state: 7)
+        for length in 0..<200 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &rng) }
+            #expect(FNV1a64.hash(bytes) == referenceFNV(bytes), "length \(length)")
+        }
+    }
+
+    @Test("a ref hashes path NUL title NUL occurrence")
+    func input() {
+        let ref = Ref(path: "inbox.md", title: "Call the plumber", occurrence: 0)
+        #expect(ref.hash == referenceFNV(Array("inbox.md\u{0}Call the plumber\u{0}0".utf8)))
+        #expect(Ref(path: "a/b.md", title: "x", occurrence: 12).hash == referenceFNV(Array("a/b.md\u{0}x\u{0}12".utf8)))
+    }
+
+    @Test("concrete refs stay the same across runs and machines")
+    func concreteValues() {
+        // Computed once with a separate FNV-1a and base-27 encoder outside this project.
+        let first = Ref(path: "inbox.md", title: "Call the plumber", occurrence: 0)
+        #expect(first.hash == 0xc749_2f24_bbe0_c53a)
+        #expect(first.description == "d2fd98vg4w6pj5")
+        let second = Ref(path: "inbox.md", title: "Call the plumber", occurrence: 1)
+        #expect(second.hash == 0xc749_3024_bbe0_c6ed)
+        #expect(second.description == "4mbh59zc8w6pj5")
+        let unicode = Ref(path: "work/projects.md", title: "Café ☕ réunion", occurrence: 0)
+        #expect(unicode.hash == 0x9274_851c_8e60_8bda)
+        #expect(unicode.description == "dkqc39c6m8dbm4")
+    }
+
+    @Test("the text is 14 symbols of the alphabet, least significant digit first")
+    func text() {
+        for ref in randomRefs(500, seed: 1) + [Ref(hash: 0), Ref(hash: .max), Ref(hash: 27)] {
+            #expect(ref.description == referenceText(ref.hash))
+            #expect(ref.description.count == 14)
+            #expect(ref.description.allSatisfy { !"aeiouyl01".contains($0) })
+        }
+        #expect(Ref(hash: 0).description == "22222222222222")
+        #expect(Ref(hash: 27).description == "23222222222222")
+        #expect(Ref(hash: 26).prefix(3) == "z22")
+        #expect(Ref(hash: 28).prefix(3) == "332")
+        #expect(Ref(hash: 0xc749_2f24_bbe0_c53a).prefix(5) == "d2fd9")
+        #expect(Ref(hash: 1).prefix(20) == "32222222222222")
+    }
+
+    @Test("the alphabet has no vowels, no y, and no 0, 1 or l")
+    func alphabet() {
+        let symbols = Ref.alphabet.map { Character(Unicode.Scalar($0)) }
+        #expect(symbols.count == 27)
+        #expect(Set(symbols).count == 27)
+        #expect(symbols.allSatisfy { !"aeiouyl01".contains($0) })
+        #expect(symbols == symbols.sorted())
+    }
+
+    @Test("refs order like their text")
+    func ordering() {
+        let refs = randomRefs(300, seed: 2) + [Ref(hash: 0), Ref(hash: .max)]
+        #expect(refs.sorted().map(\.description) == refs.map(\.description).sorted())
+    }
+
+    @Test("the nth task with a repeated title gets occurrence n")
+    func occurrences() {
+        let refs = Ref.refs(path: "home.md", titles: ["Water plants", "Call mum", "Water plants", "Water plants"])
+        #expect(refs == [
+            Ref(path: "home.md", title: "Water plants", occurrence: 0),
+            Ref(path: "home.md", title: "Call mum", occurrence: 0),
+            Ref(path: "home.md", title: "Water plants", occurrence: 1),
+            Ref(path: "home.md", title: "Water plants", occurrence: 2),
+        ])
+        #expect(Set(refs).count == 4)
+    }
+
+    @Test("titles count as repeated only when byte-identical")
+    func byteIdentity() {
+        let composed = "Caf\u{E9}", decomposed = "Cafe\u{301}"  // equal as Swift strings, different bytes
+        let refs = Ref.refs(path: "l.md", titles: [composed, decomposed])
+        #expect(refs[1] == Ref(path: "l.md", title: decomposed, occurrence: 0))
+        var builder = RefBuilder(path: Array("l.md".utf8))
+        #expect(builder.next(title: Array(composed.utf8)) == refs[0])
+        #expect(builder.next(title: decomposed) == refs[1])
+        #expect(builder.next(title: composed) == Ref(path: "l.md", title: composed, occurrence: 1))
+    }
+
+    @Test("a ref changes with the path, the title or the occurrence, and nothing else")
+    func sensitivity() {
+        let base = Ref(path: "a.md", title: "Task", occurrence: 0)
+        #expect(base == Ref(path: "a.md", title: "Task", occurrence: 0))
+        #expect(base != Ref(path: "b.md", title: "Task", occurrence: 0))
+        #expect(base != Ref(path: "a.md", title: "task", occurrence: 0))
+        #expect(base != Ref(path: "a.md", title: "Task", occurrence: 1))
+        // The NUL separators keep path and title apart.
+        #expect(Ref(path: "ab", title: "c", occurrence: 0) != Ref(path: "a", title: "bc", occurrence: 0))
+    }
+}
+
+// MARK: - Index
+
+@Suite("ref index")
+struct RefIndexTests {
+    @Test("short refs are unique, at least 3 symbols, and as short as uniqueness allows")
+    func shortestUniquePrefixes() {
+        let refs = randomRefs(1500, seed: 3)
+        let index = RefIndex(refs)
+        let texts = refs.map(\.description)
+        let bytes = texts.map { Array($0.utf8) }
+        func shared(_ prefix: String, except i: Int) -> Bool {
+            let p = Array(prefix.utf8)
+            return bytes.indices.contains { $0 != i && bytes[$0].starts(with: p) }
+        }
+        var shown = Set<String>()
+        for i in refs.indices {
+            let short = index.shortRef(at: i)
+            #expect(short.count >= 3)
+            #expect(texts[i].hasPrefix(short))
+            shown.insert(short)
+            // Brute force: no other full ref starts with it, and one symbol less would be shared.
+            #expect(!shared(short, except: i), "\(short)")
+            if short.count > 3 {
+                #expect(shared(String(short.dropLast()), except: i), "\(short)")
+            }
+        }
+        #expect(shown.count == refs.count)
+    }
+
+    @Test("a large set's short refs match those found by sorting the texts", arguments: [4096, 20000])
+    func largeAgainstSortedTexts(count: Int) {
+        let refs = randomRefs(count, seed: UInt64(count))
+        let index = RefIndex(refs)
+        let texts = refs.map { Array($0.description.utf8) }
+        let sorted = texts.indices.sorted { texts[$0].lexicographicallyPrecedes(texts[$1]) }
+        func common(_ a: [UInt8], _ b: [UInt8]) -> Int { zip(a, b).prefix { $0 == $1 }.count }
+        for (rank, i) in sorted.enumerated() {
+            var shared = 0
+            if rank > 0 { shared = common(texts[i], texts[sorted[rank - 1]]) }
+            if rank + 1 < sorted.count { shared = max(shared, common(texts[i], texts[sorted[rank + 1]])) }
+            let expected = String(decoding: texts[i].prefix(max(3, shared + 1)), as: UTF8.self)
+            #expect(index.shortRef(at: i) == expected)
+        }
+    }
+
+    @Test("refs sharing a long prefix get one symbol more than they share")
+    func crafted() {
+        let refs = [
+            Ref(hash: hash(startingWith: "bcdfg2", rest: 1)),
+            Ref(hash: hash(startingWith: "bcdfg3", rest: 2)),
+            Ref(hash: hash(startingWith: "bc7", rest: 3)),
+            Ref(hash: hash(startingWith: "zzz", rest: 4)),
+            Ref(hash: hash(startingWith: "bcdfg3h", rest: 5)),
+        ]
+        let index = RefIndex(refs)
+        #expect(index.shortRef(at: 0) == "bcdfg2")
+        #expect(index.shortRef(at: 1) == "bcdfg3" + String(refs[1].description.dropFirst(6).prefix(1)))
+        #expect(index.shortRef(at: 1).count == 7)
+        #expect(index.shortRef(at: 4) == "bcdfg3h")
+        #expect(index.shortRef(at: 2) == "bc7")
+        #expect(index.shortRef(at: 3) == "zzz")
+        #expect(index.shortRef(for: refs[0]) == "bcdfg2")
+        #expect(index.shortRef(for: refs[3]) == "zzz")
+    }
+
+    @Test("a ref that is not in the index gets the prefix it would need")
+    func outsider() {
+        let refs = [Ref(hash: hash(startingWith: "bcdf", rest: 1)), Ref(hash: hash(startingWith: "x9", rest: 2))]
+        let index = RefIndex(refs)
+        #expect(index.shortRef(for: Ref(hash: hash(startingWith: "bcdg"))) == "bcdg")
+        #expect(index.shortRef(for: Ref(hash: hash(startingWith: "222"))) == "222")
+        #expect(index.shortRef(for: Ref(hash: hash(startingWith: "x9k"))) == "x9k")
+    }
+
+    @Test("equal full refs show in full")
+    func duplicates() {
+        let ref = Ref(path: "a.md", title: "x", occurrence: 0)
+        let index = RefIndex([ref, ref, Ref(path: "a.md", title: "y", occurrence: 0)])
+        #expect(index.shortRef(at: 0) == ref.description)
+        #expect(index.shortRef(at: 1) == ref.description)
+        #expect(index.shortRef(at: 2).count == 3)
+    }
+
+    @Test("a lone ref and an empty index")
+    func tiny() {
+        let ref = Ref(hash: 0xc749_2f24_bbe0_c53a)
+        #expect(RefIndex([ref]).shortRef(at: 0) == "d2f")
+        #expect(RefIndex([]).shortRef(for: ref) == "d2f")
+        #expect(RefIndex([]).indices(withRefPrefix: "d2f").isEmpty)
+    }
+
+    @Test("ref prefixes find every task that starts with them, in any case")
+    func prefixLookup() {
+        let refs = randomRefs(2000, seed: 4)
+        let index = RefIndex(refs)
+        let texts = refs.map(\.description)
+        for probe in ["2", "z", "bc", "d2f", "x9k", texts[17], String(texts[5].prefix(13)), String(texts[9].prefix(4))] {
+            let expected = texts.indices.filter { texts[$0].hasPrefix(probe) }
+            #expect(index.indices(withRefPrefix: probe) == expected, "\(probe)")
+            #expect(index.indices(withRefPrefix: probe.uppercased()) == expected, "\(probe)")
+        }
+        #expect(index.indices(withRefPrefix: "").isEmpty)
+        #expect(index.indices(withRefPrefix: "bca").isEmpty)
+        #expect(index.indices(withRefPrefix: texts[0] + "2").isEmpty)
+        #expect(index.indices(withRefPrefix: "zzzzzzzzzzzzzz").isEmpty)
+    }
+
+    @Test("100,000 tasks get unique short refs")
+    func large() {
+        var refs: [Ref] = []
+        for list in 0..<1000 {
+            refs += Ref.refs(path: "lists/\(list).md", titles: (0..<100).map { "Task \($0 % 37)" })
+        }
+        let index = RefIndex(refs)
+        let shown = Set(refs.indices.map(index.shortRef(at:)))
+        #expect(shown.count == 100_000)
+        #expect(refs.indices.allSatisfy { index.indices(withRefPrefix: index.shortRef(at: $0)) == [$0] })
+    }
+}
+
+// MARK: - Resolution
+
+@Suite("resolving REF text")
+struct RefResolutionTests {
+    let titles = ["Call mum", "Call the plumber", "Pay rent", "pay rent", "Buy milk", "Buy oat milk"]
+    var index: RefIndex { RefIndex(Ref.refs(path: "inbox.md", titles: titles)) }
+
+    @Test("a short ref finds its task, in any case and with spaces around")
+    func byShortRef() {
+        for i in titles.indices {
+            let short = index.shortRef(at: i)
+            #expect(index.resolve(short, titles: titles) == .found(i, by: .ref))
+            #expect(index.resolve(" \(short.uppercased()) ", titles: titles) == .found(i, by: .ref))
+            #expect(index.resolve(index.refs[i].description, titles: titles) == .found(i, by: .ref))
+        }
+    }
+
+    @Test("an exact title finds its task, ignoring case")
+    func byTitle() {
+        #expect(index.resolve("call mum", titles: titles) == .found(0, by: .title))
+        #expect(index.resolve("BUY MILK", titles: titles) == .found(4, by: .title))
+    }
+
+    @Test("an exact title wins over titles that contain it")
+    func exactBeforeSubstring() {
+        // "Buy milk" is also contained in no other title, but "milk" is in two: exact wins when exact exists.
+        #expect(index.resolve("Buy milk", titles: titles) == .found(4, by: .title))
+        #expect(index.resolve("Call mum", titles: ["Call mum again", "Call mum"]) ==
+            .found(1, by: .title))
+    }
+
+    @Test("a unique title substring finds its task")
+    func bySubstring() {
+        #expect(index.resolve("plumb", titles: titles) == .found(1, by: .titleSubstring))
+        #expect(index.resolve("OAT", titles: titles) == .found(5, by: .titleSubstring))
+    }
+
+    @Test("several equal titles or several containing titles are ambiguous, with candidates")
+    func ambiguous() {
+        #expect(index.resolve("pay rent", titles: titles) == .ambiguous([2, 3], by: .title))
+        #expect(index.resolve("call", titles: titles) == .ambiguous([0, 1], by: .titleSubstring))
+        #expect(index.resolve("milk", titles: titles) == .ambiguous([4, 5], by: .titleSubstring))
+    }
+
+    @Test("unknown text and empty text find nothing")
+    func unknown() {
+        #expect(index.resolve("dentist", titles: titles) == .notFound)
+        #expect(index.resolve("   ", titles: titles) == .notFound)
+    }
+
+    @Test("a ref wins over a task whose title is that text")
+    func refBeforeTitle() {
+        let refs = Ref.refs(path: "inbox.md", titles: ["first", "second"])
+        let shortOfSecond = RefIndex(refs).shortRef(at: 1)
+        // Same refs, with the first task renamed to the second task's ref text (refs are given, not recomputed).
+        let titles = [shortOfSecond, "second"]
+        #expect(RefIndex(refs).resolve(shortOfSecond, titles: titles) == .found(1, by: .ref))
+    }
+
+    @Test("a ref prefix shared by several tasks is ambiguous when no title matches")
+    func ambiguousRef() {
+        let refs = [
+            Ref(hash: hash(startingWith: "bcdf", rest: 1)),
+            Ref(hash: hash(startingWith: "bcdg", rest: 2)),
+            Ref(hash: hash(startingWith: "zzz", rest: 3)),
+        ]
+        let index = RefIndex(refs)
+        let titles = ["one", "two", "BCD three"]
+        #expect(index.resolve("bcd", titles: ["one", "two", "three"]) == .ambiguous([0, 1], by: .ref))
+        // When a title holds the text, the title rule decides.
+        #expect(index.resolve("bcd", titles: titles) == .found(2, by: .titleSubstring))
+        #expect(index.resolve("bcdg", titles: titles) == .found(1, by: .ref))
+    }
+
+    @Test("fewer than 3 symbols is never read as a ref")
+    func tooShortForRef() {
+        let refs = [Ref(hash: hash(startingWith: "bc", rest: 1)), Ref(hash: hash(startingWith: "zz", rest: 2))]
+        let index = RefIndex(refs)
+        #expect(index.resolve("bc", titles: ["one", "two"]) == .notFound)
+        #expect(index.resolve("zz", titles: ["one", "jazz"]) == .found(1, by: .titleSubstring))
+    }
+}
