@@ -171,9 +171,7 @@ enum ArgumentParser {
         if global.help { return .help(path: path, global: global) }
         if global.version { return .version(global: global) }
         if let deferredError { throw deferredError }
-        if let now = global.now, !Clock.isValid(now) {
-            throw UsageError.invalidValue(option: "--now", value: now, reason: "expected YYYY-MM-DD or YYYY-MM-DDTHH:MM")
-        }
+        if let now = global.now { _ = try Now(parsing: now, source: "--now") }
         guard command.run != nil else {
             throw UsageError.missingSubcommand(in: commandPath(path), choices: command.subcommands.map(\.name))
         }

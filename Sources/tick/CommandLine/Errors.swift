@@ -85,6 +85,11 @@ extension FileSystemError: ReportableError {
     var message: String { "'\(path)': \(reason)" }
 }
 
+extension DateError: ReportableError {
+    var exitStatus: ExitStatus { .usage }
+    var message: String { description }
+}
+
 extension FolderError: ReportableError {
     var exitStatus: ExitStatus { .usage }
     var message: String { description }

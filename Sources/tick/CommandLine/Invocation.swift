@@ -54,8 +54,8 @@ struct Invocation {
     }
 
     /// The current moment, from `--now`, `TICK_NOW` or the clock.
-    func now() throws -> DueDate {
-        try Clock.now(option: global.now, environment: context.environment)
+    func now() throws -> Now {
+        try Now.resolve(option: global.now, environment: context.environment["TICK_NOW"])
     }
 
     /// Writes `tick: warning: …` to standard error.
