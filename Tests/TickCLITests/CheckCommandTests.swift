@@ -125,15 +125,15 @@ struct CheckCommandTests {
     func readOnly() throws {
         let sandbox = try Sandbox()
         let folder = try sandbox.copyFolder("problems")
-        let before = try snapshot(of: folder)
+        let before = try fileContents(of: folder)
         _ = try sandbox.run(["--dir", "problems", "check"])
         _ = try sandbox.run(["--dir", "problems", "check", "--json", "home.md"])
-        #expect(try snapshot(of: folder) == before)
+        #expect(try fileContents(of: folder) == before)
     }
 }
 
 /// The bytes of every file below `folder`, by relative path.
-func snapshot(of folder: String) throws -> [String: [UInt8]] {
+func fileContents(of folder: String) throws -> [String: [UInt8]] {
     var result: [String: [UInt8]] = [:]
     let fm = FileManager.default
     guard let walker = fm.enumerator(atPath: folder) else { return result }

@@ -14,8 +14,3 @@
     return .success
 }
 
-/// `tick` alone: the home screen. Until the read side lands, the overview of commands.
-@Sendable func runHome(_ invocation: Invocation) throws -> ExitStatus {
-    invocation.out.write(HelpRenderer(width: Tick.helpWidth).text(for: [Commands.root]))
-    return .success
-}
