@@ -14,8 +14,9 @@ let package = Package(
             pkgConfig: "libcmark",
             providers: [.apt(["libcmark-dev"])]
         ),
+        .target(name: "CTickSystem"),
         .target(name: "TickFormat", dependencies: ["CCmark"]),
-        .target(name: "TickCore", dependencies: ["TickFormat"]),
+        .target(name: "TickCore", dependencies: ["TickFormat", "CTickSystem"]),
         .executableTarget(name: "tick", dependencies: ["TickCore", "TickFormat"]),
         .testTarget(name: "TickFormatTests", dependencies: ["TickFormat"]),
         .testTarget(name: "TickCoreTests", dependencies: ["TickCore", "TickFormat"]),

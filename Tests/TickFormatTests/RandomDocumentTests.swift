@@ -41,11 +41,9 @@ struct RandomDocumentTests {
             } catch let error as EditError {
                 #expect(error.reason == .structure, "\(edit) refused for \(error.reason): \(error.message)")
                 refused += 1
-                print("REFUSED", edit, i, error.message, String(decoding: document.bytes, as: UTF8.self).debugDescription)
             }
         }
         // Every kind of edit was tried and mostly carried out.
-        print(applied, refused)
         #expect(applied.count == 10, "\(applied)")
         #expect(applied.values.allSatisfy { $0 * 15 > edits }, "\(applied)")
         // Refusals are for the rare file where no blank line keeps the structure.

@@ -1,0 +1,21 @@
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "tick_system.h"
+
+int tick_rename_exchange(const char *from, const char *to) {
+#ifdef RENAME_EXCHANGE
+    return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_EXCHANGE);
+#elif defined(SYS_renameat2)
+    return (int)syscall(SYS_renameat2, AT_FDCWD, from, AT_FDCWD, to, 2 /* RENAME_EXCHANGE */);
+#else
+    errno = ENOSYS;
+    return -1;
+#endif
+}
+
+int tick_errno(void) { return errno; }
