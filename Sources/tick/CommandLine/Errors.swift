@@ -85,6 +85,22 @@ extension FileSystemError: ReportableError {
     var message: String { "'\(path)': \(reason)" }
 }
 
+extension IOFailure: ReportableError {
+    var exitStatus: ExitStatus { .io }
+    var message: String { description }
+}
+
+extension StorageError: ReportableError {
+    var exitStatus: ExitStatus {
+        switch self {
+        case .io: return .io
+        case .changedMeanwhile, .conflictMarkers, .nothingToUndo, .changedSinceLastChange: return .negative
+        case .outsideFolder, .exists: return .usage
+        }
+    }
+    var message: String { description }
+}
+
 extension DateError: ReportableError {
     var exitStatus: ExitStatus { .usage }
     var message: String { description }
