@@ -28,7 +28,7 @@ enum Tick {
         case .version:
             context.out.line("tick \(version)")
             return .success
-        case .help(let path, _):
+        case .help(let path):
             context.out.write(HelpRenderer(width: helpWidth).text(for: path))
             return .success
         case .run(let path, let arguments, let global):

@@ -59,8 +59,8 @@ struct ParsedArguments: Sendable {
 enum ParsedCommandLine {
     /// Run `path.last` (the root command first in `path`).
     case run(path: [Command], arguments: ParsedArguments, global: GlobalOptions)
-    case help(path: [Command], global: GlobalOptions)
-    case version(global: GlobalOptions)
+    case help(path: [Command])
+    case version
 }
 
 /// A small parser for tick's command line, driven by the command table.
@@ -80,7 +80,7 @@ enum ArgumentParser {
         var optionsEnded = false
         var i = 0
 
-        func defer_(_ error: UsageError) { if deferredError == nil { deferredError = error } }
+        func remember(_ error: UsageError) { if deferredError == nil { deferredError = error } }
 
         while i < words.count {
             let word = words[i]
@@ -106,37 +106,11 @@ enum ArgumentParser {
                 continue
             }
 
-            // An option: find it among the command's own, then the global ones.
-            let name: String
-            var inline: String?
-            var option: Option?
-            let isGlobal: Bool
-            if word.hasPrefix("--") {
-                let body = word.dropFirst(2)
-                if let eq = body.firstIndex(of: "=") {
-                    name = String(body[..<eq])
-                    inline = String(body[body.index(after: eq)...])
-                } else {
-                    name = String(body)
-                }
-                option = command.option(named: name)
-                isGlobal = option == nil
-                if option == nil { option = GlobalOptions.table.first { $0.name == name } }
-            } else {
-                let body = word.dropFirst()
-                name = String(body)
-                if body.count == 1 {
-                    option = command.option(short: body.first!)
-                    isGlobal = option == nil
-                    if option == nil { option = GlobalOptions.table.first { $0.short == body.first! } }
-                } else {
-                    isGlobal = false
-                }
-            }
-            guard let option else {
+            let (name, inline, found) = lookUp(word, in: command)
+            guard let (option, isGlobal) = found else {
                 let known = (command.options + GlobalOptions.table).map(\.name)
                 let spelled = word.hasPrefix("--") ? word.split(separator: "=", maxSplits: 1)[0] : Substring(word)
-                defer_(.unknownOption(String(spelled),
+                remember(.unknownOption(String(spelled),
                                       suggestion: Suggestion.closest(to: name, among: known).map { "--" + $0 }))
                 continue
             }
@@ -149,16 +123,16 @@ enum ArgumentParser {
                     value = words[i]
                     i += 1
                 } else {
-                    defer_(.missingValue(option: option.name, valueName: valueName))
+                    remember(.missingValue(option: option.name, valueName: valueName))
                     continue
                 }
                 if !option.choices.isEmpty, !option.choices.contains(value) {
-                    defer_(.invalidChoice(option: option.name, value: value, choices: option.choices,
+                    remember(.invalidChoice(option: option.name, value: value, choices: option.choices,
                                           suggestion: Suggestion.closest(to: value, among: option.choices)))
                     continue
                 }
             } else if inline != nil {
-                defer_(.unexpectedValue(option: option.name))
+                remember(.unexpectedValue(option: option.name))
                 continue
             }
             if isGlobal {
@@ -168,8 +142,8 @@ enum ArgumentParser {
             }
         }
 
-        if global.help { return .help(path: path, global: global) }
-        if global.version { return .version(global: global) }
+        if global.help { return .help(path: path) }
+        if global.version { return .version }
         if let deferredError { throw deferredError }
         if let now = global.now { _ = try Now(parsing: now, source: "--now") }
         guard command.run != nil else {
@@ -177,6 +151,26 @@ enum ArgumentParser {
         }
         parsed.positionals = try assign(positionals, to: command.arguments, usage: usageLine(path))
         return .run(path: path, arguments: parsed, global: global)
+    }
+
+    /// The option a word names, the command's own before the global ones: its name as written,
+    /// a value given with `=`, and the option with whether it is global (nil when unknown).
+    static func lookUp(_ word: String, in command: Command) -> (name: String, inline: String?, found: (Option, Bool)?) {
+        if word.hasPrefix("--") {
+            let body = word.dropFirst(2)
+            var name = String(body)
+            var inline: String?
+            if let eq = body.firstIndex(of: "=") {
+                name = String(body[..<eq])
+                inline = String(body[body.index(after: eq)...])
+            }
+            if let own = command.option(named: name) { return (name, inline, (own, false)) }
+            return (name, inline, GlobalOptions.table.first { $0.name == name }.map { ($0, true) })
+        }
+        let name = String(word.dropFirst())
+        guard name.count == 1, let letter = name.first else { return (name, nil, nil) }
+        if let own = command.option(short: letter) { return (name, nil, (own, false)) }
+        return (name, nil, GlobalOptions.table.first { $0.short == letter }.map { ($0, true) })
     }
 
     /// Hands positional words to the arguments in order: a repeating argument takes all it can

@@ -62,7 +62,4 @@ struct Invocation {
     func warn(_ message: String) {
         err.line("tick: warning: " + message)
     }
-
-    /// `absolutePath` as the user should see it: relative to the folder when inside it.
-    func display(_ absolutePath: String, in folder: Folder) -> String { folder.display(absolutePath) }
 }

@@ -12,7 +12,7 @@ enum Commands {
             + "Without a command, tick shows the home screen: how many open tasks are due today, scheduled, "
             + "flagged and open in all, then each list with its open tasks. With --json: {today, scheduled, "
             + "flagged, all, lists: [{name, file, symbol, color, open, done}]}.",
-        subcommands: [today, scheduled, flagged, all, completed, list, show, search, check, initialize, help],
+        subcommands: [today, scheduled, flagged, all, completed, ls, show, search, check, initialize, help],
         run: runHome)
 
     // MARK: - Reading
@@ -63,7 +63,7 @@ enum Commands {
         options: [listOption],
         run: runView(.completed))
 
-    static let list: Command = Command(
+    static let ls: Command = Command(
         name: "ls",
         summary: "One list: its open tasks, then the completed ones",
         discussion: "Tasks keep the file's order (the file is your ordering) and its section headings; "
