@@ -170,6 +170,20 @@ struct ReadCommandTests {
         #expect(plain.stdout.contains("⚑  due today 15:00"))
     }
 
+    @Test("a list's colour: a named one from the 16-colour palette, #RRGGBB only with true colour")
+    func listColours() throws {
+        let sandbox = try Sandbox()
+        try sandbox.copyFolder("views")
+        try sandbox.write("views/teal.md", "---\ncolor: \"#2a9d8f\"\n---\n# Teal\n- [ ] x\n")
+        let home = try sandbox.run(["--dir", "views", "--color", "always"])
+        #expect(home.stdout.contains("\u{1B}[34mProjects\u{1B}[0m"))
+        #expect(home.stdout.contains("  Teal"))
+        let trueColor = try sandbox.run(["--dir", "views", "--color", "always"], environment: ["COLORTERM": "truecolor"])
+        #expect(trueColor.stdout.contains("\u{1B}[38;2;42;157;143mTeal\u{1B}[0m"))
+        let plain = try sandbox.run(["--dir", "views"], environment: ["COLORTERM": "truecolor"])
+        #expect(!plain.stdout.contains("\u{1B}["))
+    }
+
     @Test("long titles are fitted to the width")
     func fitting() throws {
         let sandbox = try Sandbox()
