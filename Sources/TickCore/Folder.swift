@@ -1,0 +1,297 @@
+// Where the task folder is, and which files in it are lists.
+//
+// The folder is found in this order: `--dir DIR`, the environment variable `TICK_DIR`, the nearest
+// ancestor of the working folder that holds a `.tick/` folder, `${XDG_DATA_HOME:-$HOME/.local/share}/tick`.
+
+// MARK: - Errors
+
+/// Why the task folder could not be found or prepared.
+public enum FolderError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A folder named by `--dir` or `TICK_DIR` does not exist.
+    case missing(path: String, source: FolderLocation.Source)
+    /// A path named as the task folder (or its `.tick`) exists but is not a folder.
+    case notAFolder(path: String, source: FolderLocation.Source)
+    /// Neither `XDG_DATA_HOME` nor `HOME` gives a default folder.
+    case noDefaultLocation
+
+    public var description: String {
+        switch self {
+        case .missing(let path, let source):
+            return "task folder '\(path)'\(source.origin) does not exist"
+        case .notAFolder(let path, let source):
+            return "'\(path)'\(source.origin) is not a folder"
+        case .noDefaultLocation:
+            return "cannot find the task folder: neither XDG_DATA_HOME nor HOME is set (use --dir DIR)"
+        }
+    }
+}
+
+// MARK: - Location
+
+/// The task folder's absolute path and what named it.
+public struct FolderLocation: Equatable, Sendable {
+    public enum Source: Equatable, Sendable {
+        case option, environment, ancestor, defaultLocation, initialization
+
+        /// " (from --dir)" and the like, for messages.
+        var origin: String {
+            switch self {
+            case .option: return " (from --dir)"
+            case .environment: return " (from TICK_DIR)"
+            case .ancestor, .defaultLocation, .initialization: return ""
+            }
+        }
+    }
+
+    /// Absolute and lexically normalised.
+    public var path: String
+    public var source: Source
+    /// False only for the default location before its first write.
+    public var exists: Bool
+
+    public init(path: String, source: Source, exists: Bool) {
+        self.path = path
+        self.source = source
+        self.exists = exists
+    }
+
+    /// The name of the folder that marks a task folder and holds tick's local state.
+    public static let stateFolderName = ".tick"
+
+    /// Finds the task folder.
+    ///
+    /// - Parameters:
+    ///   - option: the value of `--dir`, if given.
+    ///   - environment: the process environment (`TICK_DIR`, `XDG_DATA_HOME`, `HOME`).
+    ///   - currentDirectory: an absolute path where the ancestor search starts and relative paths resolve.
+    /// - Throws: `FolderError` when `--dir` or `TICK_DIR` names something that is not a folder,
+    ///   or when no default location exists; `FileSystemError` when a status cannot be read.
+    public static func locate(option: String?, environment: [String: String], currentDirectory: String,
+                              fileSystem: any FileSystem) throws -> FolderLocation {
+        if let option {
+            return try named(option, source: .option, currentDirectory: currentDirectory, fileSystem: fileSystem)
+        }
+        if let value = environment["TICK_DIR"], !value.isEmpty {
+            return try named(value, source: .environment, currentDirectory: currentDirectory, fileSystem: fileSystem)
+        }
+        var dir = Path.absolute(currentDirectory, from: "/")
+        while true {
+            if fileSystem.isDirectory(Path.join(dir, stateFolderName)) {
+                return FolderLocation(path: dir, source: .ancestor, exists: true)
+            }
+            if dir == "/" { break }
+            dir = Path.parent(of: dir)
+        }
+        let path = Path.join(try defaultDataHome(environment), "tick")
+        return FolderLocation(path: path, source: .defaultLocation, exists: fileSystem.isDirectory(path))
+    }
+
+    /// `${XDG_DATA_HOME:-$HOME/.local/share}`; a relative `XDG_DATA_HOME` is ignored, as the XDG
+    /// specification asks.
+    static func defaultDataHome(_ environment: [String: String]) throws -> String {
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            return Path.absolute(xdg, from: "/")
+        }
+        if let home = environment["HOME"], home.hasPrefix("/") {
+            return Path.join(Path.absolute(home, from: "/"), ".local/share")
+        }
+        throw FolderError.noDefaultLocation
+    }
+
+    private static func named(_ path: String, source: Source, currentDirectory: String,
+                              fileSystem: any FileSystem) throws -> FolderLocation {
+        guard !path.isEmpty else { throw FolderError.missing(path: path, source: source) }
+        let absolute = Path.absolute(path, from: currentDirectory)
+        switch try fileSystem.status(absolute)?.kind {
+        case nil: throw FolderError.missing(path: path, source: source)
+        case .directory?: return FolderLocation(path: absolute, source: source, exists: true)
+        default: throw FolderError.notAFolder(path: path, source: source)
+        }
+    }
+}
+
+// MARK: - Lists
+
+/// A list file of the folder.
+public struct ListFile: Equatable, Sendable {
+    /// Path relative to the folder, `/`-separated: the list's identity.
+    public var path: String
+    /// Absolute path.
+    public var absolutePath: String
+
+    /// The file name without `.md`: the list's name when the file has no level-1 heading.
+    public var baseName: String { String(Path.name(of: path).dropLast(3)) }
+}
+
+/// Something below the folder that looks like a list but cannot be one.
+public enum FolderProblem: Equatable, Sendable, CustomStringConvertible {
+    /// A symbolic link whose target does not exist.
+    case danglingSymlink(path: String)
+    /// A symbolic link that leads back to itself or to a folder above it.
+    case symlinkLoop(path: String)
+    /// A `.md` name that is neither a file nor a folder (a FIFO, a socket, a device).
+    case notARegularFile(path: String)
+    /// A folder or status that could not be read.
+    case unreadable(path: String, error: FileSystemError)
+
+    /// Path relative to the task folder.
+    public var path: String {
+        switch self {
+        case .danglingSymlink(let p), .symlinkLoop(let p), .notARegularFile(let p), .unreadable(let p, _): return p
+        }
+    }
+
+    public var reason: String {
+        switch self {
+        case .danglingSymlink: return "dangling symbolic link"
+        case .symlinkLoop: return "symbolic link loop"
+        case .notARegularFile: return "not a regular file"
+        case .unreadable(_, let error): return error.reason
+        }
+    }
+
+    public var description: String { "skipped '\(path)': \(reason)" }
+}
+
+/// The lists found below a folder, and what was skipped.
+public struct FolderScan: Equatable, Sendable {
+    /// Sorted by path, byte by byte.
+    public var lists: [ListFile] = []
+    /// In the order found.
+    public var problems: [FolderProblem] = []
+}
+
+/// A task folder: its list files and its `.tick/` state folder.
+public struct Folder: Sendable {
+    public let location: FolderLocation
+    public let fileSystem: any FileSystem
+
+    public init(location: FolderLocation, fileSystem: any FileSystem) {
+        self.location = location
+        self.fileSystem = fileSystem
+    }
+
+    /// Absolute path of the folder.
+    public var path: String { location.path }
+
+    /// Every `*.md` file below the folder, recursively.
+    ///
+    /// Hidden files and folders (a name starting with `.`, so `.tick/` too) are skipped. A folder
+    /// named `x.md` is a folder, not a list. Symbolic links are followed, to files and to folders;
+    /// a folder already visited (a loop, or a second link to it) is not entered again.
+    public func scan() -> FolderScan {
+        var result = FolderScan()
+        guard location.exists else { return result }
+        var visited = Set<FileID>()
+        if let root = try? fileSystem.status(path), root.kind == .directory {
+            visited.insert(FileID(root))
+        }
+        walk(relative: "", ancestors: visited, visited: &visited, into: &result)
+        result.lists.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        return result
+    }
+
+    /// The absolute path of a path relative to the folder.
+    public func absolute(_ relative: String) -> String { Path.join(path, relative) }
+
+    /// How to show `absolutePath` to the user: relative to the folder when it is inside, else as is.
+    public func display(_ absolutePath: String) -> String {
+        Path.relative(absolutePath, to: path) ?? absolutePath
+    }
+
+    private struct FileID: Hashable {
+        var device: UInt64
+        var inode: UInt64
+        init(_ status: FileStatus) { device = status.device; inode = status.inode }
+    }
+
+    private func walk(relative: String, ancestors: Set<FileID>, visited: inout Set<FileID>,
+                      into result: inout FolderScan) {
+        let names: [String]
+        do {
+            names = try fileSystem.contents(ofDirectory: absolute(relative))
+        } catch let error as FileSystemError {
+            result.problems.append(.unreadable(path: relative.isEmpty ? "." : relative, error: error))
+            return
+        } catch {
+            preconditionFailure("FileSystem threw \(error)")
+        }
+        for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) where !name.hasPrefix(".") {
+            let child = relative.isEmpty ? name : relative + "/" + name
+            let full = absolute(child)
+            let isListName = name.hasSuffix(".md")
+            let status: FileStatus
+            do {
+                guard let link = try fileSystem.status(full, followSymlinks: false) else { continue }
+                if link.kind == .symlink {
+                    guard let target = try fileSystem.status(full, followSymlinks: true) else {
+                        if isListName { result.problems.append(.danglingSymlink(path: child)) }
+                        continue
+                    }
+                    status = target
+                } else {
+                    status = link
+                }
+            } catch FileSystemError.symlinkLoop {
+                if isListName { result.problems.append(.symlinkLoop(path: child)) }
+                continue
+            } catch let error as FileSystemError {
+                result.problems.append(.unreadable(path: child, error: error))
+                continue
+            } catch {
+                preconditionFailure("FileSystem threw \(error)")
+            }
+            switch status.kind {
+            case .directory:
+                let id = FileID(status)
+                if ancestors.contains(id) {
+                    result.problems.append(.symlinkLoop(path: child))
+                    continue
+                }
+                guard visited.insert(id).inserted else { continue }
+                var inner = ancestors
+                inner.insert(id)
+                walk(relative: child, ancestors: inner, visited: &visited, into: &result)
+            case .file:
+                if isListName { result.lists.append(ListFile(path: child, absolutePath: full)) }
+            case .symlink, .other:
+                if isListName { result.problems.append(.notARegularFile(path: child)) }
+            }
+        }
+    }
+}
+
+// MARK: - Initialisation
+
+extension Folder {
+    /// What `initialize` found.
+    public enum Initialization: Equatable, Sendable {
+        case created, alreadyInitialized
+    }
+
+    /// The content of `.tick/.gitignore`: tick's local state stays out of version control.
+    public static let stateGitignore: [UInt8] = Array("*\n".utf8)
+
+    /// Makes `path` a task folder: creates it (and its parents) if needed, then `.tick/` with its
+    /// own `.gitignore`. An existing `.tick/` is kept; a missing `.gitignore` in it is added.
+    @discardableResult
+    public static func initialize(at path: String, fileSystem: any FileSystem) throws -> Initialization {
+        try fileSystem.createDirectory(path, intermediates: true)
+        let state = Path.join(path, FolderLocation.stateFolderName)
+        let outcome: Initialization
+        switch try fileSystem.status(state)?.kind {
+        case nil:
+            try fileSystem.createDirectory(state, intermediates: false)
+            outcome = .created
+        case .directory?:
+            outcome = .alreadyInitialized
+        default:
+            throw FolderError.notAFolder(path: state, source: .initialization)
+        }
+        let gitignore = Path.join(state, ".gitignore")
+        if try fileSystem.status(gitignore, followSymlinks: false) == nil {
+            try fileSystem.createFile(gitignore, contents: stateGitignore)
+        }
+        return outcome
+    }
+}

@@ -1,0 +1,247 @@
+// The smart views (Today, Scheduled, Flagged, All, Completed), one list's view, and the home counts.
+
+// MARK: - Smart views
+
+/// A smart view across all lists.
+public enum SmartView: String, CaseIterable, Sendable {
+    /// Open tasks due today or earlier.
+    case today
+    /// Open tasks with a due date.
+    case scheduled
+    /// Open flagged tasks.
+    case flagged
+    /// Every open task, grouped by list.
+    case all
+    /// Done tasks, latest `done:` date first.
+    case completed
+}
+
+/// A smart view with its options.
+public struct ViewQuery: Sendable {
+    public var view: SmartView
+    /// `--all`: completed tasks too.
+    public var includeCompleted: Bool
+    /// `--list L`: only this list (an index into `Library.lists`).
+    public var list: Int?
+
+    public init(view: SmartView, includeCompleted: Bool = false, list: Int? = nil) {
+        self.view = view
+        self.includeCompleted = includeCompleted
+        self.list = list
+    }
+}
+
+extension Library {
+    /// The tasks of a view in display order.
+    ///
+    /// Every view orders by due (earliest first, none last), then priority (high first), then list
+    /// path, then line; `today` puts overdue tasks first, `all` groups by list first, `completed` puts
+    /// the latest `done:` date first.
+    /// With `includeCompleted`, a view's done tasks follow its open ones (within each list for `all`).
+    public func tasks(in query: ViewQuery, now: Now) -> [TaskID] {
+        var result: [TaskID] = []
+        for id in ids {
+            if let only = query.list, id.list != only { continue }
+            let task = task(id)
+            let wanted: Bool
+            switch query.view {
+            case .today: wanted = task.due.map { $0.isDueTodayOrEarlier(at: now) } ?? false
+            case .scheduled: wanted = task.due != nil
+            case .flagged: wanted = task.flagged
+            case .all: wanted = true
+            case .completed: wanted = task.done
+            }
+            if wanted, !task.done || query.includeCompleted || query.view == .completed { result.append(id) }
+        }
+        switch query.view {
+        case .completed:
+            result.sort { a, b in
+                let (x, y) = (task(a).doneDate, task(b).doneDate)
+                if x != y { return x.map { d in y.map { d > $0 } ?? true } ?? false }
+                return precedes(a, b)
+            }
+        case .all:
+            result.sort { a, b in
+                if a.list != b.list { return a.list < b.list }
+                if task(a).done != task(b).done { return !task(a).done }
+                return precedes(a, b)
+            }
+        case .today:
+            // Overdue first (a task due earlier today at a time is overdue), then the rest of today.
+            result.sort { a, b in
+                if task(a).done != task(b).done { return !task(a).done }
+                let x = task(a).due!.isOverdue(at: now), y = task(b).due!.isOverdue(at: now)
+                if x != y { return x }
+                return precedes(a, b)
+            }
+        case .scheduled, .flagged:
+            result.sort { a, b in
+                if task(a).done != task(b).done { return !task(a).done }
+                return precedes(a, b)
+            }
+        }
+        return result
+    }
+
+    /// The order that breaks ties in every view: due, priority (high first), list path, line.
+    public func precedes(_ a: TaskID, _ b: TaskID) -> Bool {
+        let x = task(a), y = task(b)
+        if x.due != y.due {
+            guard let dx = x.due else { return false }
+            guard let dy = y.due else { return true }
+            return dx < dy
+        }
+        if x.priority != y.priority { return x.priority > y.priority }
+        if a.list != b.list { return a.list < b.list }  // lists are sorted by path
+        return x.line < y.line
+    }
+
+    /// The counts of the home screen's tiles: open tasks only.
+    public func counts(now: Now) -> HomeCounts {
+        var counts = HomeCounts()
+        for id in ids {
+            let task = task(id)
+            guard !task.done else { continue }
+            counts.all += 1
+            if task.flagged { counts.flagged += 1 }
+            if let due = task.due {
+                counts.scheduled += 1
+                if due.isDueTodayOrEarlier(at: now) { counts.today += 1 }
+            }
+        }
+        return counts
+    }
+}
+
+/// The four tiles of the home screen.
+public struct HomeCounts: Equatable, Sendable {
+    public var today = 0
+    public var scheduled = 0
+    public var flagged = 0
+    public var all = 0
+
+    public init() {}
+}
+
+// MARK: - Scheduled groups
+
+/// The heading a due date falls under in the Scheduled view.
+public enum ScheduleGroup: Hashable, Sendable {
+    /// Before today. (A task due earlier today is under Today, marked overdue.)
+    case overdue
+    case today
+    case tomorrow
+    /// 2 to 6 days ahead: the weekday's name.
+    case weekday(Day)
+    /// Later: the date.
+    case date(Day)
+
+    public init(due: DueDate, now: Now) {
+        let days = now.days(until: due.day)
+        switch days {
+        case ..<0: self = .overdue
+        case 0: self = .today
+        case 1: self = .tomorrow
+        case 2...6: self = .weekday(due.day)
+        default: self = .date(due.day)
+        }
+    }
+
+    /// `Overdue`, `Today`, `Tomorrow`, `Friday`, `Dec 3` (with the year when it is not this year's).
+    public func title(now: Now) -> String {
+        switch self {
+        case .overdue: return "Overdue"
+        case .today: return "Today"
+        case .tomorrow: return "Tomorrow"
+        case .weekday(let day):
+            return ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][day.weekday - 1]
+        case .date(let day):
+            let text = day.weekdayAbbreviation + " " + day.monthAbbreviation + " " + String(day.day)
+            return day.year == now.day.year ? text : text + " " + String(day.year)
+        }
+    }
+}
+
+// MARK: - One list
+
+/// How `tick ls` orders a list.
+public enum ListOrder: String, CaseIterable, Sendable {
+    /// The file's order: the user's.
+    case file
+    /// Priority, high first; then file order.
+    case priority
+    /// Due, earliest first, none last; then file order.
+    case due
+}
+
+/// One list as `tick ls` shows it: active tasks then completed ones, each grouped by section.
+public struct ListView: Sendable {
+    /// A run of tasks under one section heading (nil before the first heading).
+    public struct Group: Sendable {
+        public var section: String?
+        /// Tasks in display order, each with its indentation level in this view.
+        public var rows: [(id: TaskID, level: Int)]
+    }
+
+    public var active: [Group]
+    public var completed: [Group]
+}
+
+extension Library {
+    /// The list at `index` as `tick ls` shows it.
+    ///
+    /// A subtask stays under its parent when both are in the same part (active or completed); otherwise
+    /// it stands on its own in its part. Sorting reorders siblings only, so a task's subtasks follow it.
+    public func listView(_ index: Int, order: ListOrder = .file) -> ListView {
+        let tasks = lists[index].document.tasks
+        func build(done: Bool) -> [ListView.Group] {
+            // Children by parent within this part; roots are tasks whose parent is not in this part.
+            var children: [Int: [Int]] = [:]
+            var roots: [Int] = []
+            for i in tasks.indices where tasks[i].done == done {
+                if let p = tasks[i].parent, tasks[p].done == done {
+                    children[p, default: []].append(i)
+                } else {
+                    roots.append(i)
+                }
+            }
+            func sorted(_ items: [Int]) -> [Int] {
+                switch order {
+                case .file: return items
+                case .priority:
+                    return items.sorted { (tasks[$0].priority, -$0) > (tasks[$1].priority, -$1) }
+                case .due:
+                    return items.sorted { a, b in
+                        let x = tasks[a].due, y = tasks[b].due
+                        if x != y {
+                            guard let x else { return false }
+                            guard let y else { return true }
+                            return x < y
+                        }
+                        return a < b
+                    }
+                }
+            }
+            var groups: [ListView.Group] = []
+            // Group roots by section in file order of first appearance.
+            var sectionOrder: [String?] = []
+            var bySection: [String?: [Int]] = [:]
+            for r in roots {
+                let s = tasks[r].section
+                if bySection[s] == nil { sectionOrder.append(s) }
+                bySection[s, default: []].append(r)
+            }
+            for section in sectionOrder {
+                var rows: [(TaskID, Int)] = []
+                func visit(_ i: Int, level: Int) {
+                    rows.append((TaskID(list: index, index: i), level))
+                    for c in sorted(children[i] ?? []) { visit(c, level: level + 1) }
+                }
+                for r in sorted(bySection[section]!) { visit(r, level: 0) }
+                groups.append(ListView.Group(section: section, rows: rows))
+            }
+            return groups
+        }
+        return ListView(active: build(done: false), completed: build(done: true))
+    }
+}

@@ -1,0 +1,217 @@
+import TickCore
+
+/// The options every command accepts, before or after the command word.
+struct GlobalOptions: Sendable {
+    var dir: String?
+    var json = false
+    var color: ColorChoice = .auto
+    /// `--now` as written; validated while parsing.
+    var now: String?
+    var quiet = false
+    var help = false
+    var version = false
+
+    static let table: [Option] = [
+        Option(name: "dir", valueName: "DIR",
+               help: "Use the task folder DIR (default: $TICK_DIR, else the nearest folder above holding "
+                   + ".tick/, else ${XDG_DATA_HOME:-~/.local/share}/tick)"),
+        Option(name: "json", help: "Print JSON for programs instead of text for people"),
+        Option(name: "color", valueName: "WHEN", help: "Colour the output: auto, always or never (default: auto)",
+               choices: ColorChoice.allCases.map(\.rawValue)),
+        Option(name: "now", valueName: "DATE[THH:MM]",
+               help: "Take this as the current date and time (default: $TICK_NOW, else the clock)"),
+        Option(name: "quiet", help: "Print nothing when a command succeeds"),
+        Option(name: "help", short: "h", help: "Show help"),
+        Option(name: "version", help: "Print the version"),
+    ]
+
+    /// Records a global option; the last occurrence wins.
+    mutating func set(_ option: Option, value: String) {
+        switch option.name {
+        case "dir": dir = value
+        case "json": json = true
+        case "color": color = ColorChoice(rawValue: value) ?? .auto
+        case "now": now = value
+        case "quiet": quiet = true
+        case "help": help = true
+        case "version": version = true
+        default: preconditionFailure("global option --\(option.name) has no field")
+        }
+    }
+}
+
+/// The values given to a command, looked up by argument or option name.
+struct ParsedArguments: Sendable {
+    fileprivate(set) var positionals: [String: [String]] = [:]
+    fileprivate(set) var options: [String: [String]] = [:]
+
+    /// The values of a repeating argument, or every value given to a repeated option.
+    func values(_ name: String) -> [String] { positionals[name] ?? options[name] ?? [] }
+
+    /// The value of an argument, or the last value given to an option.
+    func value(_ name: String) -> String? { values(name).last }
+
+    /// Whether a flag was given.
+    func flag(_ name: String) -> Bool { options[name] != nil }
+}
+
+/// What the command line asks for.
+enum ParsedCommandLine {
+    /// Run `path.last` (the root command first in `path`).
+    case run(path: [Command], arguments: ParsedArguments, global: GlobalOptions)
+    case help(path: [Command])
+    case version
+}
+
+/// A small parser for tick's command line, driven by the command table.
+///
+/// Long options as `--name value` or `--name=value`; flags; `-h`-style short options from the
+/// table; `--` ends options; a lone `-` is a positional. Global options may stand anywhere;
+/// a command's own options after the command word. `--help` and `--version` win over every
+/// error found after the command word has been resolved.
+enum ArgumentParser {
+    static func parse(_ words: [String], root: Command) throws -> ParsedCommandLine {
+        var path = [root]
+        var command = root
+        var global = GlobalOptions()
+        var parsed = ParsedArguments()
+        var positionals: [String] = []
+        var deferredError: UsageError?
+        var optionsEnded = false
+        var i = 0
+
+        func remember(_ error: UsageError) { if deferredError == nil { deferredError = error } }
+
+        while i < words.count {
+            let word = words[i]
+            i += 1
+            if optionsEnded || word == "-" || !word.hasPrefix("-") {
+                if positionals.isEmpty, !command.subcommands.isEmpty {
+                    if let sub = command.subcommand(named: word) {
+                        command = sub
+                        path.append(sub)
+                        continue
+                    }
+                    if command.run == nil || command.arguments.isEmpty {
+                        throw UsageError.unknownCommand(
+                            word, in: commandPath(path),
+                            suggestion: Suggestion.closest(to: word, among: command.subcommands.map(\.name)))
+                    }
+                }
+                positionals.append(word)
+                continue
+            }
+            if word == "--" {
+                optionsEnded = true
+                continue
+            }
+
+            let (name, inline, found) = lookUp(word, in: command)
+            guard let (option, isGlobal) = found else {
+                let known = (command.options + GlobalOptions.table).map(\.name)
+                let spelled = word.hasPrefix("--") ? word.split(separator: "=", maxSplits: 1)[0] : Substring(word)
+                remember(.unknownOption(String(spelled),
+                                      suggestion: Suggestion.closest(to: name, among: known).map { "--" + $0 }))
+                continue
+            }
+
+            var value = ""
+            if let valueName = option.valueName {
+                if let inline {
+                    value = inline
+                } else if i < words.count {
+                    value = words[i]
+                    i += 1
+                } else {
+                    remember(.missingValue(option: option.name, valueName: valueName))
+                    continue
+                }
+                if !option.choices.isEmpty, !option.choices.contains(value) {
+                    remember(.invalidChoice(option: option.name, value: value, choices: option.choices,
+                                          suggestion: Suggestion.closest(to: value, among: option.choices)))
+                    continue
+                }
+            } else if inline != nil {
+                remember(.unexpectedValue(option: option.name))
+                continue
+            }
+            if isGlobal {
+                global.set(option, value: value)
+            } else {
+                parsed.options[option.name, default: []].append(value)
+            }
+        }
+
+        if global.help { return .help(path: path) }
+        if global.version { return .version }
+        if let deferredError { throw deferredError }
+        if let now = global.now { _ = try Now(parsing: now, source: "--now") }
+        guard command.run != nil else {
+            throw UsageError.missingSubcommand(in: commandPath(path), choices: command.subcommands.map(\.name))
+        }
+        parsed.positionals = try assign(positionals, to: command.arguments, usage: usageLine(path))
+        return .run(path: path, arguments: parsed, global: global)
+    }
+
+    /// The option a word names, the command's own before the global ones: its name as written,
+    /// a value given with `=`, and the option with whether it is global (nil when unknown).
+    static func lookUp(_ word: String, in command: Command) -> (name: String, inline: String?, found: (Option, Bool)?) {
+        if word.hasPrefix("--") {
+            let body = word.dropFirst(2)
+            var name = String(body)
+            var inline: String?
+            if let eq = body.firstIndex(of: "=") {
+                name = String(body[..<eq])
+                inline = String(body[body.index(after: eq)...])
+            }
+            if let own = command.option(named: name) { return (name, inline, (own, false)) }
+            return (name, inline, GlobalOptions.table.first { $0.name == name }.map { ($0, true) })
+        }
+        let name = String(word.dropFirst())
+        guard name.count == 1, let letter = name.first else { return (name, nil, nil) }
+        if let own = command.option(short: letter) { return (name, nil, (own, false)) }
+        return (name, nil, GlobalOptions.table.first { $0.short == letter }.map { ($0, true) })
+    }
+
+    /// Hands positional words to the arguments in order: a repeating argument takes all it can
+    /// while leaving one word for each required argument after it.
+    static func assign(_ words: [String], to arguments: [Argument], usage: String) throws -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        var next = 0
+        for (index, argument) in arguments.enumerated() {
+            let requiredAfter = arguments[(index + 1)...].filter {
+                $0.arity == .required || $0.arity == .oneOrMore
+            }.count
+            let available = max(0, words.count - next - requiredAfter)
+            let take: Int
+            switch argument.arity {
+            case .required, .oneOrMore:
+                guard available >= 1 else { throw UsageError.missingArgument(argument.name, usage: usage) }
+                take = argument.arity == .required ? 1 : available
+            case .optional: take = min(1, available)
+            case .zeroOrMore: take = available
+            }
+            result[argument.name] = Array(words[next..<(next + take)])
+            next += take
+        }
+        if next < words.count { throw UsageError.unexpectedArgument(words[next], usage: usage) }
+        return result
+    }
+
+    /// `tick list new`.
+    static func commandPath(_ path: [Command]) -> String { path.map(\.name).joined(separator: " ") }
+
+    /// `tick check [FILE...] [OPTIONS]`.
+    static func usageLine(_ path: [Command]) -> String {
+        let command = path.last!
+        var parts = [commandPath(path)]
+        if command.run == nil {
+            parts.append("COMMAND")
+        } else {
+            if !command.subcommands.isEmpty { parts.append("[COMMAND]") }
+            parts += command.arguments.map(\.usage)
+        }
+        parts.append("[OPTIONS]")
+        return parts.joined(separator: " ")
+    }
+}

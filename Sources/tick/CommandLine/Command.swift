@@ -1,0 +1,93 @@
+/// One command of `tick`, as data: its name, help, arguments, options and what it runs.
+///
+/// The parser, `tick --help`, `tick help COMMAND` and `tick COMMAND --help` all read this table
+/// (`Commands.root`); nothing about a command is written down anywhere else.
+struct Command: Sendable {
+    /// What a command does once its arguments are parsed.
+    typealias Run = @Sendable (Invocation) throws -> ExitStatus
+
+    /// The word typed on the command line.
+    var name: String
+    /// One line, no final period: shown in command lists and as the first line of the command's help.
+    var summary: String
+    /// Further paragraphs for the command's own help (blank-line separated), or "".
+    var discussion: String = ""
+    var arguments: [Argument] = []
+    var options: [Option] = []
+    /// Commands one level down (`tick list new`); the first positional word selects one.
+    var subcommands: [Command] = []
+    /// What runs when this command is selected; nil for a group that needs a subcommand.
+    var run: Run?
+
+    func subcommand(named name: String) -> Command? { subcommands.first { $0.name == name } }
+
+    func option(named name: String) -> Option? { options.first { $0.name == name } }
+
+    func option(short: Character) -> Option? { options.first { $0.short == short } }
+}
+
+/// A positional argument.
+struct Argument: Sendable {
+    enum Arity: Sendable {
+        /// Exactly one.
+        case required
+        /// Zero or one.
+        case optional
+        /// Zero or more.
+        case zeroOrMore
+        /// One or more.
+        case oneOrMore
+    }
+
+    /// Upper-case name shown in usage (`FILE`), and the key its values are looked up by.
+    var name: String
+    var help: String
+    var arity: Arity = .required
+
+    /// `FILE`, `[FILE]`, `[FILE...]` or `FILE...`.
+    var usage: String {
+        switch arity {
+        case .required: return name
+        case .optional: return "[\(name)]"
+        case .zeroOrMore: return "[\(name)...]"
+        case .oneOrMore: return "\(name)..."
+        }
+    }
+}
+
+/// A `--name` option: a flag, or one that takes a value.
+struct Option: Sendable {
+    /// Long name without dashes (`list` for `--list`), and the key it is looked up by.
+    var name: String
+    /// An optional one-letter form (`-h`).
+    var short: Character? = nil
+    /// The value's name in help (`LIST`), or nil for a flag.
+    var valueName: String? = nil
+    var help: String
+    /// When not empty, the only values accepted.
+    var choices: [String] = []
+
+    var isFlag: Bool { valueName == nil }
+
+    /// `-h, --help` or `--list LIST`.
+    var usage: String {
+        var text = short.map { "-\($0), " } ?? ""
+        text += "--\(name)"
+        if let valueName { text += " \(valueName)" }
+        return text
+    }
+}
+
+/// The exit statuses of `tick`, documented in the README.
+enum ExitStatus: Int32, Sendable {
+    /// Done.
+    case success = 0
+    /// A negative answer: not found, ambiguous, conflict, problems found.
+    case negative = 1
+    /// Bad usage or bad input.
+    case usage = 2
+    /// An I/O error.
+    case io = 3
+    /// An internal error: a bug in tick.
+    case `internal` = 4
+}

@@ -1,0 +1,112 @@
+import TickCore
+
+/// One problem `tick check` reports.
+private struct Problem {
+    var file: String
+    /// Nil for a problem with the file as a whole (a dangling symbolic link).
+    var line: Int?
+    var column: Int?
+    var message: String
+
+    var text: String {
+        guard let line else { return "\(file): \(message)" }
+        return "\(file):\(line):\(column ?? 1): \(message)"
+    }
+
+    var json: JSON {
+        .object([("file", .string(file)), ("line", line.map(JSON.int) ?? .null),
+                 ("column", column.map(JSON.int) ?? .null), ("message", .string(message))])
+    }
+}
+
+/// `tick check [FILE...]`: format problems, and a byte-for-byte round trip of every file.
+@Sendable func runCheck(_ invocation: Invocation) throws -> ExitStatus {
+    let folder = try invocation.folder()
+    let fs = invocation.fileSystem
+    var targets: [(display: String, path: String)] = []
+    var problems: [Problem] = []
+    var ioFailed = false
+
+    let files = invocation.values("FILE")
+    if files.isEmpty {
+        let scan = folder.scan()
+        targets = scan.lists.map { ($0.path, $0.absolutePath) }
+        for problem in scan.problems {
+            if case .unreadable = problem {
+                invocation.err.line("tick: cannot read '\(problem.path)': \(problem.reason)")
+                ioFailed = true
+            } else {
+                problems.append(Problem(file: problem.path, message: problem.reason))
+            }
+        }
+    } else {
+        for file in files {
+            targets.append(try locate(file, in: folder, invocation: invocation))
+        }
+    }
+
+    var roundTripFailures = 0
+    var filesWithProblems = Set<String>()
+    for problem in problems { filesWithProblems.insert(problem.file) }
+    for target in targets {
+        let bytes: [UInt8]
+        do {
+            bytes = try fs.readFile(target.path)
+        } catch let error as FileSystemError {
+            invocation.err.line("tick: cannot read '\(target.display)': \(error.reason)")
+            ioFailed = true
+            continue
+        }
+        let document = Document(bytes: bytes)
+        let written = document.serialize()
+        if written != bytes {
+            let offset = zip(written, bytes).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+                ?? min(written.count, bytes.count)
+            invocation.err.line("tick: bug: '\(target.display)' does not read back byte for byte "
+                                + "(first difference at byte \(offset)); please report it")
+            roundTripFailures += 1
+        }
+        for diagnostic in document.diagnostics {
+            problems.append(Problem(file: target.display, line: diagnostic.line, column: diagnostic.column,
+                                    message: diagnostic.message))
+            filesWithProblems.insert(target.display)
+        }
+    }
+
+    if invocation.global.json {
+        invocation.out.jsonArray(problems) { $0.json }
+    } else {
+        for problem in problems { invocation.out.line(problem.text) }
+        if !invocation.global.quiet {
+            let lists = targets.count == 1 ? "1 list" : "\(targets.count) lists"
+            if problems.isEmpty {
+                invocation.out.line("Checked \(lists): no problems")
+            } else {
+                let count = problems.count == 1 ? "1 problem" : "\(problems.count) problems"
+                let files = filesWithProblems.count == 1 ? "1 file" : "\(filesWithProblems.count) files"
+                invocation.out.line("Checked \(lists): \(count) in \(files)")
+            }
+        }
+    }
+
+    if roundTripFailures > 0 { return .internal }
+    if ioFailed { return .io }
+    return problems.isEmpty ? .success : .negative
+}
+
+/// A FILE argument: a path from the working folder, else from the task folder.
+private func locate(_ file: String, in folder: Folder, invocation: Invocation) throws -> (display: String, path: String) {
+    let fs = invocation.fileSystem
+    var candidates = [Path.absolute(file, from: invocation.context.currentDirectory)]
+    if !file.hasPrefix("/") { candidates.append(Path.absolute(file, from: folder.path)) }
+    for path in candidates {
+        switch try fs.status(path)?.kind {
+        case nil: continue
+        case .directory?: throw UsageError.invalidInput("'\(file)' is a folder, not a list file")
+        default:
+            let inside = Path.relative(path, to: folder.path)
+            return (inside ?? file, path)
+        }
+    }
+    throw UsageError.invalidInput("no such list file: '\(file)'")
+}

@@ -1,0 +1,51 @@
+import TickCore
+
+/// `tick search WORDS...`: tasks holding every word in their title, notes or tags.
+@Sendable func runSearch(_ invocation: Invocation) throws -> ExitStatus {
+    let loaded = try invocation.load()
+    let library = loaded.library
+    let list = try invocation.value("list").map { try invocation.resolveList($0, in: library) }
+    let words = invocation.values("WORDS").flatMap { $0.split(whereSeparator: \.isWhitespace).map(String.init) }
+    guard !words.isEmpty else { throw UsageError.invalidInput("search needs at least one word") }
+    let hits = library.search(words, includeCompleted: invocation.flag("all"), list: list)
+    let out = invocation.out
+    if invocation.global.json {
+        out.jsonArray(hits) { TaskRows.json($0.id, in: library) }
+        return loaded.incomplete ? .io : hits.isEmpty ? .negative : .success
+    }
+
+    let terminal = invocation.terminal
+    let rows = TaskRows(library: library, now: try invocation.now(), terminal: terminal, showList: true,
+                        rows: hits.map(\.id))
+    for hit in hits {
+        out.line(rows.row(hit.id, indent: 0))
+        if let note = hit.noteLine {
+            let lead = String(repeating: " ", count: rows.refWidth + 2) + "  ↳ "
+            var text = highlighted(note.text, note.matches, enabled: terminal.color)
+            if let width = terminal.width, !terminal.color {
+                text = fit(text, to: max(10, width - displayWidth(lead)))
+            }
+            out.line(lead + text)
+        }
+    }
+    if hits.isEmpty {
+        let quoted = words.joined(separator: " ")
+        out.line("No \(invocation.flag("all") ? "" : "open ")task matches '\(quoted)'.")
+        return loaded.incomplete ? .io : .negative
+    }
+    return loaded.status
+}
+
+/// `text` with the character ranges shown in reverse video.
+private func highlighted(_ text: String, _ ranges: [Range<Int>], enabled: Bool) -> String {
+    guard enabled, !ranges.isEmpty else { return text }
+    let characters = Array(text)
+    var out = ""
+    var at = 0
+    for range in ranges {
+        out += String(characters[at..<range.lowerBound])
+        out += "\u{1B}[7m" + String(characters[range]) + "\u{1B}[27m"
+        at = range.upperBound
+    }
+    return out + String(characters[at...])
+}

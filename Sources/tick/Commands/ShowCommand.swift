@@ -1,0 +1,55 @@
+import TickCore
+
+/// `tick show REF`: one task in full.
+@Sendable func runShow(_ invocation: Invocation) throws -> ExitStatus {
+    let loaded = try invocation.load()
+    let library = loaded.library
+    let id = try invocation.resolveTask(invocation.value("REF")!, in: library)
+    let out = invocation.out
+    if invocation.global.json {
+        out.json(TaskRows.json(id, in: library))
+        return loaded.status
+    }
+
+    let now = try invocation.now()
+    let terminal = invocation.terminal
+    let task = library.task(id)
+    let list = library.list(id)
+    let bold = { (text: String) in Style.bold.apply(text, enabled: terminal.color) }
+    out.line((task.done ? "[x] " : "[ ] ") + bold(task.title))
+
+    var fields: [(String, String)] = [("ref", library.ref(id)), ("list", list.name)]
+    if let section = task.section { fields.append(("section", section)) }
+    if let due = task.due {
+        var text = due.description + " (" + due.relativeText(to: now) + ")"
+        if !task.done, due.isOverdue(at: now) { text = Style.red.apply(text + ", overdue", enabled: terminal.color) }
+        fields.append(("due", text))
+    } else {
+        fields.append(("due", "none"))
+    }
+    let priorityNames = ["none", "low", "medium", "high"]
+    fields.append(("priority", priorityNames[task.priority.rawValue] + (task.priority.token.map { " (\($0))" } ?? "")))
+    fields.append(("flagged", task.flagged ? "yes ⚑" : "no"))
+    if !task.tags.isEmpty { fields.append(("tags", task.tags.map { "#" + $0 }.joined(separator: " "))) }
+    if let parent = library.parent(of: id) {
+        fields.append(("parent", library.ref(parent) + "  " + library.task(parent).title))
+    }
+    fields.append(("status", task.done ? "done" + (task.doneDate.map { " on \($0)" } ?? "") : "open"))
+    fields.append(("file", "\(list.file.path):\(task.line)"))
+    for (name, value) in fields { out.line("  " + padded(name, to: 10) + value) }
+
+    let notes = library.notes(id)
+    if !notes.isEmpty {
+        out.line()
+        out.line(bold("Notes"))
+        for line in notes.split(separator: "\n", omittingEmptySubsequences: false) { out.line("  " + line) }
+    }
+    let children = library.children(of: id)
+    if !children.isEmpty {
+        out.line()
+        out.line(bold("Subtasks"))
+        let rows = TaskRows(library: library, now: now, terminal: terminal, showList: false, rows: children)
+        for child in children { out.line(rows.row(child)) }
+    }
+    return loaded.status
+}

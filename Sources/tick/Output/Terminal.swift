@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `--color auto|always|never`.
+enum ColorChoice: String, CaseIterable, Sendable {
+    case auto, always, never
+}
+
+/// What the output can do: colour, and how wide a line may be.
+struct Terminal: Sendable {
+    /// Whether to write ANSI colour codes.
+    var color: Bool
+    /// Whether `COLORTERM` announces 24-bit colour (for a list's own `#RRGGBB`).
+    var trueColor: Bool
+    /// Columns to fit rows into, or nil for no limit (output to a pipe or a file).
+    var width: Int?
+
+    /// The colour policy: `--color always` and `never` win; `auto` colours only when standard
+    /// output is a terminal, `NO_COLOR` is unset or empty, and `TERM` is not `dumb`.
+    static func colorEnabled(choice: ColorChoice, isTerminal: Bool, environment: [String: String]) -> Bool {
+        switch choice {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return false }
+            if environment["TERM"] == "dumb" { return false }
+            return isTerminal
+        }
+    }
+
+    /// The width to fit: the terminal's when standard output is one, else `COLUMNS` if set, else none.
+    static func width(isTerminal: Bool, environment: [String: String]) -> Int? {
+        if isTerminal {
+            var size = winsize()
+            if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
+        }
+        if let columns = environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 { return columns }
+        return isTerminal ? 80 : nil
+    }
+
+    /// The terminal facts for standard output.
+    static func detect(choice: ColorChoice, environment: [String: String]) -> Terminal {
+        let isTerminal = isatty(STDOUT_FILENO) == 1
+        let colorTerm = environment["COLORTERM"] ?? ""
+        return Terminal(
+            color: colorEnabled(choice: choice, isTerminal: isTerminal, environment: environment),
+            trueColor: colorTerm == "truecolor" || colorTerm == "24bit",
+            width: width(isTerminal: isTerminal, environment: environment))
+    }
+}
+
+/// The terminal's own 16-colour palette (so light and dark themes both read well), as SGR codes.
+enum Style: String, Sendable {
+    case bold = "1", dim = "2", red = "31", green = "32", yellow = "33", blue = "34", magenta = "35", cyan = "36"
+
+    /// `text` wrapped in this style when `enabled`, else `text` unchanged.
+    func apply(_ text: String, enabled: Bool) -> String {
+        enabled ? "\u{1B}[\(rawValue)m\(text)\u{1B}[0m" : text
+    }
+}

@@ -1,0 +1,45 @@
+import TickCore
+
+/// The top level: parse, run, and turn every outcome into output and an exit status.
+enum Tick {
+    static let version = "0.1.0"
+
+    /// Runs one command line and returns the process's exit status.
+    static func main(arguments: [String], context: Context) -> ExitStatus {
+        var status: ExitStatus
+        do {
+            status = try execute(arguments, context: context)
+        } catch {
+            status = report(error, to: context.err)
+        }
+        context.out.flush()
+        if let code = context.out.failure {
+            let problem = FileSystemError(errno: code, path: "standard output", operation: "write")
+            context.err.line("tick: cannot write to standard output: \(problem.reason)")
+            status = .io
+        }
+        context.err.flush()
+        return status
+    }
+
+    private static func execute(_ arguments: [String], context: Context) throws -> ExitStatus {
+        let parsed = try ArgumentParser.parse(arguments, root: Commands.root)
+        switch parsed {
+        case .version:
+            context.out.line("tick \(version)")
+            return .success
+        case .help(let path):
+            context.out.write(HelpRenderer(width: helpWidth).text(for: path))
+            return .success
+        case .run(let path, let arguments, let global):
+            let invocation = Invocation(
+                path: path, arguments: arguments, global: global, context: context,
+                terminal: Terminal.detect(choice: global.color, environment: context.environment))
+            _ = try invocation.now()  // an invalid TICK_NOW is bad input for every command
+            return try path.last!.run!(invocation)
+        }
+    }
+
+    /// Help is wrapped at a fixed width, so that it reads the same everywhere.
+    static let helpWidth = 80
+}

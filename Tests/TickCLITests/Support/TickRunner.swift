@@ -1,0 +1,133 @@
+import Foundation
+import Testing
+
+/// What one run of the `tick` binary produced.
+struct TickResult: CustomStringConvertible {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    var description: String { "exit \(status)\n--- stdout\n\(stdout)--- stderr\n\(stderr)" }
+}
+
+/// Where the built `tick` binary is: next to the test bundle (SwiftPM puts every product of a
+/// build in one folder), else `TICK_BINARY`, else the package's `.build/debug/tick`.
+enum TickBinary {
+    static let path: String? = {
+        let fm = FileManager.default
+        var candidates: [String] = []
+        if let explicit = ProcessInfo.processInfo.environment["TICK_BINARY"] { candidates.append(explicit) }
+        if let exe = Bundle.main.executableURL?.resolvingSymlinksInPath() {
+            candidates.append(exe.deletingLastPathComponent().appendingPathComponent("tick").path)
+        }
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("tick").path)
+        candidates.append(Fixtures.packageRoot.appendingPathComponent(".build/debug/tick").path)
+        return candidates.first { fm.isExecutableFile(atPath: $0) }
+    }()
+}
+
+/// Paths of the checked-in fixtures.
+enum Fixtures {
+    /// `Tests/TickCLITests/Fixtures`.
+    static let root = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    static let packageRoot = root
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The text of a fixture file.
+    static func text(_ relative: String) throws -> String {
+        try String(contentsOf: root.appendingPathComponent(relative), encoding: .utf8)
+    }
+}
+
+/// A temporary folder with a home, a data home and copies of fixture folders, where `tick` runs
+/// with a pinned clock and nothing of the user's environment.
+final class Sandbox {
+    let root: URL
+    /// Environment for every run; tests may add to it.
+    var environment: [String: String]
+
+    /// The pinned "now" of every run: Saturday 14 March 2026, 09:30.
+    static let now = "2026-03-14T09:30"
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory
+            .appendingPathComponent("tick-cli-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("home"),
+                                                withIntermediateDirectories: true)
+        environment = [
+            "PATH": "/usr/bin:/bin",
+            "HOME": root.appendingPathComponent("home").path,
+            "XDG_DATA_HOME": root.appendingPathComponent("data").path,
+            "TICK_NOW": Sandbox.now,
+            "LC_ALL": "C.UTF-8",
+        ]
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    /// The absolute path of `relative` inside the sandbox.
+    func path(_ relative: String) -> String { root.appendingPathComponent(relative).path }
+
+    /// Copies fixture folder `Fixtures/folders/NAME` to `destination` (default: NAME) and returns its path.
+    @discardableResult
+    func copyFolder(_ name: String, to destination: String? = nil) throws -> String {
+        let target = root.appendingPathComponent(destination ?? name)
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(),
+                                                withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Fixtures.root.appendingPathComponent("folders/\(name)"), to: target)
+        return target.path
+    }
+
+    /// Writes a file inside the sandbox, creating its folders.
+    func write(_ relative: String, _ text: String) throws {
+        let url = root.appendingPathComponent(relative)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: url)
+    }
+
+    /// Runs `tick` with `arguments` in `directory` (relative to the sandbox; default: its root).
+    func run(_ arguments: [String], in directory: String = "", environment extra: [String: String] = [:],
+             sourceLocation: SourceLocation = #_sourceLocation) throws -> TickResult {
+        let binary = try #require(TickBinary.path, "no built tick binary found; run `swift build` first",
+                                  sourceLocation: sourceLocation)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.environment = environment.merging(extra) { $1 }
+        process.currentDirectoryURL = directory.isEmpty ? root : root.appendingPathComponent(directory)
+        // Output goes to files, not pipes: a large output cannot fill a pipe and stall the run.
+        let outURL = root.appendingPathComponent(".stdout-\(UUID().uuidString)")
+        let errURL = root.appendingPathComponent(".stderr-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        defer {
+            try? FileManager.default.removeItem(at: outURL)
+            try? FileManager.default.removeItem(at: errURL)
+        }
+        let out = try FileHandle(forWritingTo: outURL)
+        let err = try FileHandle(forWritingTo: errURL)
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try out.close()
+        try err.close()
+        return TickResult(
+            status: process.terminationStatus,
+            stdout: String(decoding: try Data(contentsOf: outURL), as: UTF8.self),
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+}
+
+/// Expects a run to end with `status` and exactly this output. A nil stream is not compared.
+func expectRun(_ result: TickResult, status: Int32, stdout: String? = nil, stderr: String? = nil,
+               sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(result.status == status, "\(result)", sourceLocation: sourceLocation)
+    if let stdout { #expect(result.stdout == stdout, sourceLocation: sourceLocation) }
+    if let stderr { #expect(result.stderr == stderr, sourceLocation: sourceLocation) }
+}

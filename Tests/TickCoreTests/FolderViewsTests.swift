@@ -1,0 +1,315 @@
+import Foundation
+import Testing
+@testable import TickCore
+
+/// A library built from texts, by relative path (sorted like a scan).
+func makeLibrary(_ files: [(String, String)]) -> Library {
+    let lists = files.sorted { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }.map { path, text in
+        TaskList(file: ListFile(path: path, absolutePath: "/folder/" + path), document: Document(text))
+    }
+    return Library(lists: lists)
+}
+
+extension Library {
+    /// The titles of some tasks.
+    func titles(_ ids: [TaskID]) -> [String] { ids.map { task($0).title } }
+
+    func id(_ title: String) -> TaskID? { ids.first { task($0).title == title } }
+}
+
+/// Saturday 14 March 2026, 09:30.
+let saturday = Now(day: Day(year: 2026, month: 3, day: 14)!, minutes: 9 * 60 + 30)
+
+@Suite("views")
+struct FolderViewsTests {
+    let library = makeLibrary([
+        ("b.md", """
+            # Bee
+            - [ ] B late due:2026-03-20
+            - [ ] B high today !!! due:2026-03-14
+            - [ ] B timed past due:2026-03-14T09:00
+            - [ ] B timed later #flag due:2026-03-14T18:00
+            - [x] B done today due:2026-03-14 done:2026-03-14
+            - [ ] B undated #flag
+
+            """),
+        ("a.md", """
+            - [ ] A overdue due:2026-03-01
+            - [ ] A today due:2026-03-14
+            - [ ] A today low ! due:2026-03-14
+            - [ ] A undated !! #flag
+            - [x] A done early done:2026-03-02
+            - [x] A done undated
+
+            """),
+    ])
+
+    @Test("Today: overdue first (a time already passed counts), then due, priority, path, line")
+    func today() {
+        let ids = library.tasks(in: ViewQuery(view: .today), now: saturday)
+        #expect(library.titles(ids) == [
+            "A overdue", "B timed past", "B high today", "A today low", "A today", "B timed later",
+        ])
+    }
+
+    @Test("--all adds done tasks after the open ones")
+    func includeCompleted() {
+        let ids = library.tasks(in: ViewQuery(view: .today, includeCompleted: true), now: saturday)
+        #expect(library.titles(ids).last == "B done today")
+        #expect(ids.count == 7)
+    }
+
+    @Test("Scheduled: open tasks with a due date, earliest first")
+    func scheduled() {
+        let ids = library.tasks(in: ViewQuery(view: .scheduled), now: saturday)
+        #expect(library.titles(ids) == [
+            "A overdue", "B high today", "A today low", "A today", "B timed past", "B timed later", "B late",
+        ])
+    }
+
+    @Test("Flagged: undated tasks after dated ones, then priority decides")
+    func flagged() {
+        let ids = library.tasks(in: ViewQuery(view: .flagged), now: saturday)
+        #expect(library.titles(ids) == ["B timed later", "A undated", "B undated"])
+    }
+
+    @Test("All groups by list path, and --list narrows to one list")
+    func all() {
+        let ids = library.tasks(in: ViewQuery(view: .all), now: saturday)
+        #expect(library.titles(ids) == [
+            "A overdue", "A today low", "A today", "A undated",
+            "B high today", "B timed past", "B timed later", "B late", "B undated",
+        ])
+        let onlyB = library.tasks(in: ViewQuery(view: .all, list: 1), now: saturday)
+        #expect(onlyB.allSatisfy { $0.list == 1 } && onlyB.count == 5)
+    }
+
+    @Test("Completed: latest done date first, undated last")
+    func completed() {
+        let ids = library.tasks(in: ViewQuery(view: .completed), now: saturday)
+        #expect(library.titles(ids) == ["B done today", "A done early", "A done undated"])
+    }
+
+    @Test("home counts are open tasks only")
+    func counts() {
+        var expected = HomeCounts()
+        expected.today = 6
+        expected.scheduled = 7
+        expected.flagged = 3
+        expected.all = 9
+        #expect(library.counts(now: saturday) == expected)
+    }
+
+    @Test("schedule groups: overdue, today, tomorrow, the next weekdays, then dates")
+    func scheduleGroups() {
+        func group(_ offset: Int) -> ScheduleGroup {
+            ScheduleGroup(due: DueDate(day: saturday.day.adding(days: offset)), now: saturday)
+        }
+        #expect(group(-1) == .overdue)
+        #expect(group(0) == .today)
+        #expect(ScheduleGroup(due: DueDate(day: saturday.day, minutes: 0), now: saturday) == .today)
+        #expect(group(1) == .tomorrow)
+        #expect(group(2).title(now: saturday) == "Monday")
+        #expect(group(6).title(now: saturday) == "Friday")
+        #expect(group(7).title(now: saturday) == "Sat Mar 21")
+        #expect(group(300).title(now: saturday) == "Fri Jan 8 2027")
+    }
+}
+
+@Suite("one list")
+struct FolderListViewTests {
+    let library = makeLibrary([("home.md", """
+        # Home
+        - [ ] Loose
+        ## Kitchen
+        - [ ] Parent ! due:2026-03-20
+          - [x] Done child
+          - [ ] Open child !!!
+            - [ ] Grandchild
+          - [ ] Other child due:2026-03-15
+        - [ ] Urgent !!!
+        ## Garden
+        - [x] Done parent
+          - [ ] Open under done
+
+        """)])
+
+    func render(_ view: ListView) -> [String] {
+        (view.active + view.completed).flatMap { group in
+            ["# \(group.section ?? "-")"] + group.rows.map {
+                String(repeating: "  ", count: $0.level) + library.task($0.id).title
+            }
+        }
+    }
+
+    @Test("file order, grouped by section, subtasks under their parent, done tasks apart")
+    func fileOrder() {
+        #expect(render(library.listView(0)) == [
+            "# -", "Loose",
+            "# Kitchen", "Parent", "  Open child", "    Grandchild", "  Other child", "Urgent",
+            "# Garden", "Open under done",
+            "# Kitchen", "Done child",
+            "# Garden", "Done parent",
+        ])
+        let view = library.listView(0)
+        #expect(view.active.count == 3 && view.completed.count == 2)
+    }
+
+    @Test("sorting reorders siblings and keeps subtasks under their parent")
+    func sorted() {
+        #expect(render(library.listView(0, order: .priority)).prefix(8) == [
+            "# -", "Loose",
+            "# Kitchen", "Urgent", "Parent", "  Open child", "    Grandchild", "  Other child",
+        ])
+        #expect(render(library.listView(0, order: .due)).prefix(8) == [
+            "# -", "Loose",
+            "# Kitchen", "Parent", "  Other child", "  Open child", "    Grandchild", "Urgent",
+        ])
+    }
+
+    @Test("parent and children links")
+    func family() throws {
+        let parent = try #require(library.id("Parent"))
+        #expect(library.titles(library.children(of: parent)) == ["Done child", "Open child", "Other child"])
+        let grandchild = try #require(library.id("Grandchild"))
+        #expect(library.parent(of: grandchild).map { library.task($0).title } == "Open child")
+        #expect(library.parent(of: parent) == nil)
+    }
+}
+
+@Suite("naming lists and tasks")
+struct FolderNamingTests {
+    let library = makeLibrary([
+        ("work/projects.md", "# Projects\n- [ ] Ship it\n- [ ] Ship it\n"),
+        ("work.md", "# Office\n- [ ] Water the ficus\n"),
+        ("personal.md", "- [ ] Call mum\n- [ ] Call dad\n"),
+    ])
+
+    @Test("a list by path, file name, display name, or unique prefix, ignoring case")
+    func lists() {
+        #expect(library.resolve(list: "work/projects") == .found(2))
+        #expect(library.resolve(list: "WORK/PROJECTS.MD") == .found(2))
+        #expect(library.resolve(list: "work") == .found(1))
+        #expect(library.resolve(list: "office") == .found(1))
+        #expect(library.resolve(list: "proj") == .found(2))
+        #expect(library.resolve(list: "p") == .ambiguous([0, 2]))
+        #expect(library.resolve(list: "garden") == .notFound)
+    }
+
+    @Test("tasks by ref in any case, exact title, or unique part of a title")
+    func tasks() throws {
+        let ficus = try #require(library.id("Water the ficus"))
+        #expect(library.resolve(ref: library.ref(ficus).uppercased()) == .found(ficus))
+        #expect(library.resolve(ref: "water THE ficus") == .found(ficus))
+        #expect(library.resolve(ref: "ficus") == .found(ficus))
+        guard case .ambiguous(let calls) = library.resolve(ref: "call") else {
+            Issue.record("'call' should be ambiguous")
+            return
+        }
+        #expect(library.titles(calls) == ["Call mum", "Call dad"])
+        #expect(library.resolve(ref: "zebra") == .notFound)
+    }
+
+    @Test("refs are unique, at least 3 symbols, and the same titles get different refs")
+    func refs() {
+        let refs = library.ids.map(library.ref)
+        #expect(Set(refs).count == refs.count)
+        #expect(refs.allSatisfy { $0.count >= 3 })
+    }
+}
+
+@Suite("loading a folder")
+struct FolderLoadTests {
+    /// The real file system, except that reading one path fails.
+    struct FailingReads: FileSystem {
+        let failing: String
+        let base = LocalFileSystem()
+
+        func readFile(_ path: String) throws -> [UInt8] {
+            if path.hasSuffix(failing) { throw FileSystemError.permissionDenied(path: path) }
+            return try base.readFile(path)
+        }
+        func status(_ path: String, followSymlinks: Bool) throws -> FileStatus? {
+            try base.status(path, followSymlinks: followSymlinks)
+        }
+        func contents(ofDirectory path: String) throws -> [String] { try base.contents(ofDirectory: path) }
+        func createDirectory(_ path: String, intermediates: Bool) throws {
+            try base.createDirectory(path, intermediates: intermediates)
+        }
+        func createFile(_ path: String, contents: [UInt8]) throws { try base.createFile(path, contents: contents) }
+        func currentDirectory() throws -> String { try base.currentDirectory() }
+    }
+
+    @Test("every list is parsed, in path order; an unreadable one is reported, not fatal")
+    func load() throws {
+        let tmp = try FolderFixture()
+        for i in 0..<40 { try tmp.write("list\(i < 10 ? "0" : "")\(i).md", "# L\(i)\n- [ ] Task \(i)\n") }
+        try tmp.write("sub/locked.md", "- [ ] Secret\n")
+        let location = FolderLocation(path: tmp.path, source: .option, exists: true)
+        let result = Folder(location: location, fileSystem: FailingReads(failing: "/sub/locked.md")).load()
+        #expect(result.library.lists.map(\.name) == (0..<40).map { "L\($0)" })
+        #expect(result.library.ids.count == 40)
+        #expect(result.readErrors.map(\.file.path) == ["sub/locked.md"])
+        #expect(result.readErrors.first?.error == .permissionDenied(path: tmp.path + "/sub/locked.md"))
+    }
+}
+
+@Suite("search")
+struct FolderSearchTests {
+    let library = makeLibrary([("a.md", """
+        - [ ] Order coffee from the Café du Coin #errands
+        - [ ] Call the plumber
+          The number is on the fridge magnet.
+          Ask about the STRASSE address.
+        - [x] Buy a cafetière
+        - [ ] Write notes
+          naïve approach first, then café crème
+
+        """)])
+
+    func titles(_ words: [String], all: Bool = false) -> [String] {
+        library.titles(library.search(words, includeCompleted: all).map(\.id))
+    }
+
+    @Test("case and accents are ignored, both ways")
+    func folding() {
+        #expect(titles(["cafe"]) == ["Order coffee from the Café du Coin #errands", "Write notes"])
+        #expect(titles(["CAFÉ", "coin"]) == ["Order coffee from the Café du Coin #errands"])
+        #expect(titles(["naive"]) == ["Write notes"])
+        #expect(titles(["straße"]) == ["Call the plumber"])
+    }
+
+    @Test("every word must occur somewhere: title, notes or tags")
+    func everyWord() {
+        #expect(titles(["plumber", "magnet"]) == ["Call the plumber"])
+        #expect(titles(["plumber", "coffee"]) == [])
+        #expect(titles(["#errands"]) == ["Order coffee from the Café du Coin #errands"])
+    }
+
+    @Test("completed tasks only with includeCompleted")
+    func completed() {
+        #expect(titles(["cafetiere"]) == [])
+        #expect(titles(["cafetiere"], all: true) == ["Buy a cafetière"])
+    }
+
+    @Test("a hit only in the notes carries the note line and where the words are")
+    func noteLine() throws {
+        let hits = library.search(["fridge", "plumber"])
+        let note = try #require(hits.first?.noteLine)
+        #expect(note.text == "The number is on the fridge magnet.")
+        #expect(note.matches == [21..<27])
+        let crème = try #require(library.search(["CAFE", "creme"]).first?.noteLine)
+        #expect(crème.text == "naïve approach first, then café crème")
+        #expect(crème.matches == [27..<31, 32..<37])
+        #expect(library.search(["coffee"]).first?.noteLine == nil)
+    }
+
+    @Test("folding maps matches back to characters, whatever their length in bytes")
+    func matchRanges() {
+        var folder = TextFolder()
+        #expect(folder.fold("Ünïcödé") == "unicode")
+        #expect(folder.matches(of: ["e"], in: "été") == [0..<1, 2..<3])
+        #expect(folder.matches(of: ["ss"], in: "Straße!") == [4..<5])
+        #expect(folder.matches(of: ["ab", "bc"], in: "abc") == [0..<3])
+    }
+}
