@@ -80,5 +80,12 @@ install: release
 demo: release
 	$(TICK) --dir examples check
 
+# Times tick against the floors (cat, rg), cmark and the peers (Taskwarrior, todo.txt-cli, topydo,
+# installed from Debian when missing) and writes bench/RESULTS.md; see bench/README.md.
+# BENCH_SIZES=1000 makes a quick run.
+.PHONY: bench
+bench: release
+	TICK="$(TICK)" bench/run
+
 clean:
 	rm -rf "$(BUILD_DIR)"
