@@ -79,6 +79,8 @@ install: release
 # Runs the freshly built tick on the example folder. Add one line per command to show.
 demo: release
 	$(TICK) --dir examples check
+	$(TICK) --dir examples --now 2026-11-30T10:00
+	$(TICK) --dir examples --now 2026-11-30T10:00 today
 
 # Times tick against the floors (cat, rg), cmark and the peers (Taskwarrior, todo.txt-cli, topydo,
 # installed from Debian when missing) and writes bench/RESULTS.md; see bench/README.md.
@@ -86,6 +88,23 @@ demo: release
 .PHONY: bench
 bench: release
 	TICK="$(TICK)" bench/run
+
+# libFuzzer over parse, serialize, a random edit and re-parse (Tests/Fuzz). FUZZ_SECONDS sets
+# how long it runs; new inputs go to $(BUILD_DIR)/fuzz/corpus, seeded from Tests/Fuzz/corpus.
+FUZZ_SECONDS ?= 60
+.PHONY: fuzz
+fuzz: deps
+	mkdir -p $(BUILD_DIR)/fuzz/corpus
+	cp Tests/Fuzz/corpus/* $(BUILD_DIR)/fuzz/corpus/
+	$(SWIFT)c -sanitize=fuzzer,address -parse-as-library -O -module-name TickFuzz -I Sources/CCmark \
+		Sources/TickFormat/*.swift Tests/Fuzz/FuzzTarget.swift -lcmark -o $(BUILD_DIR)/fuzz/tick-fuzz
+	$(BUILD_DIR)/fuzz/tick-fuzz -max_len=8192 -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $(BUILD_DIR)/fuzz/corpus
+
+# The test suite under AddressSanitizer, then ThreadSanitizer, each in its own build folder.
+.PHONY: sanitize
+sanitize: deps test-deps
+	$(SWIFT) test --scratch-path $(BUILD_DIR)/asan --sanitize=address
+	$(SWIFT) test --scratch-path $(BUILD_DIR)/tsan --sanitize=thread
 
 clean:
 	rm -rf "$(BUILD_DIR)"

@@ -1,0 +1,58 @@
+// libFuzzer entry point, built by `make fuzz` together with the TickFormat sources into one
+// module (so it sees internals). Properties: no crash; exact round trip; a random edit touches
+// only its item (or inserts without changing a byte); re-parsing the result gives the model the
+// edit reported.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func tickFuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    var bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    // The last byte chooses the edit; the rest is the file.
+    let choice = bytes.popLast().map(Int.init) ?? 0
+    let document = Document(bytes: bytes)
+    precondition(document.serialize() == bytes, "round trip failed")
+    guard !document.tasks.isEmpty else { return 0 }
+    let i = (choice >> 4) % document.tasks.count
+    let task = document.tasks[i]
+    let item = document.lines.start(task.firstLine)..<document.lines.end(task.lastLine)
+    let day = Day(year: 2026, month: 11, day: 30)!
+    let result: EditResult
+    do {
+        switch choice & 0x0F {
+        case 0: result = try document.settingDone(i, !task.done, on: day)
+        case 1: result = try document.settingDue(i, task.due == nil ? DueDate(day: day, minutes: 570) : nil)
+        case 2: result = try document.settingPriority(i, Priority(rawValue: (task.priority.rawValue + 1) % 4)!)
+        case 3: result = try document.settingFlag(i, !task.flagged)
+        case 4: result = try document.retitling(i, "Fuzzed title #tag")
+        case 5: result = try document.replacingNotes(i, "note one\n\nnote two")
+        case 6: result = try document.appendingNote(i, "appended")
+        case 7: result = try document.inserting(NewTask(title: "New", due: DueDate(day: day), priority: .high, flagged: true), at: .end)
+        case 8: result = try document.inserting(NewTask(title: "Child"), at: .subtask(of: i))
+        case 9: result = try document.removing(i)
+        default: result = try Document("# Other\n\n- [ ] there\n").inserting(document.extracting(i), at: .end)
+        }
+    } catch {
+        precondition(error.reason == .structure, "unexpected refusal: \(error)")
+        return 0
+    }
+    let new = result.document.serialize()
+    let reparsed = Document(bytes: new)
+    precondition(reparsed.expectedModel() == result.document.expectedModel(), "re-parse differs from the edited model")
+    switch choice & 0x0F {
+    case 7, 8, 10...:
+        break  // insertions, into this document or (a move) into another one
+    default:
+        let tail = bytes.count - item.upperBound
+        precondition(new.count >= item.lowerBound + tail
+                     && new[..<item.lowerBound].elementsEqual(bytes[..<item.lowerBound])
+                     && new[(new.count - tail)...].elementsEqual(bytes[item.upperBound...]),
+                     "edit reached outside its item")
+    }
+    if choice & 0x0F == 7 || choice & 0x0F == 8 {
+        var prefix = 0
+        while prefix < bytes.count, prefix < new.count, bytes[prefix] == new[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < bytes.count - prefix, bytes[bytes.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
+        precondition(prefix + suffix == bytes.count, "an insertion changed existing bytes")
+    }
+    return 0
+}
