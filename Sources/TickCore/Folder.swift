@@ -118,6 +118,14 @@ public struct ListFile: Equatable, Sendable {
     public var path: String
     /// Absolute path.
     public var absolutePath: String
+    /// Its status when the folder was scanned (of the target, for a symbolic link).
+    public var status: FileStatus? = nil
+
+    public init(path: String, absolutePath: String, status: FileStatus? = nil) {
+        self.path = path
+        self.absolutePath = absolutePath
+        self.status = status
+    }
 
     /// The file name without `.md`: the list's name when the file has no level-1 heading.
     public var baseName: String { String(Path.name(of: path).dropLast(3)) }
@@ -253,7 +261,7 @@ public struct Folder: Sendable {
                 inner.insert(id)
                 walk(relative: child, ancestors: inner, visited: &visited, into: &result)
             case .file:
-                if isListName { result.lists.append(ListFile(path: child, absolutePath: full)) }
+                if isListName { result.lists.append(ListFile(path: child, absolutePath: full, status: status)) }
             case .symlink, .other:
                 if isListName { result.problems.append(.notARegularFile(path: child)) }
             }
