@@ -41,6 +41,9 @@ public enum Folding {
     /// The folded text as a string, and for each of its bytes the index of the character of `text`
     /// it came from (to highlight matches in the original).
     static func foldWithOrigins(_ text: String) -> (folded: [UInt8], origin: [Int]) {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) {
+            return (text.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 }, Array(0..<text.utf8.count))
+        }
         var folded: [UInt8] = []
         var origin: [Int] = []
         for (i, character) in text.enumerated() {

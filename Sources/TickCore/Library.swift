@@ -305,6 +305,34 @@ public struct Library: Sendable {
         Ref(hash: record(id).refHash).prefix(Int(shortRefLengths[position(of: id)]))
     }
 
+    /// The length of a task's short ref.
+    public func refLength(_ id: TaskID) -> Int { Int(shortRefLengths[position(of: id)]) }
+
+    /// Appends a short ref to `out`, without making a string.
+    public static func appendRef(hash: UInt64, length: Int, to out: inout [UInt8]) {
+        var h = hash
+        for _ in 0..<length {
+            out.append(Ref.alphabet[Int(h % 27)])
+            h /= 27
+        }
+    }
+
+    /// Appends a task's title (UTF-8 as written; invalid sequences become U+FFFD) to `out`.
+    public func appendTitle(_ id: TaskID, to out: inout [UInt8]) {
+        let bytes = lists[id.list].segment.bytes(record(id).title)
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            out.append(contentsOf: bytes)
+        } else {
+            out.append(contentsOf: String(decoding: bytes, as: UTF8.self).utf8)
+        }
+    }
+
+    /// What a row shows besides the ref and the title.
+    public func rowFields(_ id: TaskID) -> (refHash: UInt64, refLength: Int, done: Bool, priority: Int, flagged: Bool, due: DueDate?, hasNotes: Bool) {
+        let r = record(id)
+        return (r.refHash, refLength(id), r.done, Int(r.priority), r.flagged, r.due, r.notes.length > 0)
+    }
+
     /// The enclosing task of a subtask.
     public func parent(of id: TaskID) -> TaskID? {
         let p = record(id).parent

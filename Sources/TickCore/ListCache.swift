@@ -67,7 +67,7 @@ struct ListCache {
         defer { close(fd) }
         guard let info = try? Posix.fstat(fd, path), info.st_size >= MemoryLayout<Header>.stride else { return nil }
         let length = Int(info.st_size)
-        guard let map = mmap(nil, length, PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED else { return nil }
+        guard let map = mmap(nil, length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0), map != MAP_FAILED else { return nil }
         let base = UnsafeRawPointer(map)
         let storage = SegmentStorage { munmap(map, length) }
         let header = base.loadUnaligned(as: Header.self)

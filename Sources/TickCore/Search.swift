@@ -1,3 +1,4 @@
+
 // Search: every word must occur in a task's title, notes or tags, ignoring case and diacritics.
 // The folded text of every task is made once, when its list is parsed, and kept in the cache.
 
@@ -36,11 +37,13 @@ extension Library {
                 let id = TaskID(list: l, index: i)
                 var hit = SearchHit(id: id, noteLine: nil)
                 if !onlyInNotes.isEmpty {
-                    for line in self.notes(id).split(separator: "\n", omittingEmptySubsequences: true) {
-                        let text = String(line)
-                        if !matches(of: onlyInNotes, in: text).isEmpty {
+                    // Folding keeps line feeds, so line k of the folded notes is line k of the notes.
+                    if let k = firstLine(in: notes, holdingAnyOf: onlyInNotes) {
+                        let original = segment.bytes(r.notes)
+                        let lines = original.split(separator: 0x0A, omittingEmptySubsequences: false)
+                        if k < lines.count {
+                            let text = String(decoding: lines[k], as: UTF8.self)
                             hit.noteLine = (text, matches(of: needles, in: text))
-                            break
                         }
                     }
                 }
@@ -57,18 +60,35 @@ extension Library {
 
 /// Whether `needle` occurs in `haystack`.
 func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
-    guard let first = needle.first, haystack.count >= needle.count else { return false }
+    needle.withUnsafeBufferPointer { find($0, in: haystack, from: 0) != nil }
+}
+
+/// Where `needle` first occurs in `haystack` at or after `start`.
+func find(_ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+    guard let first = needle.first, haystack.count >= needle.count else { return nil }
     let last = haystack.count - needle.count
-    var i = 0
+    var i = start
     while i <= last {
         if haystack[i] == first {
             var j = 1
             while j < needle.count, haystack[i + j] == needle[j] { j += 1 }
-            if j == needle.count { return true }
+            if j == needle.count { return i }
         }
         i += 1
     }
-    return false
+    return nil
+}
+
+/// The index of the first line of `text` (split at line feeds) holding any of `needles`.
+func firstLine(in text: UnsafeBufferPointer<UInt8>, holdingAnyOf needles: [[UInt8]]) -> Int? {
+    var best: Int? = nil
+    for needle in needles {
+        if let at = needle.withUnsafeBufferPointer({ find($0, in: text, from: 0) }), at < (best ?? .max) { best = at }
+    }
+    guard let best else { return nil }
+    var line = 0
+    for i in 0..<best where text[i] == 0x0A { line += 1 }
+    return line
 }
 
 /// The character ranges (offsets in `Array(text)`) where any of the folded `words` occurs.

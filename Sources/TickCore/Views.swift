@@ -106,7 +106,9 @@ extension Library {
                 if r.dueDay != .min {
                     counts.scheduled += 1
                     if r.dueDay <= today { counts.today += 1 }
-                    if r.due!.isOverdue(at: now) { counts.overdue += 1 }
+                    if r.dueDay < today || (r.dueDay == today && r.dueMinutes >= 0 && Int(r.dueMinutes) <= now.minutes) {
+                        counts.overdue += 1
+                    }
                 }
             }
         }
