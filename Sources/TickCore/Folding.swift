@@ -6,12 +6,16 @@
 public enum Folding {
     /// Appends the folded UTF-8 of `bytes` (UTF-8; invalid sequences are kept as U+FFFD) to `out`.
     public static func fold<C: Collection<UInt8>>(_ bytes: C, into out: inout [UInt8]) {
-        var ascii = true
-        for b in bytes where b >= 0x80 { ascii = false; break }
-        if ascii {
-            for b in bytes { out.append(b >= 0x41 && b <= 0x5A ? b + 32 : b) }
-            return
+        let done: Bool? = bytes.withContiguousStorageIfAvailable { buffer in
+            for b in buffer where b >= 0x80 { return false }
+            let start = out.count
+            out.append(contentsOf: buffer)
+            out.withUnsafeMutableBufferPointer { o in
+                for i in start..<o.count where o[i] >= 0x41 && o[i] <= 0x5A { o[i] += 32 }
+            }
+            return true
         }
+        if done == true { return }
         for scalar in String(decoding: bytes, as: UTF8.self).unicodeScalars {
             fold(scalar, into: &out)
         }

@@ -67,6 +67,11 @@ struct Segment: @unchecked Sendable {
 
     var taskCount: Int { Int(header.taskCount) }
 
+    /// Whether the header's counts fit the segment's length (a cache file could be damaged).
+    var isConsistent: Bool {
+        length >= MemoryLayout<SegmentHeader>.stride && textOffset + Int(header.textLength) <= length
+    }
+
     func record(_ i: Int) -> TaskRecord {
         base.loadUnaligned(fromByteOffset: recordsOffset + i * MemoryLayout<TaskRecord>.stride, as: TaskRecord.self)
     }

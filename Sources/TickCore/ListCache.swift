@@ -90,6 +90,7 @@ struct ListCache {
             else { return nil }
             let name = String(decoding: UnsafeRawBufferPointer(start: base + pathStart, count: Int(entry.pathLength)), as: UTF8.self)
             let segment = Segment(base: base + Int(entry.segmentOffset), length: Int(entry.segmentLength))
+            guard segment.isConsistent else { return nil }
             if entry.modified >= header.created - ListCache.racyWindow { racy = true }
             entries[name] = (entry, segment)
             order.append(name)
