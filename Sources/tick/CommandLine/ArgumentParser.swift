@@ -93,6 +93,8 @@ enum ArgumentParser {
                         continue
                     }
                     if command.run == nil || command.arguments.isEmpty {
+                        // A misspelt option before it (`--dri DIR today`) left its value here: name the option.
+                        if let deferredError { throw deferredError }
                         throw UsageError.unknownCommand(
                             word, in: commandPath(path),
                             suggestion: Suggestion.closest(to: word, among: command.subcommands.map(\.name)))

@@ -32,7 +32,8 @@ private struct Problem {
         let scan = folder.scan()
         targets = scan.lists.map { ($0.path, $0.absolutePath) }
         for problem in scan.problems {
-            if case .unreadable = problem {
+            if case .unreadable(let path, let error) = problem {
+                try Invocation.refuseUnreadableRoot(path, error, folder: folder)
                 invocation.err.line("tick: cannot read '\(problem.path)': \(problem.reason)")
                 ioFailed = true
             } else {

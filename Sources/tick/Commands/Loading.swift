@@ -16,9 +16,27 @@ extension Invocation {
     func load() throws -> LoadedFolder {
         let folder = try folder()
         let result = folder.load(environment: context.environment)
-        for problem in result.problems { warn(problem.description) }
+        var unreadableFolders = false
+        for problem in result.problems {
+            if case .unreadable(let path, let error) = problem {
+                try Invocation.refuseUnreadableRoot(path, error, folder: folder)
+                // The lists inside it are missing from the answer, as for an unreadable list.
+                err.line("tick: cannot read '\(path)': \(error.reason)")
+                unreadableFolders = true
+            } else {
+                warn(problem.description)
+            }
+        }
         for (file, error) in result.readErrors { err.line("tick: cannot read '\(file.path)': \(error.reason)") }
-        return LoadedFolder(folder: folder, library: result.library, incomplete: !result.readErrors.isEmpty)
+        return LoadedFolder(folder: folder, library: result.library,
+                            incomplete: unreadableFolders || !result.readErrors.isEmpty)
+    }
+
+    /// A task folder that cannot be listed is an I/O error of the whole command, named by its path:
+    /// an empty answer ("No lists yet") would be false.
+    static func refuseUnreadableRoot(_ path: String, _ error: FileSystemError, folder: Folder) throws {
+        guard path == "." else { return }
+        throw CommandFailure(.io, "cannot read the task folder '\(folder.path)': \(error.reason)")
     }
 
     /// The list named by `text` (`--list L`, `tick ls LIST`).
