@@ -249,15 +249,16 @@ public struct Document: Sendable {
 
     private func noteText(_ i: Int) -> String {
         let task = tasks[i]
-        var texts: [ArraySlice<UInt8>] = noteLines(i).map { n in
+        let texts: [ArraySlice<UInt8>] = noteLines(i).map { n in
             bytes[indentEnd(line: n, quoteDepth: task.quoteDepth, column: task.contentColumn)..<lines.contentEnd(n)]
         }
         func blank(_ s: ArraySlice<UInt8>) -> Bool { s.allSatisfy(isSpaceOrTab) }
-        while let last = texts.last, blank(last) { texts.removeLast() }
-        while let first = texts.first, blank(first) { texts.removeFirst() }
-        guard !texts.isEmpty else { return "" }
+        // Without the leading and trailing blank lines (a slice: removing them one by one from the
+        // front was quadratic in a run of blank lines).
+        guard let first = texts.firstIndex(where: { !blank($0) }),
+              let last = texts.lastIndex(where: { !blank($0) }) else { return "" }
         var out: [UInt8] = []
-        for (k, t) in texts.enumerated() {
+        for (k, t) in texts[first...last].enumerated() {
             if k > 0 { out.append(0x0A) }
             out.append(contentsOf: blank(t) ? [] : t)
         }

@@ -36,6 +36,7 @@ struct TitleLine: Sendable {
 
         var i = range.lowerBound
         var previousSeparator: Range<Int>? = nil  // the separators right before the current word
+        var span = 0  // the first code span that does not end before the current word
         while i < range.upperBound {
             let s = separatorLength(bytes, i, range.upperBound)
             if s > 0 {
@@ -47,7 +48,9 @@ struct TitleLine: Sendable {
             let start = i
             while i < range.upperBound, separatorLength(bytes, i, range.upperBound) == 0 { i += 1 }
             let word = start..<i
-            let inCode = code.contains { $0.overlaps(word) }
+            // Spans and words both come in line order: skip the spans that end before this word.
+            while span < code.count, code[span].upperBound <= word.lowerBound { span += 1 }
+            let inCode = span < code.count && code[span].overlaps(word)
             var kind: Kind? = nil
             if !inCode {
                 kind = classify(bytes, word, after: previousSeparator)
@@ -166,42 +169,60 @@ struct TitleLine: Sendable {
 
     /// Byte ranges inside code spans. A span opened on the title line and closed on a later line of
     /// the paragraph covers the rest of the title line.
+    ///
+    /// The backtick runs are found in one pass and looked up by length: searching the rest of the
+    /// line again for each opener was quadratic in a line of unmatched backticks.
     static func codeSpans(in b: [UInt8], range: Range<Int>, continuation: Range<Int>) -> [Range<Int>] {
-        var spans: [Range<Int>] = []
-        var i = range.lowerBound
+        let tick = UInt8(ascii: "`")
+        /// The maximal runs of backticks in `start..<end`: each run's length, with its starts in order.
+        func runs(_ start: Int, _ end: Int) -> [Int: [Int]] {
+            var found: [Int: [Int]] = [:]
+            var j = start
+            while j < end {
+                guard b[j] == tick else { j += 1; continue }
+                var k = j
+                while k < end, b[k] == tick { k += 1 }
+                found[k - j, default: []].append(j)
+                j = k
+            }
+            return found
+        }
         func run(_ at: Int, _ end: Int) -> Int {
             var j = at
-            while j < end, b[j] == UInt8(ascii: "`") { j += 1 }
+            while j < end, b[j] == tick { j += 1 }
             return j - at
         }
-        func closer(_ n: Int, from: Int, to end: Int) -> Int? {
-            var j = from
-            while j < end {
-                if b[j] == UInt8(ascii: "`") {
-                    let m = run(j, end)
-                    if m == n { return j }
-                    j += m
-                } else {
-                    j += 1
-                }
-            }
-            return nil
-        }
+        var spans: [Range<Int>] = []
+        var lineRuns: [Int: [Int]]? = nil
+        var continuationRuns: [Int: [Int]]? = nil
+        var i = range.lowerBound
         while i < range.upperBound {
             let c = b[i]
             if c == UInt8(ascii: "\\") {
                 i += 2
-            } else if c == UInt8(ascii: "`") {
+            } else if c == tick {
                 let n = run(i, range.upperBound)
-                if let j = closer(n, from: i + n, to: range.upperBound) {
+                if lineRuns == nil { lineRuns = runs(range.lowerBound, range.upperBound) }
+                // The closer: the first run of exactly n backticks after this one (a run ends at a
+                // byte that is not a backtick, so every run after it is whole).
+                let starts = lineRuns![n] ?? []
+                var lo = 0, hi = starts.count
+                while lo < hi {
+                    let mid = (lo + hi) / 2
+                    if starts[mid] < i + n { lo = mid + 1 } else { hi = mid }
+                }
+                if lo < starts.count {
+                    let j = starts[lo]
                     spans.append(i..<(j + n))
                     i = j + n
-                } else if closer(n, from: continuation.lowerBound, to: continuation.upperBound) != nil {
+                    continue
+                }
+                if continuationRuns == nil { continuationRuns = runs(continuation.lowerBound, continuation.upperBound) }
+                if continuationRuns![n] != nil {
                     spans.append(i..<range.upperBound)
                     break
-                } else {
-                    i += n
                 }
+                i += n
             } else {
                 i += 1
             }

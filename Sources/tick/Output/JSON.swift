@@ -73,13 +73,15 @@ enum JSON: Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
                 }
             }
             if let escape {
-                out.unicodeScalars.append(contentsOf: scalars[start..<i])
+                // Appended as a Substring: appending through `out.unicodeScalars` copied all of `out`
+                // each time, quadratic in a line with many escapes or many tags.
+                out.append(contentsOf: Substring(scalars[start..<i]))
                 out += escape
                 start = scalars.index(after: i)
             }
             i = scalars.index(after: i)
         }
-        out.unicodeScalars.append(contentsOf: scalars[start..<scalars.endIndex])
+        out.append(contentsOf: Substring(scalars[start..<scalars.endIndex]))
         out += "\""
     }
 }
