@@ -90,13 +90,15 @@ final class Sandbox {
     }
 
     /// Runs `tick` with `arguments` in `directory` (relative to the sandbox; default: its root).
+    /// A `launcher` (a program and its arguments) runs tick through that program.
     func run(_ arguments: [String], in directory: String = "", environment extra: [String: String] = [:],
-             sourceLocation: SourceLocation = #_sourceLocation) throws -> TickResult {
+             launcher: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws -> TickResult {
         let binary = try #require(TickBinary.path, "no built tick binary found; run `swift build` first",
                                   sourceLocation: sourceLocation)
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: binary)
-        process.arguments = arguments
+        let command = launcher + [binary] + arguments
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst())
         process.environment = environment.merging(extra) { $1 }
         process.currentDirectoryURL = directory.isEmpty ? root : root.appendingPathComponent(directory)
         // Output goes to files, not pipes: a large output cannot fill a pipe and stall the run.
