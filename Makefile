@@ -89,6 +89,13 @@ demo: release
 bench: release
 	TICK="$(TICK)" bench/run
 
+# The bad inputs at full size through the release binary: a 100 MB list, 1 MB and 100 MB lines,
+# 10,000 nested levels, lines built to be slow, 100 MB of binary. Checks what tick finds in each and
+# prints the times (see docs/BAD-INPUT.md); SLOW_SCALE=100 makes a quick run.
+.PHONY: slow
+slow: release
+	TICK="$(TICK)" bench/pathological
+
 # libFuzzer over parse, serialize, a random edit and re-parse (Tests/Fuzz). FUZZ_SECONDS sets
 # how long it runs; new inputs go to $(BUILD_DIR)/fuzz/corpus, seeded from Tests/Fuzz/corpus.
 FUZZ_SECONDS ?= 60
