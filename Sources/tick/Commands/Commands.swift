@@ -124,7 +124,9 @@ enum Commands {
         arguments: [Argument(name: "TITLE", help: "The title, with any metadata; several words are joined with "
                              + "spaces", arity: .oneOrMore)],
         options: [
-            listOption,
+            Option(name: "list", short: "l", valueName: "LIST",
+                   help: "Add to the list LIST (default: Inbox): its name or file name (a unique prefix is enough) "
+                       + "or its path"),
             Option(name: "due", valueName: "DATE", help: "Due on DATE (see below)"),
             Option(name: "priority", valueName: "LEVEL", help: "low, medium, high or none", choices: priorityChoices),
             Option(name: "flag", help: "Flag the task"),
