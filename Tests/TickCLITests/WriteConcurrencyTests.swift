@@ -129,7 +129,10 @@ struct WriteConcurrencyTests {
         }
         group.wait()
 
-        for worker in workers { #expect(worker.failures.isEmpty, "worker \(worker.number): \(worker.failures.prefix(3))") }
+        for worker in workers {
+            let failed = worker.failures.count
+            #expect(failed == 0, "worker \(worker.number): \(worker.failures.prefix(3))")
+        }
 
         // Every acknowledged mutation is there, and nothing else.
         let result = try sandbox.run(["--dir", "tasks", "--json", "all", "--all"])
