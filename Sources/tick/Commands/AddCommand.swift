@@ -29,12 +29,14 @@ let defaultListName = "Inbox"
     let task = NewTask(title: input.title, done: input.doneDate != nil, due: input.due, doneDate: input.doneDate,
                        priority: input.priority ?? .none, flagged: input.flagged, notes: invocation.value("note") ?? "")
 
-    let session = try invocation.openForWriting(create: true)
+    let listText = invocation.value("list")
+    let toInbox = parentText == nil && (listText == nil || listText?.lowercased() == defaultListName.lowercased())
+    // Only the default list may be the first write that creates the folder.
+    let session = try invocation.openForWriting(create: toInbox)
     let library = session.library
     var path: String
     var heading: String? = nil
     var placement = section.map(Placement.section) ?? .end
-    let listText = invocation.value("list")
     if let parentText {
         let parent = try invocation.resolveTask(parentText, in: library)
         path = library.list(parent).file.path
@@ -42,7 +44,7 @@ let defaultListName = "Inbox"
             throw UsageError.invalidInput("--parent names a task in \(library.list(parent).name), not in '\(listText)'")
         }
         placement = .subtask(of: library.key(parent))
-    } else if let listText, listText.lowercased() != defaultListName.lowercased() {
+    } else if let listText, !toInbox {
         path = library.lists[try invocation.resolveList(listText, in: library)].file.path
     } else {
         // The default list: one named Inbox exactly, else inbox.md, created on demand.
