@@ -308,9 +308,12 @@ public final class Mutator {
         return keys.map { key in placed.value[key].map { document.key(of: $0, path: destination) } }
     }
 
-    /// The lines of task `i` with its notes and subtasks, to notice a change.
+    /// The lines of task `i` with its notes and subtasks, to notice a change (without the blank
+    /// lines after it, which change when a task is added below it).
     private static func text(of i: Int, in document: Document) -> [String] {
-        document.lineRange(of: i).map { document.lineText($0) }
+        var lines = document.lineRange(of: i).map { document.lineText($0) }
+        while let last = lines.last, last.allSatisfy({ $0 == " " || $0 == "\t" || $0 == ">" }) { lines.removeLast() }
+        return lines
     }
 
     // MARK: Whole files
