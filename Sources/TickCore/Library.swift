@@ -104,6 +104,8 @@ struct Segment: @unchecked Sendable {
         records.reserveCapacity(document.tasks.count)
         var refs = RefBuilder(path: path)
         var open: UInt32 = 0
+        var folded: [UInt8] = []
+        text.reserveCapacity(document.bytes.count)
         for (i, task) in document.tasks.enumerated() {
             var section: Int32 = -1
             if let s = task.section {
@@ -116,8 +118,8 @@ struct Segment: @unchecked Sendable {
             if !task.done { open += 1 }
             let notes = document.notes[i]
             let title = add(task.title)
-            let tags = add(task.tags.joined(separator: "\n"))
-            var folded: [UInt8] = []
+            let tags = task.tags.isEmpty ? TextRef(offset: UInt32(text.count), length: 0) : add(task.tags.joined(separator: "\n"))
+            folded.removeAll(keepingCapacity: true)
             Folding.fold(task.title.utf8, into: &folded)
             for tag in task.tags {
                 folded.append(contentsOf: " #".utf8)
