@@ -55,18 +55,58 @@ extension Document {
 extension Library {
     /// The key of a task of the folder.
     public func key(_ id: TaskID) -> TaskKey {
-        lists[id.list].document.key(of: id.index, path: lists[id.list].file.path)
+        let segment = lists[id.list].segment
+        let title = segment.bytes(segment.record(id.index).title)
+        var occurrence = 0
+        for i in 0..<id.index where segment.bytes(segment.record(i).title).elementsEqual(title) { occurrence += 1 }
+        return TaskKey(path: lists[id.list].file.path, title: String(decoding: title, as: UTF8.self), occurrence: occurrence)
     }
 
     /// The task a key names, if it is still there.
     public func id(of key: TaskKey) -> TaskID? {
-        guard let l = lists.firstIndex(where: { $0.file.path == key.path }),
-              let i = lists[l].document.index(of: key) else { return nil }
-        return TaskID(list: l, index: i)
+        guard let l = list(at: key.path) else { return nil }
+        let segment = lists[l].segment
+        var seen = 0
+        for i in 0..<segment.taskCount where segment.bytes(segment.record(i).title).elementsEqual(key.title.utf8) {
+            if seen == key.occurrence { return TaskID(list: l, index: i) }
+            seen += 1
+        }
+        return nil
     }
 
     /// The list stored at `path`.
     public func list(at path: String) -> Int? { lists.firstIndex { $0.file.path == path } }
+
+    /// How many subtasks, at every depth, a task has.
+    public func subtaskCount(of id: TaskID) -> Int {
+        let segment = lists[id.list].segment
+        let depth = segment.record(id.index).depth
+        var j = id.index + 1
+        while j < segment.taskCount, segment.record(j).depth > depth { j += 1 }
+        return j - id.index - 1
+    }
+
+    /// This library with the lists at these paths replaced by the documents given (nil: the file
+    /// is gone), and new paths added in path order. The other lists keep their records.
+    func replacing(_ documents: [String: Document?], in folder: Folder) -> Library {
+        var entries: [(file: ListFile, segment: Segment?, document: Document?)] = lists.map { ($0.file, $0.segment, nil) }
+        for (path, document) in documents {
+            if let i = entries.firstIndex(where: { $0.file.path == path }) {
+                if let document { entries[i] = (entries[i].file, nil, document) } else { entries.remove(at: i) }
+            } else if let document {
+                entries.append((ListFile(path: path, absolutePath: folder.absolute(path)), nil, document))
+            }
+        }
+        entries = entries.map { (entry: $0, key: Array($0.file.path.utf8)) }
+            .sorted { $0.key.lexicographicallyPrecedes($1.key) }.map(\.entry)
+        // The new storage keeps the old one (and so the old segments) alive.
+        let old = storage
+        let storage = SegmentStorage { _ = old }
+        let segments = entries.map { entry in
+            entry.segment ?? storage.own(Segment.build(entry.document!, path: entry.file.path))
+        }
+        return Library.assemble(files: entries.map(\.file), segments: segments, storage: storage)
+    }
 }
 
 // MARK: - Errors
@@ -252,11 +292,11 @@ public final class Mutator {
     /// a crash in between leaves a task in both lists, which the next run finishes moving.
     /// Returns the moved tasks' keys in the destination (a subtask moved with its parent has none).
     public func move(_ keys: [TaskKey], to destination: String, summary: String) throws -> [TaskKey?] {
-        // The tasks as loaded (under the lock, so only an editor can have changed them since).
+        // The tasks as they are now (under the lock, so only an editor can change them before the
+        // writes; the sources' edits check that).
         var fragments: [TaskKey: (fragment: TaskFragment, text: [String])] = [:]
         for path in orderedPaths(keys) where path != destination {
-            guard let l = library.list(at: path) else { throw MutationError.listGone(path: path) }
-            let document = library.lists[l].document
+            let document = try self.document(at: path)
             for i in try Mutator.outermost(keys.filter { $0.path == path }, in: document) {
                 fragments[document.key(of: i, path: path)] = (try document.extracting(i), Mutator.text(of: i, in: document))
             }
@@ -349,27 +389,23 @@ public final class Mutator {
         return summary
     }
 
-    // MARK: Keeping the library current
+    // MARK: Reading and keeping the library current
+
+    /// The list at `path` as its file holds it now.
+    public func document(at path: String) throws -> Document {
+        do {
+            return Document(bytes: try folder.fileSystem.readFile(folder.absolute(path)))
+        } catch FileSystemError.notFound {
+            throw MutationError.listGone(path: path)
+        }
+    }
 
     private func refresh(_ documents: [String: Document]) {
         refresh(documents.mapValues { Optional($0) })
     }
 
-    /// Replaces the lists at these paths (nil: deleted), adding new ones in path order.
     private func refresh(_ documents: [String: Document?]) {
-        var lists = library.lists
-        for (path, document) in documents {
-            let index = lists.firstIndex { $0.file.path == path }
-            switch (index, document) {
-            case (let i?, let document?): lists[i] = TaskList(file: lists[i].file, document: document)
-            case (let i?, nil): lists.remove(at: i)
-            case (nil, let document?):
-                lists.append(TaskList(file: ListFile(path: path, absolutePath: folder.absolute(path)), document: document))
-            case (nil, nil): break
-            }
-        }
-        lists.sort { $0.file.path.utf8.lexicographicallyPrecedes($1.file.path.utf8) }
-        library = Library(lists: lists)
+        library = library.replacing(documents, in: folder)
     }
 
     private func orderedPaths(_ keys: [TaskKey]) -> [String] {

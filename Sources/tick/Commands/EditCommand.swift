@@ -70,9 +70,14 @@ private func runEditor(_ invocation: Invocation) throws -> ExitStatus {
     let loaded = try invocation.load()
     let id = try invocation.resolveTask(invocation.value("REF")!, in: loaded.library)
     let key = loaded.library.key(id)
-    let document = loaded.library.list(id).document
-    let titleLine = rawTitleLine(document, id.index)
-    let notes = document.notes[id.index]
+    let file = loaded.library.list(id).file
+    let document: Document
+    do { document = Document(bytes: try invocation.fileSystem.readFile(file.absolutePath)) } catch FileSystemError.notFound {
+        throw MutationError.listGone(path: file.path)
+    }
+    guard let index = document.index(of: key) else { throw MutationError.taskGone(key) }
+    let titleLine = rawTitleLine(document, index)
+    let notes = document.notes[index]
     let original = titleLine + "\n" + (notes.isEmpty ? "" : "\n" + notes + "\n")
 
     let edited = try editInEditor(original, editor: editor, environment: invocation.context.environment)

@@ -32,10 +32,10 @@ import TickCore
     let path = folder.isEmpty ? fileName : folder + "/" + fileName
     let old = list.file.path
     if path != old { try refuseCollision(path, name: name, in: session, except: old, invocation: invocation) }
-    let renamed = try ListText.renamed(list.document.serialize(), to: name)
-    let loadedBytes = list.document.serialize()
-    let summary = "renamed the list \(list.name) to \(name)"
     let mutator = try session.writing()
+    let loadedBytes = try mutator.document(at: old).serialize()
+    let renamed = try ListText.renamed(loadedBytes, to: name)
+    let summary = "renamed the list \(list.name) to \(name)"
     if path == old {
         try mutator.changeFiles(summary: summary, [(old, { bytes in
             guard let bytes else { throw MutationError.listGone(path: old) }
@@ -92,7 +92,7 @@ import TickCore
         if !force, open > 0 { throw MutationError.openTasks(list: list.name, count: open) }
         return .delete
     })])
-    let count = list.document.tasks.count
+    let count = list.taskCount
     if invocation.global.json {
         invocation.out.json(listObject(list))
     } else {

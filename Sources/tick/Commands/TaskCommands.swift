@@ -113,13 +113,3 @@ private func updating(summary: String, line: @escaping @Sendable (String) -> Str
     invocation.report(lines, tasks: moved, in: after)
     return session.loaded.status
 }
-
-extension Library {
-    /// How many subtasks, at every depth, a task has.
-    func subtaskCount(of id: TaskID) -> Int {
-        let tasks = lists[id.list].document.tasks
-        var j = id.index + 1
-        while j < tasks.count, tasks[j].depth > tasks[id.index].depth { j += 1 }
-        return j - id.index - 1
-    }
-}
