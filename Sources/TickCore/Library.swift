@@ -413,8 +413,9 @@ public struct LoadResult: Sendable {
 
 extension Folder {
     /// Reads every list: from the cache where a list is unchanged, else parsing it, on all cores.
-    /// Never writes a list; it may write the cache (`useCache`).
-    public func load(useCache: Bool = true, environment: [String: String] = [:]) -> LoadResult {
+    /// Never writes a list; it may write the cache (`useCache`), unless `saveCache` is false (a
+    /// write command, whose change makes the cache stale at once).
+    public func load(useCache: Bool = true, saveCache: Bool = true, environment: [String: String] = [:]) -> LoadResult {
         let scan = scan()
         let cache = useCache ? ListCache(folder: self, environment: environment) : nil
         let cached = cache?.load()
@@ -459,7 +460,7 @@ extension Folder {
         let unchanged = stale.isEmpty && cached?.matches(files: files) == true
         let library = Library.assemble(files: kept, segments: keptSegments, storage: storage,
                                        shortRefLengths: unchanged ? cached?.shortRefLengths : nil)
-        if let cache, !unchanged || cached?.hasRacyEntries == true {
+        if saveCache, let cache, !unchanged || cached?.hasRacyEntries == true {
             cache.save(library)
         }
         return LoadResult(library: library, problems: scan.problems, readErrors: readErrors)

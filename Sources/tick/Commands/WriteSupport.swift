@@ -46,7 +46,7 @@ extension Invocation {
 
     /// Reads every list of `folder`; skipped and unreadable files become warnings.
     private func load(_ folder: Folder) throws -> LoadedFolder {
-        let result = folder.load(environment: context.environment)
+        let result = folder.load(saveCache: false, environment: context.environment)
         for problem in result.problems { warn(problem.description) }
         for (file, error) in result.readErrors { err.line("tick: cannot read '\(file.path)': \(error.reason)") }
         return LoadedFolder(folder: folder, library: result.library, incomplete: !result.readErrors.isEmpty)
