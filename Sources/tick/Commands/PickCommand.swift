@@ -95,58 +95,60 @@ private func clearPick(_ invocation: Invocation) throws -> ExitStatus {
 }
 
 /// `tick pick --done`: completes the current pick, re-finding it by its ref's identity in the bytes
-/// of its list as they are when tick writes.
+/// of its list as they are when tick writes. Only that list is parsed (all of them for `--json`,
+/// whose task object carries a ref that is unique across the folder).
 private func completePick(_ invocation: Invocation) throws -> ExitStatus {
-    let loaded = try invocation.load()
-    let library = loaded.library
-    let memory = PickMemory(root: loaded.folder.path)
+    let folder = try invocation.folder()
+    let memory = PickMemory(root: folder.path)
     guard let picked = memory.load() else {
         throw CommandFailure(.negative, "there is no current pick; run 'tick pick' first")
     }
     let gone = CommandFailure(.negative, "the picked task '\(picked.title)' is no longer in \(picked.path); "
                               + "run 'tick pick' for another")
-    guard let id = picked.find(in: library) else {
+    // The remembered path must still name a list of the folder: never write anywhere else.
+    guard let file = folder.scan().lists.first(where: { $0.path == picked.path }) else {
         try memory.clear()
         throw gone
     }
-    let out = invocation.out
-    let listName = library.list(id).name
-    if library.task(id).done {
-        try memory.clear()
-        if invocation.global.json {
-            out.json(TaskRows.json(id, in: library))
-        } else if !invocation.global.quiet {
-            out.line("'\(picked.title)' is already done.")
-        }
-        return loaded.status
-    }
 
     let day = try invocation.now().day
-    let writer = try FolderWriter(root: loaded.folder.path, environment: invocation.context.environment)
+    let writer = try FolderWriter(root: folder.path, environment: invocation.context.environment)
     for note in writer.recoveryNotes { invocation.warn(note) }
-    let written = try writer.change("complete '\(picked.title)' (tick pick --done)", path: picked.path) { bytes in
-        guard let bytes else { throw gone }
-        let document = Document(bytes: bytes)
-        guard let index = picked.find(in: document) else { throw gone }
-        if document.tasks[index].done { return .unchanged }
-        do throws(EditError) {
-            return .write(try document.settingDone(index, true, on: day).document.serialize())
-        } catch {
-            throw CommandFailure(.negative, "cannot complete '\(picked.title)': \(error.message)")
+    // Set by the edit, which runs again on the fresh bytes when the file changes meanwhile.
+    var list = TaskList(file: file, document: Document(bytes: []))
+    var alreadyDone = false
+    var vanished = false
+    do {
+        try writer.change("complete '\(picked.title)' (tick pick --done)", path: file.path) { bytes in
+            let document = Document(bytes: bytes ?? [])
+            guard let index = picked.find(in: document) else {
+                vanished = true
+                throw gone
+            }
+            list = TaskList(file: file, document: document)
+            alreadyDone = document.tasks[index].done
+            if alreadyDone { return .unchanged }
+            do throws(EditError) {
+                return .write(try document.settingDone(index, true, on: day).document.serialize())
+            } catch {
+                throw CommandFailure(.negative, "cannot complete '\(picked.title)': \(error.message)")
+            }
         }
+    } catch {
+        if vanished { try memory.clear() }
+        throw error
     }
     try memory.clear()
 
+    let out = invocation.out
     if invocation.global.json {
-        // The task as it is now, in the folder with its list re-read.
-        var lists = library.lists
-        if let bytes = written ?? nil {
-            lists[id.list] = TaskList(file: lists[id.list].file, document: Document(bytes: bytes))
-        }
-        let after = Library(lists: lists)
-        out.json(picked.find(in: after).map { TaskRows.json($0, in: after) } ?? .null)
-    } else if !invocation.global.quiet {
-        out.line("Done: \(picked.title) · \(listName)")
+        let loaded = try invocation.load()
+        let library = loaded.library
+        out.json(picked.find(in: library).map { TaskRows.json($0, in: library) } ?? .null)
+        return loaded.status
     }
-    return loaded.status
+    if !invocation.global.quiet {
+        out.line(alreadyDone ? "'\(picked.title)' is already done." : "Done: \(picked.title) · \(list.name)")
+    }
+    return .success
 }
