@@ -71,19 +71,50 @@ struct PickCommandTests {
     @Test("the choice follows the documented weights, or none with --uniform")
     func documentedWeights() throws {
         let sandbox = try Sandbox()
-        // Weights from the README: Plain 1; Flagged 1 + 3 = 4.
-        try sandbox.write("w/a.md", "- [ ] Plain\n- [ ] Flagged #flag\n")
+        // The weights the README documents, at Saturday 14 March 2026, 09:30.
+        let tasks: [(line: String, weight: Int)] = [
+            ("Plain", 1),
+            ("Low !", 1 + 1),
+            ("Flagged #flag", 1 + 3),
+            ("High !!!", 1 + 4),
+            ("Today due:2026-03-14", 1 + 4),
+            ("Passed at nine due:2026-03-14T09:00", 1 + 6),
+            ("Two days late due:2026-03-12", 1 + 6 + 2),
+            ("Ten days late, medium !! due:2026-03-04", 1 + 6 + 6 + 2),
+            ("In three days due:2026-03-17", 1 + 1),
+            ("In a week due:2026-03-21", 1),
+        ]
+        try sandbox.write("w/a.md", tasks.map { "- [ ] \($0.line)\n" }.joined())
+        let titles = try decodeTasks(try sandbox.run(["--dir", "w", "ls", "a", "--json"]).stdout).map { $0["title"] as? String }
+        #expect(titles.count == tasks.count)
+        let weights = tasks.map(\.weight)
+        func choice(_ weights: [Int], seed: UInt64) -> Int {
+            var generator = SeededGenerator(seed: seed)
+            return Pick.choose(weights: weights, using: &generator)!
+        }
+        // Seeds that tell each weight from its neighbours: for every task, the first seed whose
+        // choice changes when that task's weight is one more or one less.
+        var seeds: Set<UInt64> = []
+        for i in weights.indices {
+            for delta in [-1, 1] where weights[i] + delta >= 1 {
+                var other = weights
+                other[i] += delta
+                let seed = (UInt64(0)..<100_000).first { choice(weights, seed: $0) != choice(other, seed: $0) }
+                seeds.insert(try #require(seed))
+            }
+        }
+        for seed in seeds.sorted() {
+            try? FileManager.default.removeItem(atPath: sandbox.path("w/.tick/pick"))
+            #expect(try pickedTitle(sandbox, ["--dir", "w", "--seed", "\(seed)"]) == titles[choice(weights, seed: seed)],
+                    "seed \(seed)")
+        }
         var differ = false
-        for seed in UInt64(0)..<16 {
-            var weighted = SeededGenerator(seed: seed), uniform = SeededGenerator(seed: seed)
-            let titles = ["Plain", "Flagged"]
-            let expected = titles[Pick.choose(weights: [1, 4], using: &weighted)!]
-            let expectedUniform = titles[Pick.choose(weights: [1, 1], using: &uniform)!]
-            differ = differ || expected != expectedUniform
+        for seed in UInt64(0)..<8 {
+            let uniform = choice(tasks.map { _ in 1 }, seed: seed)
+            differ = differ || uniform != choice(weights, seed: seed)
             try? FileManager.default.removeItem(atPath: sandbox.path("w/.tick/pick"))
-            #expect(try pickedTitle(sandbox, ["--dir", "w", "--seed", "\(seed)"]) == expected)
-            try? FileManager.default.removeItem(atPath: sandbox.path("w/.tick/pick"))
-            #expect(try pickedTitle(sandbox, ["--dir", "w", "--seed", "\(seed)", "--uniform"]) == expectedUniform)
+            #expect(try pickedTitle(sandbox, ["--dir", "w", "--seed", "\(seed)", "--uniform"]) == titles[uniform],
+                    "seed \(seed)")
         }
         #expect(differ, "the seeds should tell the weighted choice from the uniform one")
     }
