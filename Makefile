@@ -23,7 +23,7 @@ endif
 
 SWIFTPM_FLAGS = --scratch-path $(BUILD_DIR)
 # Release configuration: -O with whole-module optimisation (SwiftPM's default for -c release).
-RELEASE_FLAGS = $(SWIFTPM_FLAGS) -c release
+RELEASE_FLAGS = $(SWIFTPM_FLAGS) -c release --static-swift-stdlib
 # The directory holding the release binary; asked of SwiftPM when a recipe needs it.
 RELEASE_BIN = $(shell PATH="$(PATH)" $(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)
 TICK = $(RELEASE_BIN)/tick

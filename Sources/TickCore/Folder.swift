@@ -118,6 +118,14 @@ public struct ListFile: Equatable, Sendable {
     public var path: String
     /// Absolute path.
     public var absolutePath: String
+    /// Its status when the folder was scanned (of the target, for a symbolic link).
+    public var status: FileStatus? = nil
+
+    public init(path: String, absolutePath: String, status: FileStatus? = nil) {
+        self.path = path
+        self.absolutePath = absolutePath
+        self.status = status
+    }
 
     /// The file name without `.md`: the list's name when the file has no level-1 heading.
     public var baseName: String { String(Path.name(of: path).dropLast(3)) }
@@ -187,7 +195,10 @@ public struct Folder: Sendable {
             visited.insert(FileID(root))
         }
         walk(relative: "", ancestors: visited, visited: &visited, into: &result)
-        result.lists.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+        // Paths sort by their bytes; each folder was walked in that order, but "a/b.md" must come
+        // after "a.md" and before "a0.md" as bytes, which a depth-first walk does not guarantee.
+        result.lists = result.lists.map { (list: $0, key: Array($0.path.utf8)) }
+            .sorted { $0.key.lexicographicallyPrecedes($1.key) }.map(\.list)
         return result
     }
 
@@ -216,7 +227,8 @@ public struct Folder: Sendable {
         } catch {
             preconditionFailure("FileSystem threw \(error)")
         }
-        for name in names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) where !name.hasPrefix(".") {
+        let sorted = names.map { (name: $0, key: Array($0.utf8)) }.sorted { $0.key.lexicographicallyPrecedes($1.key) }
+        for name in sorted.lazy.map(\.name) where !name.hasPrefix(".") {
             let child = relative.isEmpty ? name : relative + "/" + name
             let full = absolute(child)
             let isListName = name.hasSuffix(".md")
@@ -253,7 +265,7 @@ public struct Folder: Sendable {
                 inner.insert(id)
                 walk(relative: child, ancestors: inner, visited: &visited, into: &result)
             case .file:
-                if isListName { result.lists.append(ListFile(path: child, absolutePath: full)) }
+                if isListName { result.lists.append(ListFile(path: child, absolutePath: full, status: status)) }
             case .symlink, .other:
                 if isListName { result.problems.append(.notARegularFile(path: child)) }
             }

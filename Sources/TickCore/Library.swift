@@ -1,26 +1,205 @@
 import Dispatch
 
-// MARK: - Lists
+// MARK: - Records
 
-/// A parsed list file.
-public struct TaskList: Sendable {
-    public let file: ListFile
-    public let document: Document
+/// A byte range of a segment's text.
+struct TextRef: Equatable {
+    var offset: UInt32
+    var length: UInt32
 
-    public init(file: ListFile, document: Document) {
-        self.file = file
-        self.document = document
-    }
-
-    /// The display name: the first level-1 heading, else the file name without `.md`.
-    public var name: String { document.heading ?? file.baseName }
-    public var symbol: String? { document.frontMatter?["symbol"] }
-    public var color: String? { document.frontMatter?["color"] }
-    public var openCount: Int { document.tasks.reduce(0) { $0 + ($1.done ? 0 : 1) } }
-    public var doneCount: Int { document.tasks.count - openCount }
+    static let none = TextRef(offset: .max, length: 0)
+    var isNone: Bool { offset == .max }
 }
 
-/// A task's address: which list, and its index in that list's `document.tasks`.
+/// One task in a fixed layout: what every query needs, with its text as ranges of the segment's
+/// text. The same bytes are the in-memory form and the cache file's form.
+struct TaskRecord {
+    var refHash: UInt64
+    var dueDay: Int32          // days since 1970-01-01, or .min
+    var dueMinutes: Int16      // minutes after midnight, or -1
+    var flags: UInt8           // 1: done, 2: flagged
+    var priority: UInt8
+    var doneDay: Int32         // or .min
+    var line: UInt32
+    var parent: Int32          // index in the list, or -1
+    var depth: UInt16
+    var reserved: UInt16
+    var section: Int32         // index in the segment's sections, or -1
+    var title: TextRef
+    var notes: TextRef
+    var tags: TextRef          // tags joined by "\n"
+    var foldedTitle: TextRef   // folded title and "#tag"s
+    var foldedNotes: TextRef
+
+    var done: Bool { flags & 1 != 0 }
+    var flagged: Bool { flags & 2 != 0 }
+    var due: DueDate? {
+        dueDay == .min ? nil : DueDate(day: Day(daysSinceEpoch: Int(dueDay)), minutes: dueMinutes < 0 ? nil : Int(dueMinutes))
+    }
+}
+
+/// The header of a list's segment: a self-contained block of its records and text.
+struct SegmentHeader {
+    var taskCount: UInt32
+    var openCount: UInt32
+    var sectionCount: UInt32
+    var textLength: UInt32
+    var heading: TextRef
+    var symbol: TextRef
+    var color: TextRef
+}
+
+/// One list's block: header, section names (as text refs), records, then text.
+struct Segment: @unchecked Sendable {
+    let base: UnsafeRawPointer
+    let length: Int
+    let header: SegmentHeader
+
+    init(base: UnsafeRawPointer, length: Int) {
+        self.base = base
+        self.length = length
+        header = base.loadUnaligned(as: SegmentHeader.self)
+    }
+
+    private var sectionsOffset: Int { MemoryLayout<SegmentHeader>.stride }
+    private var recordsOffset: Int { sectionsOffset + Int(header.sectionCount) * MemoryLayout<TextRef>.stride }
+    private var textOffset: Int { recordsOffset + Int(header.taskCount) * MemoryLayout<TaskRecord>.stride }
+
+    var taskCount: Int { Int(header.taskCount) }
+
+    /// Whether the header's counts fit the segment's length (a cache file could be damaged).
+    var isConsistent: Bool {
+        length >= MemoryLayout<SegmentHeader>.stride && textOffset + Int(header.textLength) <= length
+    }
+
+    func record(_ i: Int) -> TaskRecord {
+        base.loadUnaligned(fromByteOffset: recordsOffset + i * MemoryLayout<TaskRecord>.stride, as: TaskRecord.self)
+    }
+
+    func bytes(_ ref: TextRef) -> UnsafeBufferPointer<UInt8> {
+        guard !ref.isNone else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: (base + textOffset + Int(ref.offset)).assumingMemoryBound(to: UInt8.self),
+                                   count: Int(ref.length))
+    }
+
+    func string(_ ref: TextRef) -> String? { ref.isNone ? nil : String(decoding: bytes(ref), as: UTF8.self) }
+
+    func section(_ k: Int32) -> String? {
+        guard k >= 0 else { return nil }
+        return string(base.loadUnaligned(fromByteOffset: sectionsOffset + Int(k) * MemoryLayout<TextRef>.stride, as: TextRef.self))
+    }
+
+    /// Builds the segment of a parsed list.
+    static func build(_ document: Document, path: String) -> [UInt8] {
+        var text: [UInt8] = []
+        func add(_ bytes: some Collection<UInt8>) -> TextRef {
+            let ref = TextRef(offset: UInt32(text.count), length: UInt32(bytes.count))
+            text.append(contentsOf: bytes)
+            return ref
+        }
+        func add(_ string: String?) -> TextRef { string.map { add($0.utf8) } ?? .none }
+        var sections: [String] = []
+        var sectionIndex: [String: Int32] = [:]
+        var records: [TaskRecord] = []
+        records.reserveCapacity(document.tasks.count)
+        var refs = RefBuilder(path: path)
+        var open: UInt32 = 0
+        for (i, task) in document.tasks.enumerated() {
+            var section: Int32 = -1
+            if let s = task.section {
+                if let k = sectionIndex[s] { section = k } else {
+                    section = Int32(sections.count)
+                    sectionIndex[s] = section
+                    sections.append(s)
+                }
+            }
+            if !task.done { open += 1 }
+            let notes = document.notes[i]
+            let title = add(task.title)
+            let tags = add(task.tags.joined(separator: "\n"))
+            var folded: [UInt8] = []
+            Folding.fold(task.title.utf8, into: &folded)
+            for tag in task.tags {
+                folded.append(contentsOf: " #".utf8)
+                Folding.fold(tag.utf8, into: &folded)
+            }
+            let foldedTitle = add(folded)
+            var foldedNotes = TextRef(offset: 0, length: 0)
+            var noteRef = TextRef(offset: 0, length: 0)
+            if !notes.isEmpty {
+                noteRef = add(notes)
+                folded.removeAll(keepingCapacity: true)
+                Folding.fold(notes.utf8, into: &folded)
+                foldedNotes = add(folded)
+            }
+            records.append(TaskRecord(
+                refHash: refs.next(title: task.title).hash,
+                dueDay: task.due.map { Int32($0.day.daysSinceEpoch) } ?? .min,
+                dueMinutes: task.due?.minutes.map(Int16.init) ?? -1,
+                flags: (task.done ? 1 : 0) | (task.flagged ? 2 : 0),
+                priority: UInt8(task.priority.rawValue),
+                doneDay: task.doneDate.map { Int32($0.daysSinceEpoch) } ?? .min,
+                line: UInt32(task.line), parent: task.parent.map(Int32.init) ?? -1, depth: UInt16(clamping: task.depth),
+                reserved: 0, section: section, title: title, notes: noteRef, tags: tags,
+                foldedTitle: foldedTitle, foldedNotes: foldedNotes))
+        }
+        let sectionRefs = sections.map { add($0) }
+        let header = SegmentHeader(taskCount: UInt32(records.count), openCount: open, sectionCount: UInt32(sections.count),
+                                   textLength: 0, heading: add(document.heading),
+                                   symbol: add(document.frontMatter?["symbol"]), color: add(document.frontMatter?["color"]))
+        var out: [UInt8] = []
+        var finalHeader = header
+        finalHeader.textLength = UInt32(text.count)
+        withUnsafeBytes(of: finalHeader) { out.append(contentsOf: $0) }
+        for ref in sectionRefs { withUnsafeBytes(of: ref) { out.append(contentsOf: $0) } }
+        records.withUnsafeBytes { out.append(contentsOf: $0) }
+        out.append(contentsOf: text)
+        while out.count % 8 != 0 { out.append(0) }
+        return out
+    }
+}
+
+/// Keeps the memory of segments alive: copies it owns, or a mapped cache file.
+final class SegmentStorage: @unchecked Sendable {
+    private var owned: [UnsafeMutableRawPointer] = []
+    private var release: (() -> Void)?
+
+    init() {}
+    init(release: @escaping () -> Void) { self.release = release }
+
+    deinit {
+        owned.forEach { $0.deallocate() }
+        release?()
+    }
+
+    /// Keeps a copy of `bytes` and returns a segment over it.
+    func own(_ bytes: [UInt8]) -> Segment {
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
+        bytes.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        owned.append(memory)
+        return Segment(base: UnsafeRawPointer(memory), length: bytes.count)
+    }
+}
+
+// MARK: - Lists and tasks
+
+/// One list file, as the queries see it.
+public struct TaskList: Sendable {
+    public let file: ListFile
+    let segment: Segment
+    /// Position of its first task among all tasks of the folder.
+    let firstTask: Int
+
+    /// The display name: the first level-1 heading, else the file name without `.md`.
+    public var name: String { segment.string(segment.header.heading) ?? file.baseName }
+    public var symbol: String? { segment.string(segment.header.symbol) }
+    public var color: String? { segment.string(segment.header.color) }
+    public var openCount: Int { Int(segment.header.openCount) }
+    public var doneCount: Int { taskCount - openCount }
+    public var taskCount: Int { segment.taskCount }
+}
+
+/// A task's address: which list, and its index in that list (document order).
 public struct TaskID: Hashable, Comparable, Sendable {
     public let list: Int
     public let index: Int
@@ -34,58 +213,145 @@ public struct TaskID: Hashable, Comparable, Sendable {
     public static func < (a: TaskID, b: TaskID) -> Bool { (a.list, a.index) < (b.list, b.index) }
 }
 
+/// A task's fields, read from its record.
+public struct TaskInfo: Sendable {
+    public var done: Bool
+    public var title: String
+    public var due: DueDate?
+    public var doneDate: Day?
+    public var priority: Priority
+    public var flagged: Bool
+    public var tags: [String]
+    /// 1-based line of the checkbox.
+    public var line: Int
+    /// Index of the enclosing task in the same list.
+    public var parent: Int?
+    public var section: String?
+    public var depth: Int
+}
+
 // MARK: - Library
 
-/// Every list of a folder, parsed, with the refs of all their tasks. Read-only: it never writes.
+/// Every list of a folder, as compact records, with the refs of all their tasks. Read-only.
 public struct Library: Sendable {
     /// Sorted by path.
     public let lists: [TaskList]
-    /// Every task, in folder order; positions in this array are positions in `refs`.
-    public let ids: [TaskID]
-    public let refs: RefIndex
-    /// Where each list's tasks start in `ids`.
-    private let offsets: [Int]
+    /// Length of each task's short ref, by position (list order, then document order).
+    let shortRefLengths: [UInt8]
+    let storage: SegmentStorage
 
-    public init(lists: [TaskList]) {
+    init(lists: [TaskList], shortRefLengths: [UInt8], storage: SegmentStorage) {
         self.lists = lists
-        var ids: [TaskID] = []
-        var offsets: [Int] = []
-        var refs: [Ref] = []
-        for (l, list) in lists.enumerated() {
-            offsets.append(ids.count)
-            var builder = RefBuilder(path: list.file.path)
-            for (i, task) in list.document.tasks.enumerated() {
-                ids.append(TaskID(list: l, index: i))
-                refs.append(builder.next(title: task.title))
-            }
-        }
-        self.ids = ids
-        self.offsets = offsets
-        self.refs = RefIndex(refs)
+        self.shortRefLengths = shortRefLengths
+        self.storage = storage
     }
 
-    public func list(_ id: TaskID) -> TaskList { lists[id.list] }
-    public func task(_ id: TaskID) -> Task { lists[id.list].document.tasks[id.index] }
-    public func notes(_ id: TaskID) -> String { lists[id.list].document.notes[id.index] }
+    /// Builds a library from parsed documents (tests, and lists parsed in this run).
+    public init(documents: [(file: ListFile, document: Document)]) {
+        let storage = SegmentStorage()
+        let segments = documents.map { storage.own(Segment.build($0.document, path: $0.file.path)) }
+        self = Library.assemble(files: documents.map(\.file), segments: segments, storage: storage)
+    }
 
-    /// The position of a task in `ids` and `refs`.
-    public func position(of id: TaskID) -> Int { offsets[id.list] + id.index }
+    /// The library over `segments`; `shortRefLengths` when known (an unchanged cache), else computed.
+    static func assemble(files: [ListFile], segments: [Segment], storage: SegmentStorage,
+                         shortRefLengths known: [UInt8]? = nil) -> Library {
+        var lists: [TaskList] = []
+        var first = 0
+        for (file, segment) in zip(files, segments) {
+            lists.append(TaskList(file: file, segment: segment, firstTask: first))
+            first += segment.taskCount
+        }
+        if let known, known.count == first {
+            return Library(lists: lists, shortRefLengths: known, storage: storage)
+        }
+        var hashes: [Ref] = []
+        hashes.reserveCapacity(first)
+        for segment in segments {
+            for i in 0..<segment.taskCount { hashes.append(Ref(hash: segment.record(i).refHash)) }
+        }
+        let index = RefIndex(hashes)
+        let lengths = (0..<hashes.count).map { UInt8(index.shortRef(at: $0).utf8.count) }
+        return Library(lists: lists, shortRefLengths: lengths, storage: storage)
+    }
+
+    /// Every task, in folder order.
+    public var ids: [TaskID] {
+        lists.indices.flatMap { l in (0..<lists[l].taskCount).map { TaskID(list: l, index: $0) } }
+    }
+
+    public var taskCount: Int { shortRefLengths.count }
+
+    func record(_ id: TaskID) -> TaskRecord { lists[id.list].segment.record(id.index) }
+
+    public func list(_ id: TaskID) -> TaskList { lists[id.list] }
+
+    public func task(_ id: TaskID) -> TaskInfo {
+        let segment = lists[id.list].segment
+        let r = segment.record(id.index)
+        let tags = segment.string(r.tags) ?? ""
+        return TaskInfo(done: r.done, title: segment.string(r.title) ?? "", due: r.due,
+                        doneDate: r.doneDay == .min ? nil : Day(daysSinceEpoch: Int(r.doneDay)),
+                        priority: Priority(rawValue: Int(r.priority)) ?? .none, flagged: r.flagged,
+                        tags: tags.isEmpty ? [] : tags.split(separator: "\n").map(String.init),
+                        line: Int(r.line), parent: r.parent < 0 ? nil : Int(r.parent),
+                        section: segment.section(r.section), depth: Int(r.depth))
+    }
+
+    public func notes(_ id: TaskID) -> String { lists[id.list].segment.string(record(id).notes) ?? "" }
+
+    func hasNotes(_ id: TaskID) -> Bool { record(id).notes.length > 0 }
+
+    /// The position of a task among all tasks.
+    public func position(of id: TaskID) -> Int { lists[id.list].firstTask + id.index }
 
     /// The short ref a row shows.
-    public func ref(_ id: TaskID) -> String { refs.shortRef(at: position(of: id)) }
+    public func ref(_ id: TaskID) -> String {
+        Ref(hash: record(id).refHash).prefix(Int(shortRefLengths[position(of: id)]))
+    }
+
+    /// The length of a task's short ref.
+    public func refLength(_ id: TaskID) -> Int { Int(shortRefLengths[position(of: id)]) }
+
+    /// Appends a short ref to `out`, without making a string.
+    public static func appendRef(hash: UInt64, length: Int, to out: inout [UInt8]) {
+        var h = hash
+        for _ in 0..<length {
+            out.append(Ref.alphabet[Int(h % 27)])
+            h /= 27
+        }
+    }
+
+    /// Appends a task's title (UTF-8 as written; invalid sequences become U+FFFD) to `out`.
+    public func appendTitle(_ id: TaskID, to out: inout [UInt8]) {
+        let bytes = lists[id.list].segment.bytes(record(id).title)
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            out.append(contentsOf: bytes)
+        } else {
+            out.append(contentsOf: String(decoding: bytes, as: UTF8.self).utf8)
+        }
+    }
+
+    /// What a row shows besides the ref and the title.
+    public func rowFields(_ id: TaskID) -> (refHash: UInt64, refLength: Int, done: Bool, priority: Int, flagged: Bool, due: DueDate?, hasNotes: Bool) {
+        let r = record(id)
+        return (r.refHash, refLength(id), r.done, Int(r.priority), r.flagged, r.due, r.notes.length > 0)
+    }
 
     /// The enclosing task of a subtask.
     public func parent(of id: TaskID) -> TaskID? {
-        task(id).parent.map { TaskID(list: id.list, index: $0) }
+        let p = record(id).parent
+        return p < 0 ? nil : TaskID(list: id.list, index: Int(p))
     }
 
     /// The direct subtasks of a task, in document order.
     public func children(of id: TaskID) -> [TaskID] {
-        let tasks = lists[id.list].document.tasks
+        let segment = lists[id.list].segment
+        let depth = segment.record(id.index).depth
         var result: [TaskID] = []
         var j = id.index + 1
-        while j < tasks.count, tasks[j].depth > tasks[id.index].depth {
-            if tasks[j].parent == id.index { result.append(TaskID(list: id.list, index: j)) }
+        while j < segment.taskCount, case let r = segment.record(j), r.depth > depth {
+            if r.parent == Int32(id.index) { result.append(TaskID(list: id.list, index: j)) }
             j += 1
         }
         return result
@@ -95,10 +361,12 @@ public struct Library: Sendable {
 
     /// The task a user's REF names: a ref prefix, else an exact title, else a unique title substring.
     public func resolve(ref text: String) -> Resolution<TaskID> {
-        let titles = ids.lazy.map { self.task($0).title }
-        switch refs.resolve(text, titles: titles) {
-        case .found(let i, _): return .found(ids[i])
-        case .ambiguous(let candidates, _): return .ambiguous(candidates.map { ids[$0] })
+        let all = ids
+        let index = RefIndex(all.map { Ref(hash: record($0).refHash) })
+        let titles = all.lazy.map { self.lists[$0.list].segment.string(self.record($0).title) ?? "" }
+        switch index.resolve(text, titles: titles) {
+        case .found(let i, _): return .found(all[i])
+        case .ambiguous(let candidates, _): return .ambiguous(candidates.map { all[$0] })
         case .notFound: return .notFound
         }
     }
@@ -132,7 +400,7 @@ public enum Resolution<Value: Equatable & Sendable>: Equatable, Sendable {
 
 // MARK: - Loading
 
-/// A folder's lists, read and parsed, and what could not be read.
+/// A folder's lists, read and parsed (or taken from the cache), and what could not be read.
 public struct LoadResult: Sendable {
     public var library: Library
     /// Things that looked like lists but were skipped (see `FolderScan`).
@@ -142,35 +410,62 @@ public struct LoadResult: Sendable {
 }
 
 extension Folder {
-    /// Reads and parses every list, on all cores. Never writes.
-    public func load() -> LoadResult {
+    /// Reads every list: from the cache where a list is unchanged, else parsing it, on all cores.
+    /// Never writes a list; it may write the cache (`useCache`).
+    public func load(useCache: Bool = true, environment: [String: String] = [:]) -> LoadResult {
         let scan = scan()
+        let cache = useCache ? ListCache(folder: self, environment: environment) : nil
+        let cached = cache?.load()
         let files = scan.lists
-        let slots = ResultSlots<Result<Document, FileSystemError>>(count: files.count)
+        var segments = [Segment?](repeating: nil, count: files.count)
+        var stale: [Int] = []
+        for (i, file) in files.enumerated() {
+            if let hit = cached?.segment(for: file) { segments[i] = hit } else { stale.append(i) }
+        }
+        let slots = ResultSlots<Result<[UInt8], FileSystemError>>(count: stale.count)
         let fs = fileSystem
-        DispatchQueue.concurrentPerform(iterations: files.count) { i in
+        let toParse = stale
+        DispatchQueue.concurrentPerform(iterations: toParse.count) { k in
+            let file = files[toParse[k]]
             do {
-                slots[i] = .success(Document(bytes: try fs.readFile(files[i].absolutePath)))
+                slots[k] = .success(Segment.build(Document(bytes: try fs.readFile(file.absolutePath)), path: file.path))
             } catch let error as FileSystemError {
-                slots[i] = .failure(error)
+                slots[k] = .failure(error)
             } catch {
                 preconditionFailure("FileSystem threw \(error)")
             }
         }
-        var lists: [TaskList] = []
+        let storage = cached?.storage ?? SegmentStorage()
         var readErrors: [(ListFile, FileSystemError)] = []
-        for (i, file) in files.enumerated() {
-            switch slots[i]! {
-            case .success(let document): lists.append(TaskList(file: file, document: document))
-            case .failure(let error): readErrors.append((file, error))
+        var fresh: [Int: [UInt8]] = [:]
+        for (k, i) in stale.enumerated() {
+            switch slots[k]! {
+            case .success(let bytes):
+                segments[i] = storage.own(bytes)
+                fresh[i] = bytes
+            case .failure(let error): readErrors.append((files[i], error))
             }
         }
-        return LoadResult(library: Library(lists: lists), problems: scan.problems, readErrors: readErrors)
+        var kept: [ListFile] = []
+        var keptSegments: [Segment] = []
+        for (i, file) in files.enumerated() {
+            if let segment = segments[i] {
+                kept.append(file)
+                keptSegments.append(segment)
+            }
+        }
+        let unchanged = stale.isEmpty && cached?.matches(files: files) == true
+        let library = Library.assemble(files: kept, segments: keptSegments, storage: storage,
+                                       shortRefLengths: unchanged ? cached?.shortRefLengths : nil)
+        if let cache, !unchanged || cached?.hasRacyEntries == true {
+            cache.save(library)
+        }
+        return LoadResult(library: library, problems: scan.problems, readErrors: readErrors)
     }
 }
 
 /// Fixed slots that concurrent workers fill, each worker its own index.
-private final class ResultSlots<Value>: @unchecked Sendable {
+final class ResultSlots<Value>: @unchecked Sendable {
     private let base: UnsafeMutablePointer<Value?>
     private let count: Int
 

@@ -39,82 +39,115 @@ extension Library {
     /// the latest `done:` date first.
     /// With `includeCompleted`, a view's done tasks follow its open ones (within each list for `all`).
     public func tasks(in query: ViewQuery, now: Now) -> [TaskID] {
-        var result: [TaskID] = []
-        for id in ids {
-            if let only = query.list, id.list != only { continue }
-            let task = task(id)
-            let wanted: Bool
-            switch query.view {
-            case .today: wanted = task.due.map { $0.isDueTodayOrEarlier(at: now) } ?? false
-            case .scheduled: wanted = task.due != nil
-            case .flagged: wanted = task.flagged
-            case .all: wanted = true
-            case .completed: wanted = task.done
+        let today = Int32(now.day.daysSinceEpoch)
+        var result: [(id: TaskID, key: ViewOrderKey)] = []
+        for l in lists.indices {
+            if let only = query.list, l != only { continue }
+            let segment = lists[l].segment
+            for i in 0..<segment.taskCount {
+                let r = segment.record(i)
+                let wanted: Bool
+                switch query.view {
+                case .today: wanted = r.dueDay != .min && r.dueDay <= today
+                case .scheduled: wanted = r.dueDay != .min
+                case .flagged: wanted = r.flagged
+                case .all: wanted = true
+                case .completed: wanted = r.done
+                }
+                if wanted, !r.done || query.includeCompleted || query.view == .completed {
+                    result.append((TaskID(list: l, index: i), ViewOrderKey(r, list: l, now: now)))
+                }
             }
-            if wanted, !task.done || query.includeCompleted || query.view == .completed { result.append(id) }
         }
         switch query.view {
         case .completed:
             result.sort { a, b in
-                let (x, y) = (task(a).doneDate, task(b).doneDate)
-                if x != y { return x.map { d in y.map { d > $0 } ?? true } ?? false }
-                return precedes(a, b)
+                if a.key.doneDay != b.key.doneDay { return a.key.doneDay > b.key.doneDay }
+                return a.key.precedes(b.key)
             }
         case .all:
             result.sort { a, b in
-                if a.list != b.list { return a.list < b.list }
-                if task(a).done != task(b).done { return !task(a).done }
-                return precedes(a, b)
+                if a.id.list != b.id.list { return a.id.list < b.id.list }
+                if a.key.done != b.key.done { return !a.key.done }
+                return a.key.precedes(b.key)
             }
         case .today:
             // Overdue first (a task due earlier today at a time is overdue), then the rest of today.
             result.sort { a, b in
-                if task(a).done != task(b).done { return !task(a).done }
-                let x = task(a).due!.isOverdue(at: now), y = task(b).due!.isOverdue(at: now)
-                if x != y { return x }
-                return precedes(a, b)
+                if a.key.done != b.key.done { return !a.key.done }
+                if a.key.overdue != b.key.overdue { return a.key.overdue }
+                return a.key.precedes(b.key)
             }
         case .scheduled, .flagged:
             result.sort { a, b in
-                if task(a).done != task(b).done { return !task(a).done }
-                return precedes(a, b)
+                if a.key.done != b.key.done { return !a.key.done }
+                return a.key.precedes(b.key)
             }
         }
-        return result
+        return result.map(\.id)
     }
 
     /// The order that breaks ties in every view: due, priority (high first), list path, line.
     public func precedes(_ a: TaskID, _ b: TaskID) -> Bool {
-        let x = task(a), y = task(b)
-        if x.due != y.due {
-            guard let dx = x.due else { return false }
-            guard let dy = y.due else { return true }
-            return dx < dy
-        }
-        if x.priority != y.priority { return x.priority > y.priority }
-        if a.list != b.list { return a.list < b.list }  // lists are sorted by path
-        return x.line < y.line
+        ViewOrderKey(record(a), list: a.list, now: nil).precedes(ViewOrderKey(record(b), list: b.list, now: nil))
     }
 
     /// The counts of the home screen's tiles: open tasks only.
     public func counts(now: Now) -> HomeCounts {
         var counts = HomeCounts()
-        for id in ids {
-            let task = task(id)
-            guard !task.done else { continue }
-            counts.all += 1
-            if task.flagged { counts.flagged += 1 }
-            if let due = task.due {
-                counts.scheduled += 1
-                if due.isDueTodayOrEarlier(at: now) { counts.today += 1 }
+        let today = Int32(now.day.daysSinceEpoch)
+        for list in lists {
+            let segment = list.segment
+            for i in 0..<segment.taskCount {
+                let r = segment.record(i)
+                guard !r.done else { continue }
+                counts.all += 1
+                if r.flagged { counts.flagged += 1 }
+                if r.dueDay != .min {
+                    counts.scheduled += 1
+                    if r.dueDay <= today { counts.today += 1 }
+                    if r.dueDay < today || (r.dueDay == today && r.dueMinutes >= 0 && Int(r.dueMinutes) <= now.minutes) {
+                        counts.overdue += 1
+                    }
+                }
             }
         }
         return counts
     }
 }
 
+/// What the views sort by, taken out of a record once.
+struct ViewOrderKey {
+    var due: Int64      // day * 1440 + minutes (a due without time sorts first on its day), or .max
+    var priority: UInt8
+    var list: Int
+    var line: UInt32
+    var done: Bool
+    var overdue: Bool
+    var doneDay: Int32
+
+    init(_ r: TaskRecord, list: Int, now: Now?) {
+        due = r.dueDay == .min ? .max : Int64(r.dueDay) * 1441 + Int64(r.dueMinutes) + 1
+        priority = r.priority
+        self.list = list
+        line = r.line
+        done = r.done
+        doneDay = r.doneDay
+        overdue = now.map { now in r.due.map { $0.isOverdue(at: now) } ?? false } ?? false
+    }
+
+    func precedes(_ other: ViewOrderKey) -> Bool {
+        if due != other.due { return due < other.due }
+        if priority != other.priority { return priority > other.priority }
+        if list != other.list { return list < other.list }  // lists are sorted by path
+        return line < other.line
+    }
+}
+
 /// The four tiles of the home screen.
 public struct HomeCounts: Equatable, Sendable {
+    /// Open tasks past their due date or time (part of `today`).
+    public var overdue = 0
     public var today = 0
     public var scheduled = 0
     public var flagged = 0
@@ -193,7 +226,11 @@ extension Library {
     /// A subtask stays under its parent when both are in the same part (active or completed); otherwise
     /// it stands on its own in its part. Sorting reorders siblings only, so a task's subtasks follow it.
     public func listView(_ index: Int, order: ListOrder = .file) -> ListView {
-        let tasks = lists[index].document.tasks
+        let segment = lists[index].segment
+        let tasks = (0..<segment.taskCount).map { i -> (done: Bool, parent: Int?, priority: Int, due: DueDate?, section: String?) in
+            let r = segment.record(i)
+            return (r.done, r.parent < 0 ? nil : Int(r.parent), Int(r.priority), r.due, segment.section(r.section))
+        }
         func build(done: Bool) -> [ListView.Group] {
             // Children by parent within this part; roots are tasks whose parent is not in this part.
             var children: [Int: [Int]] = [:]

@@ -67,6 +67,7 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// Parses exactly `YYYY-MM-DD`.
     public init?<C: Collection<UInt8>>(iso bytes: C) {
+        guard bytes.count == 10 else { return nil }
         let b = Array(bytes)
         guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
               let y = decimal(b[0..<4]), let m = decimal(b[5..<7]), let d = decimal(b[8..<10])
@@ -91,6 +92,7 @@ public struct DueDate: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// Parses `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM`.
     public init?<C: Collection<UInt8>>(iso bytes: C) {
+        guard bytes.count == 10 || bytes.count == 16 else { return nil }
         let b = Array(bytes)
         if b.count == 10, let day = Day(iso: b) {
             self.init(day: day)

@@ -74,39 +74,53 @@ struct TitleLine: Sendable {
     }
 
     private mutating func classify(_ b: [UInt8], _ w: Range<Int>, after separator: Range<Int>?) -> Kind? {
-        let word = b[w]
-        if let value = value(after: "due:", in: word) {
-            if let due = DueDate(iso: value) { return .due(due) }
-            problems.append((w.lowerBound, "malformed due date '\(text(b, w))': expected due:YYYY-MM-DD or due:YYYY-MM-DDTHH:MM"))
+        // Most words are plain text: decide on the first byte before looking further.
+        switch b[w.lowerBound] {
+        case UInt8(ascii: "d"), UInt8(ascii: "D"):
+            for (key, isDue) in [(TitleLine.dueKey, true), (TitleLine.doneKey, false)] where w.count > key.count {
+                guard TitleLine.starts(b, w.lowerBound, with: key, ignoringCase: true) else { continue }
+                guard TitleLine.starts(b, w.lowerBound, with: key, ignoringCase: false) else {
+                    let name = String(decoding: key, as: UTF8.self)
+                    problems.append((w.lowerBound, "'\(text(b, w))' is not metadata: keys are lower case ('\(name)')"))
+                    return nil
+                }
+                let value = b[(w.lowerBound + key.count)..<w.upperBound]
+                if isDue {
+                    if let due = DueDate(iso: value) { return .due(due) }
+                    problems.append((w.lowerBound, "malformed due date '\(text(b, w))': expected due:YYYY-MM-DD or due:YYYY-MM-DDTHH:MM"))
+                } else {
+                    if let day = Day(iso: value) { return .done(day) }
+                    problems.append((w.lowerBound, "malformed completion date '\(text(b, w))': expected done:YYYY-MM-DD"))
+                }
+                return nil
+            }
             return nil
-        }
-        if let value = value(after: "done:", in: word) {
-            if let day = Day(iso: value) { return .done(day) }
-            problems.append((w.lowerBound, "malformed completion date '\(text(b, w))': expected done:YYYY-MM-DD"))
-            return nil
-        }
-        if word.allSatisfy({ $0 == UInt8(ascii: "!") }), word.count <= 3 {
+        case UInt8(ascii: "!"):
+            guard w.count <= 3, b[w].allSatisfy({ $0 == UInt8(ascii: "!") }) else { return nil }
             // French typography puts a no-break space before "!": that "!" is punctuation.
             if let separator, isNoBreakSpace(b, separator) { return nil }
-            return .priority(word.count)
+            return .priority(w.count)
+        case UInt8(ascii: "#"):
+            if w.count == 5, TitleLine.starts(b, w.lowerBound + 1, with: TitleLine.flagName, ignoringCase: true) { return .flag }
+            return nil
+        default:
+            return nil
         }
-        if word.count == 5, word.first == UInt8(ascii: "#"),
-           word.dropFirst().map({ $0 | 0x20 }) == Array("flag".utf8) {
-            return .flag
-        }
-        for key in ["due:", "done:"] {
-            let k = Array(key.utf8)
-            if word.count > k.count, Array(word.prefix(k.count)).map({ $0 | 0x20 }) == k {
-                problems.append((w.lowerBound, "'\(text(b, w))' is not metadata: keys are lower case ('\(key)')"))
-            }
-        }
-        return nil
     }
 
-    private func value(after key: StaticString, in word: ArraySlice<UInt8>) -> ArraySlice<UInt8>? {
-        let k = UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount)
-        guard word.count >= k.count, zip(word, k).allSatisfy(==) else { return nil }
-        return word.dropFirst(k.count)
+    static let dueKey = Array("due:".utf8)
+    static let doneKey = Array("done:".utf8)
+    static let flagName = Array("flag".utf8)
+
+    /// Whether `b` holds `key` at `at` (ASCII letters compared without case when asked).
+    static func starts(_ b: [UInt8], _ at: Int, with key: [UInt8], ignoringCase: Bool) -> Bool {
+        guard at + key.count <= b.count else { return false }
+        for k in 0..<key.count {
+            let c = b[at + k]
+            if c == key[k] { continue }
+            guard ignoringCase, c >= 0x41, c <= 0x5A, c | 0x20 == key[k] else { return false }
+        }
+        return true
     }
 
     private mutating func tag(_ b: [UInt8], _ w: Range<Int>) {

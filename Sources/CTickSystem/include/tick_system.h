@@ -6,6 +6,12 @@
 /// system or kernel cannot exchange.
 int tick_rename_exchange(const char *from, const char *to);
 
+#include <stddef.h>
+
+/// glibc's memmem (a GNU extension Swift's Glibc module leaves out): where `needle` first occurs
+/// in `haystack`, or NULL.
+const void *tick_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length);
+
 /// errno of the calling thread (Swift cannot read the macro directly on every libc).
 int tick_errno(void);
 

@@ -15,7 +15,7 @@ extension Invocation {
     /// Finds the folder and reads every list; skipped and unreadable files become warnings.
     func load() throws -> LoadedFolder {
         let folder = try folder()
-        let result = folder.load()
+        let result = folder.load(environment: context.environment)
         for problem in result.problems { warn(problem.description) }
         for (file, error) in result.readErrors { err.line("tick: cannot read '\(file.path)': \(error.reason)") }
         return LoadedFolder(folder: folder, library: result.library, incomplete: !result.readErrors.isEmpty)

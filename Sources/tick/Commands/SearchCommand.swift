@@ -17,8 +17,9 @@ import TickCore
     let terminal = invocation.terminal
     let rows = TaskRows(library: library, now: try invocation.now(), terminal: terminal, showList: true,
                         rows: hits.map(\.id))
+    var scratch = RowScratch()
     for hit in hits {
-        out.line(rows.row(hit.id, indent: 0))
+        rows.write(hit.id, to: out, indent: 0, scratch: &scratch)
         if let note = hit.noteLine {
             let lead = String(repeating: " ", count: rows.refWidth + 2) + "  ↳ "
             var text = highlighted(note.text, note.matches, enabled: terminal.color)

@@ -91,6 +91,7 @@ func runView(_ view: SmartView) -> Command.Run {
 
         let rows = TaskRows(library: library, now: now, terminal: invocation.terminal,
                             showList: view != .all, rows: ids)
+        var scratch = RowScratch()
         let bold = { (text: String) in Style.bold.apply(text, enabled: invocation.terminal.color) }
         switch view {
         case .scheduled:
@@ -102,7 +103,7 @@ func runView(_ view: SmartView) -> Command.Run {
                     out.line(bold(group.title(now: now)))
                     current = group
                 }
-                out.line(rows.row(id))
+                rows.write(id, to: out, scratch: &scratch)
             }
         case .all:
             var current: Int?
@@ -114,17 +115,17 @@ func runView(_ view: SmartView) -> Command.Run {
                     out.line(symbol + bold(invocation.terminal.listColored(list.name, color: list.color)))
                     current = id.list
                 }
-                out.line(rows.row(id))
+                rows.write(id, to: out, scratch: &scratch)
             }
         case .today:
             out.line(bold("Today") + ", " + longDate(now.day))
-            for id in ids { out.line(rows.row(id)) }
+            for id in ids { rows.write(id, to: out, scratch: &scratch) }
         case .flagged:
             out.line(bold("Flagged"))
-            for id in ids { out.line(rows.row(id)) }
+            for id in ids { rows.write(id, to: out, scratch: &scratch) }
         case .completed:
             out.line(bold("Completed"))
-            for id in ids { out.line(rows.row(id)) }
+            for id in ids { rows.write(id, to: out, scratch: &scratch) }
         }
         if ids.isEmpty {
             if view == .scheduled || view == .all { out.line(emptyMessage(view)) } else { out.line("  " + emptyMessage(view)) }

@@ -19,7 +19,43 @@ struct TaskRows {
         self.now = now
         self.terminal = terminal
         self.showList = showList
-        refWidth = rows.map { library.ref($0).count }.max() ?? Ref.minimumLength
+        refWidth = rows.map { library.refLength($0) }.max() ?? Ref.minimumLength
+    }
+
+    /// Writes one row to `out`: the same text as `row`, built as bytes when there is no colour and
+    /// no width to fit (output to a pipe or a file, where thousands of rows go at once).
+    func write(_ id: TaskID, to out: Output, indent: Int = 2, level: Int = 0, scratch: inout RowScratch) {
+        guard !terminal.color, terminal.width == nil else {
+            out.line(row(id, indent: indent, level: level))
+            return
+        }
+        var b: [UInt8] = []
+        swap(&b, &scratch.bytes)
+        b.removeAll(keepingCapacity: true)
+        let fields = library.rowFields(id)
+        b.append(contentsOf: repeatElement(0x20, count: indent))
+        Library.appendRef(hash: fields.refHash, length: fields.refLength, to: &b)
+        b.append(contentsOf: repeatElement(0x20, count: refWidth - fields.refLength + 2 + 2 * level))
+        b.append(contentsOf: fields.done ? RowScratch.doneBox : RowScratch.openBox)
+        b.append(0x20)
+        library.appendTitle(id, to: &b)
+        if fields.priority > 0 {
+            b.append(0x20)
+            b.append(contentsOf: repeatElement(UInt8(ascii: "!"), count: fields.priority))
+        }
+        if fields.flagged { b.append(contentsOf: RowScratch.flag) }
+        if let due = fields.due {
+            b.append(contentsOf: !fields.done && due.isOverdue(at: now) ? RowScratch.overdue : RowScratch.due)
+            scratch.appendWords(due, now: now, to: &b)
+        }
+        if fields.hasNotes { b.append(contentsOf: RowScratch.notes) }
+        if showList {
+            b.append(contentsOf: RowScratch.listMark)
+            scratch.appendListName(id.list, library: library, to: &b)
+        }
+        b.append(0x0A)
+        out.write(bytes: b)
+        swap(&b, &scratch.bytes)
     }
 
     private func style(_ text: String, _ s: Style) -> String { s.apply(text, enabled: terminal.color) }
@@ -83,6 +119,39 @@ struct TaskRows {
             ("parent", .optional(library.parent(of: id).map(library.ref))),
             ("doneDate", .optional(task.doneDate?.description)),
         ])
+    }
+}
+
+/// Buffers and memos reused across the rows of one command.
+struct RowScratch {
+    static let openBox = Array("[ ]".utf8)
+    static let doneBox = Array("[x]".utf8)
+    static let flag = Array(" ⚑".utf8)
+    static let overdue = Array("  overdue ".utf8)
+    static let due = Array("  due ".utf8)
+    static let notes = Array("  ✎".utf8)
+    static let listMark = Array("  · ".utf8)
+
+    var bytes: [UInt8] = []
+    private var dueWords: [Int: [UInt8]] = [:]
+    private var listNames: [[UInt8]?] = []
+
+    init() { bytes.reserveCapacity(256) }
+
+    mutating func appendWords(_ due: DueDate, now: Now, to out: inout [UInt8]) {
+        let key = due.day.daysSinceEpoch * 1441 + (due.minutes ?? -1) + 1
+        if let known = dueWords[key] { out.append(contentsOf: known); return }
+        let words = Array(due.relativeText(to: now).utf8)
+        dueWords[key] = words
+        out.append(contentsOf: words)
+    }
+
+    mutating func appendListName(_ list: Int, library: Library, to out: inout [UInt8]) {
+        if list < listNames.count, let known = listNames[list] { out.append(contentsOf: known); return }
+        if list >= listNames.count { listNames += repeatElement(nil, count: list - listNames.count + 1) }
+        let name = Array(library.lists[list].name.utf8)
+        listNames[list] = name
+        out.append(contentsOf: name)
     }
 }
 

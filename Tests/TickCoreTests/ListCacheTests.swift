@@ -1,0 +1,113 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import TickCore
+
+/// The cache must never change an answer: every query over a cached folder equals an uncached scan.
+@Suite("List cache")
+struct ListCacheTests {
+    /// Everything a query can show, for comparison.
+    func answer(_ library: Library) -> [String] {
+        let now = Now(day: Day(year: 2026, month: 11, day: 30)!, minutes: 600)
+        return library.tasks(in: ViewQuery(view: .all, includeCompleted: true), now: now).map { id in
+            let t = library.task(id)
+            return "\(library.list(id).file.path)|\(library.list(id).name)|\(library.ref(id))|\(t.title)|\(t.done)|\(t.due?.description ?? "-")|\(t.priority)|\(t.flagged)|\(t.tags)|\(t.section ?? "-")|\(library.notes(id))"
+        } + ["\(library.counts(now: now))"] + library.search(["plumber"]).map { library.ref($0.id) }
+    }
+
+    func folder(_ path: String) -> Folder {
+        Folder(location: FolderLocation(path: path, source: .option, exists: true), fileSystem: LocalFileSystem())
+    }
+
+    func setTimes(_ path: String, seconds: Int) {
+        var times = [timespec(tv_sec: seconds, tv_nsec: 0), timespec(tv_sec: seconds, tv_nsec: 0)]
+        utimensat(AT_FDCWD, path, &times, 0)
+    }
+
+    @Test("a cached load equals an uncached scan, after edits that keep size and modification time")
+    func sameSizeSameTimeEdit() throws {
+        let dir = TemporaryFolder()
+        try Posix.mkdir(dir.path + "/.tick")
+        try dir.write("a.md", "# A\n- [ ] call the plumber due:2026-12-01\n- [ ] milk\n")
+        try dir.write("b.md", "- [ ] bread #flag\n  note: plumber\n")
+        setTimes(dir.path + "/a.md", seconds: 1_700_000_000)
+        setTimes(dir.path + "/b.md", seconds: 1_700_000_000)
+        let first = folder(dir.path).load()
+        #expect(Posix.stat(dir.path + "/.tick/cache") != nil)
+        #expect(answer(first.library) == answer(folder(dir.path).load(useCache: false).library))
+
+        // Same size, same modification time: only the status-change time tells.
+        try dir.write("a.md", "# A\n- [x] call the plumber due:2026-12-01\n- [ ] mild\n")
+        setTimes(dir.path + "/a.md", seconds: 1_700_000_000)
+        let cached = folder(dir.path).load()
+        let fresh = folder(dir.path).load(useCache: false)
+        #expect(answer(cached.library) == answer(fresh.library))
+        #expect(cached.library.task(TaskID(list: 0, index: 0)).done)
+    }
+
+    @Test("lists added and removed behind tick's back show up at once")
+    func addedAndRemoved() throws {
+        let dir = TemporaryFolder()
+        try Posix.mkdir(dir.path + "/.tick")
+        try dir.write("a.md", "- [ ] one\n")
+        _ = folder(dir.path).load()
+        try dir.write("b.md", "- [ ] two\n")
+        let added = folder(dir.path).load()
+        #expect(added.library.lists.map(\.file.path) == ["a.md", "b.md"])
+        #expect(answer(added.library) == answer(folder(dir.path).load(useCache: false).library))
+        Posix.unlink(dir.path + "/a.md")
+        let removed = folder(dir.path).load()
+        #expect(removed.library.lists.map(\.file.path) == ["b.md"])
+        #expect(answer(removed.library) == answer(folder(dir.path).load(useCache: false).library))
+    }
+
+    @Test("a list changed within the racy window of the cache's writing is parsed again, not trusted")
+    func racyEntries() throws {
+        let dir = TemporaryFolder()
+        try Posix.mkdir(dir.path + "/.tick")
+        try dir.write("a.md", "- [ ] one\n")
+        _ = folder(dir.path).load()  // written now: a.md's entry is racy
+        let cached = try #require(ListCache(folder: folder(dir.path), environment: [:])?.load())
+        #expect(cached.hasRacyEntries)
+        let file = try #require(folder(dir.path).scan().lists.first)
+        #expect(cached.segment(for: file) == nil)
+    }
+
+    @Test("a list unchanged for longer than the racy window is served from the cache")
+    func servedFromCache() throws {
+        let dir = TemporaryFolder()
+        try Posix.mkdir(dir.path + "/.tick")
+        try dir.write("a.md", "- [ ] one\n")
+        setTimes(dir.path + "/a.md", seconds: 1_700_000_000)
+        _ = folder(dir.path).load()
+        let cached = try #require(ListCache(folder: folder(dir.path), environment: [:])?.load())
+        let file = try #require(folder(dir.path).scan().lists.first)
+        let segment = try #require(cached.segment(for: file))
+        #expect(segment.taskCount == 1)
+        #expect(!cached.hasRacyEntries)
+    }
+
+    @Test("TICK_NO_CACHE turns the cache off, and a folder without .tick caches under XDG_CACHE_HOME")
+    func cacheLocation() throws {
+        let dir = TemporaryFolder()
+        let home = TemporaryFolder()
+        try dir.write("a.md", "- [ ] one\n")
+        #expect(ListCache(folder: folder(dir.path), environment: ["TICK_NO_CACHE": "1"]) == nil)
+        let cache = try #require(ListCache(folder: folder(dir.path), environment: ["XDG_CACHE_HOME": home.path]))
+        #expect(cache.path.hasPrefix(home.path + "/tick/"))
+        _ = folder(dir.path).load(environment: ["XDG_CACHE_HOME": home.path])
+        #expect(Posix.stat(cache.path) != nil)
+        #expect(Posix.stat(dir.path + "/.tick") == nil)
+    }
+
+    @Test("a cache file of another layout or garbage is ignored")
+    func corruptCache() throws {
+        let dir = TemporaryFolder()
+        try Posix.mkdir(dir.path + "/.tick")
+        try dir.write("a.md", "- [ ] one\n")
+        try dir.write(".tick/cache", String(repeating: "garbage ", count: 100))
+        let loaded = folder(dir.path).load()
+        #expect(answer(loaded.library) == answer(folder(dir.path).load(useCache: false).library))
+    }
+}
