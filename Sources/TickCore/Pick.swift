@@ -35,8 +35,13 @@ public struct PickWeights: Equatable, Sendable {
 
     /// The weight of an open task at `now`: at least `base`.
     public func weight(of task: Task, at now: Now) -> Int {
-        var weight = base + priority[task.priority.rawValue] + (task.flagged ? flagged : 0)
-        if let due = task.due {
+        weight(due: task.due, priority: task.priority, flagged: task.flagged, at: now)
+    }
+
+    /// The weight of an open task with these fields at `now`: at least `base`.
+    public func weight(due: DueDate?, priority: Priority, flagged: Bool, at now: Now) -> Int {
+        var weight = base + self.priority[priority.rawValue] + (flagged ? self.flagged : 0)
+        if let due {
             let days = now.days(until: due.day)
             if due.isOverdue(at: now) {
                 weight += overdue + min(max(-days, 0) * perDayOverdue, overdueDaysCap)
@@ -78,10 +83,16 @@ extension Library {
     /// chooses the same task whatever order the views display).
     public func pickCandidates(_ scope: PickScope, now: Now) -> [TaskID] {
         guard let view = scope.view else {
-            return ids.filter { (scope.list == nil || $0.list == scope.list) && !task($0).done }
+            var result: [TaskID] = []
+            for l in lists.indices where scope.list == nil || l == scope.list {
+                for i in 0..<lists[l].taskCount where !rowFields(TaskID(list: l, index: i)).done {
+                    result.append(TaskID(list: l, index: i))
+                }
+            }
+            return result
         }
         return tasks(in: ViewQuery(view: view, includeCompleted: false, list: scope.list), now: now)
-            .filter { !task($0).done }
+            .filter { !rowFields($0).done }
             .sorted()
     }
 
@@ -95,7 +106,12 @@ extension Library {
         let weights: [Int]
         switch weighting {
         case .uniform: weights = Array(repeating: 1, count: pool.count)
-        case .urgency: weights = pool.map { PickWeights.standard.weight(of: task($0), at: now) }
+        case .urgency:
+            weights = pool.map {
+                let task = rowFields($0)
+                return PickWeights.standard.weight(due: task.due, priority: Priority(rawValue: task.priority) ?? .none,
+                                                   flagged: task.flagged, at: now)
+            }
         }
         return Pick.choose(weights: weights, using: &generator).map { pool[$0] }
     }
@@ -173,9 +189,10 @@ public struct PickedTask: Equatable, Sendable {
 
     /// The identity of a task of `library`.
     public init(_ id: TaskID, in library: Library) {
-        let tasks = library.list(id).document.tasks
-        let title = tasks[id.index].title
-        let earlier = tasks[..<id.index].reduce(0) { $0 + ($1.title.utf8.elementsEqual(title.utf8) ? 1 : 0) }
+        let title = library.task(id).title
+        let earlier = (0..<id.index).reduce(0) { count, j in
+            count + (library.task(TaskID(list: id.list, index: j)).title.utf8.elementsEqual(title.utf8) ? 1 : 0)
+        }
         self.init(path: library.list(id).file.path, title: title, occurrence: earlier)
     }
 
@@ -184,9 +201,11 @@ public struct PickedTask: Equatable, Sendable {
 
     /// The task in `library`, if it is still there.
     public func find(in library: Library) -> TaskID? {
-        guard let list = library.lists.firstIndex(where: { $0.file.path == path }),
-              let index = find(in: library.lists[list].document) else { return nil }
-        return TaskID(list: list, index: index)
+        guard let list = library.lists.firstIndex(where: { $0.file.path == path }) else { return nil }
+        let wanted = ref.hash
+        return (0..<library.lists[list].taskCount).lazy.map { TaskID(list: list, index: $0) }.first {
+            library.rowFields($0).refHash == wanted && library.task($0).title.utf8.elementsEqual(title.utf8)
+        }
     }
 
     /// The task's index in `document`, the content of its list file, if it is still there.

@@ -23,17 +23,10 @@ public struct StatusCounts: Equatable, Sendable {
 }
 
 extension Library {
-    /// The status counts at `now`: one pass over the tasks, nothing sorted.
+    /// The status counts at `now`: the home screen's counts, with today's overdue tasks apart.
     public func statusCounts(now: Now) -> StatusCounts {
-        var counts = StatusCounts()
-        for list in lists {
-            for task in list.document.tasks where !task.done {
-                counts.open += 1
-                if task.flagged { counts.flagged += 1 }
-                guard let due = task.due, due.day <= now.day else { continue }
-                if due.isOverdue(at: now) { counts.overdue += 1 } else { counts.today += 1 }
-            }
-        }
-        return counts
+        let home = counts(now: now)
+        return StatusCounts(overdue: home.overdue, today: home.today - home.overdue, flagged: home.flagged,
+                            open: home.all)
     }
 }

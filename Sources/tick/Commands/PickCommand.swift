@@ -115,7 +115,7 @@ private func completePick(_ invocation: Invocation) throws -> ExitStatus {
     let writer = try FolderWriter(root: folder.path, environment: invocation.context.environment)
     for note in writer.recoveryNotes { invocation.warn(note) }
     // Set by the edit, which runs again on the fresh bytes when the file changes meanwhile.
-    var list = TaskList(file: file, document: Document(bytes: []))
+    var listName = file.baseName
     var alreadyDone = false
     var vanished = false
     do {
@@ -125,7 +125,7 @@ private func completePick(_ invocation: Invocation) throws -> ExitStatus {
                 vanished = true
                 throw gone
             }
-            list = TaskList(file: file, document: document)
+            listName = document.heading ?? file.baseName
             alreadyDone = document.tasks[index].done
             if alreadyDone { return .unchanged }
             do throws(EditError) {
@@ -148,7 +148,7 @@ private func completePick(_ invocation: Invocation) throws -> ExitStatus {
         return loaded.status
     }
     if !invocation.global.quiet {
-        out.line(alreadyDone ? "'\(picked.title)' is already done." : "Done: \(picked.title) · \(list.name)")
+        out.line(alreadyDone ? "'\(picked.title)' is already done." : "Done: \(picked.title) · \(listName)")
     }
     return .success
 }
