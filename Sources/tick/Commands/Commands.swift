@@ -12,7 +12,7 @@ enum Commands {
             + "Without a command, tick shows the home screen: how many open tasks are due today, scheduled, "
             + "flagged and open in all, then each list with its open tasks. With --json: {today, scheduled, "
             + "flagged, all, lists: [{name, file, symbol, color, open, done}]}.",
-        subcommands: [today, scheduled, flagged, all, completed, ls, show, search,
+        subcommands: [today, scheduled, flagged, all, completed, ls, show, search, pick, status,
                       add, done, reopen, flag, unflag, due, priority, edit, mv, rm, list, undo,
                       check, initialize, help],
         run: runHome)
@@ -95,6 +95,36 @@ enum Commands {
         arguments: [Argument(name: "WORDS", help: "The words to look for", arity: .oneOrMore)],
         options: [allOption, listOption],
         run: runSearch)
+
+    static let pick: Command = Command(
+        name: "pick",
+        summary: "Pick one open task to do now",
+        discussion: "Chooses one open task at random from every list (or from --list or --view), weighted "
+            + "towards urgent work: overdue (the longer, the more), due today or in the next three days, "
+            + "priority and flag all add to a task's chance (the weights are in the README). tick remembers "
+            + "the pick in .tick/pick, and the next tick pick never picks the same task again while another "
+            + "one can be picked.\n\n"
+            + "When nothing is open it says all clear and exits 0. With --json: the picked task object, or "
+            + "null when all is clear.",
+        options: [
+            listOption,
+            Option(name: "view", valueName: "VIEW", help: "Only the tasks of a view: today, flagged or scheduled",
+                   choices: pickViews.map(\.rawValue)),
+            Option(name: "uniform", help: "Give every task the same chance, whatever its urgency"),
+            Option(name: "seed", valueName: "N",
+                   help: "Seed the random choice with the whole number N, to make it reproducible"),
+            Option(name: "done", help: "Complete the current pick (writes done: with today's date)"),
+            Option(name: "clear", help: "Dismiss the current pick"),
+        ],
+        run: runPick)
+
+    static let status: Command = Command(
+        name: "status",
+        summary: "One short line for a shell prompt",
+        discussion: "How many open tasks are overdue, due later today and flagged, in words: "
+            + "2 overdue · 3 today · 1 flagged. Only counts that are not zero are shown; when all are zero "
+            + "it prints nothing. With --json: {overdue, today, flagged, open}, always.",
+        run: runStatus)
 
     // MARK: - Writing
 
