@@ -41,10 +41,12 @@ struct WriteHelpTests {
         ] {
             expectRun(try sandbox.run(arguments), status: 2, stdout: "", stderr: message)
         }
-        for arguments in [["due", "x"], ["mv", "x"], ["priority", "x"], ["list", "rename", "x"]] {
+        // With one word given, the argument missing is the one after it.
+        for (arguments, missing) in [(["due", "x"], "DATE"), (["mv", "x"], "LIST"), (["priority", "x"], "LEVEL"),
+                                     (["list", "rename", "x"], "NEW")] {
             let result = try sandbox.run(arguments)
             #expect(result.status == 2)
-            #expect(result.stderr.hasPrefix("tick: missing "), "\(result)")
+            #expect(result.stderr.hasPrefix("tick: missing \(missing) "), "\(result)")
         }
         #expect(!FileManager.default.fileExists(atPath: sandbox.path("data/tick")))
     }
