@@ -31,6 +31,11 @@ struct TaskRecord {
     var foldedTitle: TextRef   // folded title and "#tag"s
     var foldedNotes: TextRef
 
+    /// Whether the task is overdue at `now` (see `DueDate.isOverdue`), without making dates.
+    func isOverdue(today: Int32, minutes: Int) -> Bool {
+        dueDay != .min && (dueDay < today || (dueDay == today && dueMinutes >= 0 && Int(dueMinutes) <= minutes))
+    }
+
     var done: Bool { flags & 1 != 0 }
     var flagged: Bool { flags & 2 != 0 }
     var due: DueDate? {
@@ -72,8 +77,9 @@ struct Segment: @unchecked Sendable {
         length >= MemoryLayout<SegmentHeader>.stride && textOffset + Int(header.textLength) <= length
     }
 
+    /// Records start 8-byte aligned: segments are padded to 8 bytes in memory and in the cache.
     func record(_ i: Int) -> TaskRecord {
-        base.loadUnaligned(fromByteOffset: recordsOffset + i * MemoryLayout<TaskRecord>.stride, as: TaskRecord.self)
+        base.load(fromByteOffset: recordsOffset + i * MemoryLayout<TaskRecord>.stride, as: TaskRecord.self)
     }
 
     func bytes(_ ref: TextRef) -> UnsafeBufferPointer<UInt8> {
