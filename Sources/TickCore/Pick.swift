@@ -172,48 +172,18 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
 
 // MARK: - The picked task's identity
 
-/// A picked task as it is remembered between runs: the identity its ref hashes (list path, title,
-/// and how many earlier tasks of that list have the same title), so that it is found again after
-/// other tasks, or this one's metadata, changed.
-public struct PickedTask: Equatable, Sendable {
-    /// Path of the list file relative to the folder.
-    public var path: String
-    public var title: String
-    public var occurrence: Int
+/// A picked task as it is remembered between runs: a `TaskKey` (list path, title, and how many
+/// earlier tasks of that list have the same title), so that it is found again after other tasks, or
+/// this one's metadata, changed.
+public typealias PickedTask = TaskKey
 
-    public init(path: String, title: String, occurrence: Int) {
-        self.path = path
-        self.title = title
-        self.occurrence = occurrence
-    }
-
+extension TaskKey {
     /// The identity of a task of `library`.
-    public init(_ id: TaskID, in library: Library) {
-        let title = library.task(id).title
-        let earlier = (0..<id.index).reduce(0) { count, j in
-            count + (library.task(TaskID(list: id.list, index: j)).title.utf8.elementsEqual(title.utf8) ? 1 : 0)
-        }
-        self.init(path: library.list(id).file.path, title: title, occurrence: earlier)
-    }
-
-    /// The task's full ref.
-    public var ref: Ref { Ref(path: path, title: title, occurrence: occurrence) }
+    public init(_ id: TaskID, in library: Library) { self = library.key(id) }
 
     /// The task in `library`, if it is still there.
-    public func find(in library: Library) -> TaskID? {
-        guard let list = library.lists.firstIndex(where: { $0.file.path == path }) else { return nil }
-        let wanted = ref.hash
-        return (0..<library.lists[list].taskCount).lazy.map { TaskID(list: list, index: $0) }.first {
-            library.rowFields($0).refHash == wanted && library.task($0).title.utf8.elementsEqual(title.utf8)
-        }
-    }
+    public func find(in library: Library) -> TaskID? { library.id(of: self) }
 
     /// The task's index in `document`, the content of its list file, if it is still there.
-    public func find(in document: Document) -> Int? {
-        let wanted = ref
-        var builder = RefBuilder(path: path)
-        return document.tasks.firstIndex {
-            builder.next(title: $0.title) == wanted && $0.title.utf8.elementsEqual(title.utf8)
-        }
-    }
+    public func find(in document: Document) -> Int? { document.index(of: self) }
 }
