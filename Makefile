@@ -68,8 +68,10 @@ build: deps
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 
+# The end-to-end tests run the tick binary, which no test target depends on: build it first.
 # Swift Testing runs tests concurrently; --parallel also spreads XCTest cases over workers.
 test: deps test-deps
+	$(SWIFT) build $(SWIFTPM_FLAGS)
 	$(SWIFT) test $(SWIFTPM_FLAGS) --parallel
 
 install: release

@@ -126,28 +126,11 @@ public struct LocalFileSystem: FileSystem {
     public init() {}
 
     public func readFile(_ path: String) throws -> [UInt8] {
-        let fd = try retrying(path, "open") { open(path, O_RDONLY | O_CLOEXEC) }
-        defer { close(fd) }
-        var info = stat()
-        _ = try retrying(path, "fstat") { fstat(fd, &info) }
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw FileSystemError.isADirectory(path: path) }
-        // Read into one buffer sized from fstat, growing if the file grew meanwhile.
-        var capacity = max(Int(info.st_size), 0) + 1
-        var buffer = [UInt8](repeating: 0, count: capacity)
-        var count = 0
-        while true {
-            if count == capacity {
-                capacity *= 2
-                buffer.append(contentsOf: repeatElement(0, count: capacity - buffer.count))
-            }
-            let n = try buffer.withUnsafeMutableBytes { raw in
-                try retrying(path, "read") { read(fd, raw.baseAddress! + count, capacity - count) }
-            }
-            if n == 0 { break }
-            count += n
+        do {
+            return try Posix.readFile(path).bytes
+        } catch {
+            throw FileSystemError(errno: error.code, path: path, operation: error.operation)
         }
-        buffer.removeSubrange(count...)
-        return buffer
     }
 
     public func status(_ path: String, followSymlinks: Bool) throws -> FileStatus? {

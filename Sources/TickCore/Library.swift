@@ -31,6 +31,11 @@ struct TaskRecord {
     var foldedTitle: TextRef   // folded title and "#tag"s
     var foldedNotes: TextRef
 
+    /// Whether the task is overdue at `now` (see `DueDate.isOverdue`), without making dates.
+    func isOverdue(today: Int32, minutes: Int) -> Bool {
+        dueDay != .min && (dueDay < today || (dueDay == today && dueMinutes >= 0 && Int(dueMinutes) <= minutes))
+    }
+
     var done: Bool { flags & 1 != 0 }
     var flagged: Bool { flags & 2 != 0 }
     var due: DueDate? {
@@ -72,8 +77,9 @@ struct Segment: @unchecked Sendable {
         length >= MemoryLayout<SegmentHeader>.stride && textOffset + Int(header.textLength) <= length
     }
 
+    /// Records start 8-byte aligned: segments are padded to 8 bytes in memory and in the cache.
     func record(_ i: Int) -> TaskRecord {
-        base.loadUnaligned(fromByteOffset: recordsOffset + i * MemoryLayout<TaskRecord>.stride, as: TaskRecord.self)
+        base.load(fromByteOffset: recordsOffset + i * MemoryLayout<TaskRecord>.stride, as: TaskRecord.self)
     }
 
     func bytes(_ ref: TextRef) -> UnsafeBufferPointer<UInt8> {
@@ -104,6 +110,8 @@ struct Segment: @unchecked Sendable {
         records.reserveCapacity(document.tasks.count)
         var refs = RefBuilder(path: path)
         var open: UInt32 = 0
+        var folded: [UInt8] = []
+        text.reserveCapacity(document.bytes.count)
         for (i, task) in document.tasks.enumerated() {
             var section: Int32 = -1
             if let s = task.section {
@@ -116,8 +124,8 @@ struct Segment: @unchecked Sendable {
             if !task.done { open += 1 }
             let notes = document.notes[i]
             let title = add(task.title)
-            let tags = add(task.tags.joined(separator: "\n"))
-            var folded: [UInt8] = []
+            let tags = task.tags.isEmpty ? TextRef(offset: UInt32(text.count), length: 0) : add(task.tags.joined(separator: "\n"))
+            folded.removeAll(keepingCapacity: true)
             Folding.fold(task.title.utf8, into: &folded)
             for tag in task.tags {
                 folded.append(contentsOf: " #".utf8)
@@ -232,18 +240,43 @@ public struct TaskInfo: Sendable {
 
 // MARK: - Library
 
+/// The short-ref lengths of every task, computed when first needed: a command that shows a few
+/// tasks measures those few against the others instead.
+final class RefLengths: @unchecked Sendable {
+    var table: [UInt8]?
+    var singles = 0
+
+    init(_ table: [UInt8]?) { self.table = table }
+}
+
 /// Every list of a folder, as compact records, with the refs of all their tasks. Read-only.
 public struct Library: Sendable {
     /// Sorted by path.
     public let lists: [TaskList]
-    /// Length of each task's short ref, by position (list order, then document order).
-    let shortRefLengths: [UInt8]
+    let refLengths: RefLengths
     let storage: SegmentStorage
+    /// Number of tasks in all lists.
+    public let taskCount: Int
 
-    init(lists: [TaskList], shortRefLengths: [UInt8], storage: SegmentStorage) {
+    init(lists: [TaskList], shortRefLengths: [UInt8]?, storage: SegmentStorage) {
         self.lists = lists
-        self.shortRefLengths = shortRefLengths
+        self.refLengths = RefLengths(shortRefLengths)
         self.storage = storage
+        taskCount = lists.last.map { $0.firstTask + $0.taskCount } ?? 0
+    }
+
+    /// Length of each task's short ref, by position (list order, then document order).
+    var shortRefLengths: [UInt8] {
+        if let table = refLengths.table { return table }
+        var hashes: [Ref] = []
+        hashes.reserveCapacity(taskCount)
+        for list in lists {
+            for i in 0..<list.taskCount { hashes.append(Ref(hash: list.segment.record(i).refHash)) }
+        }
+        let index = RefIndex(hashes)
+        let table = (0..<hashes.count).map { UInt8(index.shortRef(at: $0).utf8.count) }
+        refLengths.table = table
+        return table
     }
 
     /// Builds a library from parsed documents (tests, and lists parsed in this run).
@@ -262,25 +295,13 @@ public struct Library: Sendable {
             lists.append(TaskList(file: file, segment: segment, firstTask: first))
             first += segment.taskCount
         }
-        if let known, known.count == first {
-            return Library(lists: lists, shortRefLengths: known, storage: storage)
-        }
-        var hashes: [Ref] = []
-        hashes.reserveCapacity(first)
-        for segment in segments {
-            for i in 0..<segment.taskCount { hashes.append(Ref(hash: segment.record(i).refHash)) }
-        }
-        let index = RefIndex(hashes)
-        let lengths = (0..<hashes.count).map { UInt8(index.shortRef(at: $0).utf8.count) }
-        return Library(lists: lists, shortRefLengths: lengths, storage: storage)
+        return Library(lists: lists, shortRefLengths: known?.count == first ? known : nil, storage: storage)
     }
 
     /// Every task, in folder order.
     public var ids: [TaskID] {
         lists.indices.flatMap { l in (0..<lists[l].taskCount).map { TaskID(list: l, index: $0) } }
     }
-
-    public var taskCount: Int { shortRefLengths.count }
 
     func record(_ id: TaskID) -> TaskRecord { lists[id.list].segment.record(id.index) }
 
@@ -306,12 +327,30 @@ public struct Library: Sendable {
     public func position(of id: TaskID) -> Int { lists[id.list].firstTask + id.index }
 
     /// The short ref a row shows.
-    public func ref(_ id: TaskID) -> String {
-        Ref(hash: record(id).refHash).prefix(Int(shortRefLengths[position(of: id)]))
-    }
+    public func ref(_ id: TaskID) -> String { Ref(hash: record(id).refHash).prefix(refLength(id)) }
 
-    /// The length of a task's short ref.
-    public func refLength(_ id: TaskID) -> Int { Int(shortRefLengths[position(of: id)]) }
+    /// The length of a task's short ref: the shortest prefix, at least 3 symbols, that no other
+    /// task's ref shares.
+    public func refLength(_ id: TaskID) -> Int {
+        if let table = refLengths.table { return Int(table[position(of: id)]) }
+        // A few lookups measure the task against all others; many build the whole table once.
+        refLengths.singles += 1
+        if refLengths.singles > 32 { return Int(shortRefLengths[position(of: id)]) }
+        let hash = record(id).refHash
+        let me = position(of: id)
+        var longest = 0
+        var p = 0
+        for list in lists {
+            for i in 0..<list.taskCount {
+                defer { p += 1 }
+                guard p != me else { continue }
+                var a = hash, b = list.segment.record(i).refHash, shared = 0
+                while shared < Ref.fullLength, a % 27 == b % 27 { a /= 27; b /= 27; shared += 1 }
+                longest = max(longest, shared)
+            }
+        }
+        return min(max(Ref.minimumLength, longest + 1), Ref.fullLength)
+    }
 
     /// Appends a short ref to `out`, without making a string.
     public static func appendRef(hash: UInt64, length: Int, to out: inout [UInt8]) {
@@ -361,14 +400,50 @@ public struct Library: Sendable {
 
     /// The task a user's REF names: a ref prefix, else an exact title, else a unique title substring.
     public func resolve(ref text: String) -> Resolution<TaskID> {
-        let all = ids
-        let index = RefIndex(all.map { Ref(hash: record($0).refHash) })
-        let titles = all.lazy.map { self.lists[$0.list].segment.string(self.record($0).title) ?? "" }
-        switch index.resolve(text, titles: titles) {
-        case .found(let i, _): return .found(all[i])
-        case .ambiguous(let candidates, _): return .ambiguous(candidates.map { all[$0] })
-        case .notFound: return .notFound
+        let query = String(text.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+        guard !query.isEmpty else { return .notFound }
+        // A ref prefix of k symbols is the hash modulo 27^k (the first symbol is the lowest digit).
+        var byRef: [TaskID] = []
+        let symbols = Array(query.utf8).map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 }
+        if symbols.count >= Ref.minimumLength, symbols.count <= Ref.fullLength,
+           let digits = Optional(symbols.compactMap(Ref.digit)), digits.count == symbols.count {
+            var value: UInt64 = 0
+            var modulus: UInt64 = 1
+            for d in digits {
+                value = value &+ UInt64(d) &* modulus  // a 14-symbol text beyond 2^64 simply matches nothing
+                modulus = modulus &* 27
+            }
+            let whole = digits.count == Ref.fullLength
+            for (l, list) in lists.enumerated() {
+                for i in 0..<list.taskCount {
+                    let h = list.segment.record(i).refHash
+                    if whole ? h == value : h % modulus == value { byRef.append(TaskID(list: l, index: i)) }
+                }
+            }
         }
+        if byRef.count == 1 { return .found(byRef[0]) }
+        // Then an exact title (ignoring case), then a unique part of a title.
+        let needle = Array(query.lowercased().utf8)
+        var exact: [TaskID] = []
+        var containing: [TaskID] = []
+        for (l, list) in lists.enumerated() {
+            for i in 0..<list.taskCount {
+                let title = list.segment.bytes(list.segment.record(i).title)
+                let folded = Array(String(decoding: title, as: UTF8.self).lowercased().utf8)
+                if folded == needle {
+                    exact.append(TaskID(list: l, index: i))
+                } else if exact.isEmpty, folded.count >= needle.count,
+                          folded.withUnsafeBufferPointer({ contains($0, needle) }) {
+                    containing.append(TaskID(list: l, index: i))
+                }
+            }
+        }
+        if exact.count == 1 { return .found(exact[0]) }
+        if exact.count > 1 { return .ambiguous(exact) }
+        if containing.count == 1 { return .found(containing[0]) }
+        if containing.count > 1 { return .ambiguous(containing) }
+        if byRef.count > 1 { return .ambiguous(byRef) }
+        return .notFound
     }
 
     /// The list a user names: its path relative to the folder (with or without `.md`), else its file
@@ -411,8 +486,9 @@ public struct LoadResult: Sendable {
 
 extension Folder {
     /// Reads every list: from the cache where a list is unchanged, else parsing it, on all cores.
-    /// Never writes a list; it may write the cache (`useCache`).
-    public func load(useCache: Bool = true, environment: [String: String] = [:]) -> LoadResult {
+    /// Never writes a list; it may write the cache (`useCache`), unless `saveCache` is false (a
+    /// write command, whose change makes the cache stale at once).
+    public func load(useCache: Bool = true, saveCache: Bool = true, environment: [String: String] = [:]) -> LoadResult {
         let scan = scan()
         let cache = useCache ? ListCache(folder: self, environment: environment) : nil
         let cached = cache?.load()
@@ -457,7 +533,7 @@ extension Folder {
         let unchanged = stale.isEmpty && cached?.matches(files: files) == true
         let library = Library.assemble(files: kept, segments: keptSegments, storage: storage,
                                        shortRefLengths: unchanged ? cached?.shortRefLengths : nil)
-        if let cache, !unchanged || cached?.hasRacyEntries == true {
+        if saveCache, let cache, !unchanged || cached?.hasRacyEntries == true {
             cache.save(library)
         }
         return LoadResult(library: library, problems: scan.problems, readErrors: readErrors)

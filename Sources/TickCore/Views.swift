@@ -106,9 +106,7 @@ extension Library {
                 if r.dueDay != .min {
                     counts.scheduled += 1
                     if r.dueDay <= today { counts.today += 1 }
-                    if r.dueDay < today || (r.dueDay == today && r.dueMinutes >= 0 && Int(r.dueMinutes) <= now.minutes) {
-                        counts.overdue += 1
-                    }
+                    if r.isOverdue(today: today, minutes: now.minutes) { counts.overdue += 1 }
                 }
             }
         }
@@ -133,7 +131,7 @@ struct ViewOrderKey {
         line = r.line
         done = r.done
         doneDay = r.doneDay
-        overdue = now.map { now in r.due.map { $0.isOverdue(at: now) } ?? false } ?? false
+        overdue = now.map { r.isOverdue(today: Int32($0.day.daysSinceEpoch), minutes: $0.minutes) } ?? false
     }
 
     func precedes(_ other: ViewOrderKey) -> Bool {

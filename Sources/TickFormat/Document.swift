@@ -142,13 +142,32 @@ public struct Document: Sendable {
                 case .flag: task.flagged = true
                 }
             }
+            if !task.done, let token = scan.tokens.first(where: { if case .done = $0.kind { return true } else { return false } }) {
+                diagnostics.append(Diagnostic(line: paragraph.line, column: token.range.lowerBound - lines.start(paragraph.line) + 1,
+                                              message: "completion date on an open task: tick keeps it, but the box says open"))
+            }
             taskOfItem[index] = tasks.count
             tasks.append(task)
         }
         assignTrailingBlankLines()
         assignSections()
         notes = tasks.indices.map(noteText)
+        checkColor()
         diagnostics.sort { ($0.line, $0.column) < ($1.line, $1.column) }
+    }
+
+    /// The colours a list may name in its front matter (FORMAT.md, section 2).
+    public static let colorNames: Set<String> = ["red", "orange", "yellow", "green", "blue", "purple", "brown", "gray"]
+
+    /// A `color` that is neither a named colour nor `#RRGGBB` is reported (and shown without colour).
+    private mutating func checkColor() {
+        guard let frontMatter, let color = frontMatter["color"] else { return }
+        let hex = color.utf8.count == 7 && color.hasPrefix("#")
+            && color.utf8.dropFirst().allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) }
+        guard !hex, !Document.colorNames.contains(color.lowercased()) else { return }
+        let line = (2..<frontMatter.closingLine).first { lineText($0).hasPrefix("color:") } ?? 1
+        diagnostics.append(Diagnostic(line: line, column: 1,
+                                      message: "unknown colour '\(color)': expected one of \(Document.colorNames.sorted().joined(separator: ", ")) or #RRGGBB"))
     }
 
     /// Blank lines between two tasks belong to the task above.

@@ -234,9 +234,10 @@ struct TitleLine: Sendable {
 // MARK: - Separators
 
 /// The byte length of the separator at `i`: space, tab, or a Unicode space separator (Zs).
+@inline(__always)
 func separatorLength(_ b: [UInt8], _ i: Int, _ end: Int) -> Int {
     let c = b[i]
-    if c == 0x20 || c == 0x09 { return 1 }
+    if c < 0x80 { return c == 0x20 || c == 0x09 ? 1 : 0 }
     if c == 0xC2, i + 1 < end, b[i + 1] == 0xA0 { return 2 }  // U+00A0
     guard i + 2 < end else { return 0 }
     let c1 = b[i + 1], c2 = b[i + 2]

@@ -74,6 +74,27 @@ struct FormatRuleCheckTests {
     }
 }
 
+@Suite("9 What tick check reports: dates on open tasks and colours")
+struct FormatRuleCheckMoreTests {
+    @Test("a done: date on an open task is reported at the date")
+    func doneDateOnOpenTask() throws {
+        let d = parsed("- [ ] Pack done:2026-11-28\n- [x] Done done:2026-11-28\n").diagnostics
+        try #require(d.count == 1)
+        #expect((d[0].line, d[0].column) == (1, 12))
+        #expect(d[0].message.contains("completion date on an open task"))
+    }
+
+    @Test("an unknown front-matter colour is reported at its line; named colours and #RRGGBB are not")
+    func unknownColour() throws {
+        let bad = parsed("---\nsymbol: x\ncolor: pink\n---\n# L\n").diagnostics
+        try #require(bad.count == 1)
+        #expect(bad[0].line == 3 && bad[0].message.contains("unknown colour 'pink'"))
+        #expect(parsed("---\ncolor: Green\n---\n").diagnostics.isEmpty)
+        #expect(parsed("---\ncolor: \"#2a9D8f\"\n---\n").diagnostics.isEmpty)
+        #expect(parsed("---\ncolor: #2a9d8\n---\n").diagnostics.count == 1)
+    }
+}
+
 @Suite("10 Where tick differs from cmark-gfm")
 struct FormatRuleCmarkGFMTests {
     @Test("a task inside a block quote is a task")

@@ -56,12 +56,14 @@ enum Posix {
         return fstatat(AT_FDCWD, path, &s, 0) == 0 ? s : nil
     }
 
-    /// Reads the whole file into one buffer.
+    /// Reads the whole file into one buffer, sized from its status and grown if it grew meanwhile.
+    /// A folder is EISDIR; another file that is not a regular one (a FIFO would block) is EINVAL.
     static func readFile(_ path: String) throws(IOFailure) -> (bytes: [UInt8], stat: Glibc.stat) {
-        let fd = try open(path, O_RDONLY)
+        let fd = try open(path, O_RDONLY | O_NONBLOCK)
         defer { close(fd) }
         let info = try fstat(fd, path)
-        guard (info.st_mode & S_IFMT) == S_IFREG else { throw IOFailure(path: path, operation: "read", code: EISDIR) }
+        let kind = info.st_mode & S_IFMT
+        guard kind == S_IFREG else { throw IOFailure(path: path, operation: "read", code: kind == S_IFDIR ? EISDIR : EINVAL) }
         return (try readAll(fd, path, sizeHint: Int(info.st_size)), info)
     }
 

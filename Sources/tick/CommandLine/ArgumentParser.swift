@@ -178,6 +178,12 @@ enum ArgumentParser {
     /// Hands positional words to the arguments in order: a repeating argument takes all it can
     /// while leaving one word for each required argument after it.
     static func assign(_ words: [String], to arguments: [Argument], usage: String) throws -> [String: [String]] {
+        // Too few words: the first argument that filling from the left leaves empty is missing.
+        var needed = 0
+        for argument in arguments where argument.arity == .required || argument.arity == .oneOrMore {
+            needed += 1
+            if needed > words.count { throw UsageError.missingArgument(argument.name, usage: usage) }
+        }
         var result: [String: [String]] = [:]
         var next = 0
         for (index, argument) in arguments.enumerated() {

@@ -111,6 +111,33 @@ extension FolderError: ReportableError {
     var message: String { description }
 }
 
+extension MutationError: ReportableError {
+    var exitStatus: ExitStatus {
+        switch self {
+        case .taskGone, .listGone, .changedWhileMoving: return .negative
+        case .badListName, .listExists, .openTasks, .badValue: return .usage
+        }
+    }
+    var message: String { description }
+}
+
+extension TitleInputError: ReportableError {
+    var exitStatus: ExitStatus { .usage }
+    var message: String { description }
+}
+
+extension EditError: ReportableError {
+    /// A value that cannot be written is bad input; a missing task or section is not found; an
+    /// edit refused to keep the file's structure is a conflict with what the file holds.
+    var exitStatus: ExitStatus {
+        switch reason {
+        case .badValue: return .usage
+        case .noSuchTask, .noSuchSection, .structure: return .negative
+        }
+    }
+    var message: String { description }
+}
+
 // MARK: - Reporting
 
 extension Tick {

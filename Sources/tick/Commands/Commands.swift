@@ -12,7 +12,9 @@ enum Commands {
             + "Without a command, tick shows the home screen: how many open tasks are due today, scheduled, "
             + "flagged and open in all, then each list with its open tasks. With --json: {today, scheduled, "
             + "flagged, all, lists: [{name, file, symbol, color, open, done}]}.",
-        subcommands: [today, scheduled, flagged, all, completed, ls, show, search, check, initialize, help],
+        subcommands: [today, scheduled, flagged, all, completed, ls, show, search, pick, status,
+                      add, done, reopen, flag, unflag, due, priority, edit, mv, rm, list, undo,
+                      check, initialize, help],
         run: runHome)
 
     // MARK: - Reading
@@ -93,6 +95,219 @@ enum Commands {
         arguments: [Argument(name: "WORDS", help: "The words to look for", arity: .oneOrMore)],
         options: [allOption, listOption],
         run: runSearch)
+
+    static let pick: Command = Command(
+        name: "pick",
+        summary: "Pick one open task to do now",
+        discussion: "Chooses one open task at random from every list (or from --list or --view), weighted "
+            + "towards urgent work: overdue (the longer, the more), due today or in the next three days, "
+            + "priority and flag all add to a task's chance (the weights are in the README). tick remembers "
+            + "the pick in .tick/pick, and the next tick pick never picks the same task again while another "
+            + "one can be picked.\n\n"
+            + "When nothing is open it says all clear and exits 0. With --json: the picked task object, or "
+            + "null when all is clear.",
+        options: [
+            listOption,
+            Option(name: "view", valueName: "VIEW", help: "Only the tasks of a view: today, flagged or scheduled",
+                   choices: pickViews.map(\.rawValue)),
+            Option(name: "uniform", help: "Give every task the same chance, whatever its urgency"),
+            Option(name: "seed", valueName: "N",
+                   help: "Seed the random choice with the whole number N, to make it reproducible"),
+            Option(name: "done", help: "Complete the current pick (writes done: with today's date)"),
+            Option(name: "clear", help: "Dismiss the current pick"),
+        ],
+        run: runPick)
+
+    static let status: Command = Command(
+        name: "status",
+        summary: "One short line for a shell prompt",
+        discussion: "How many open tasks are overdue, due later today and flagged, in words: "
+            + "2 overdue · 3 today · 1 flagged. Only counts that are not zero are shown; when all are zero "
+            + "it prints nothing. With --json: {overdue, today, flagged, open}, always.",
+        run: runStatus)
+
+    // MARK: - Writing
+
+    static let refArgument = Argument(
+        name: "REF", help: "The task: its ref, its exact title (ignoring case) or a part of its title that no "
+            + "other task has", arity: .required)
+    static let refsArgument = Argument(
+        name: "REF", help: "The tasks: each a ref, an exact title (ignoring case) or a part of a title that no "
+            + "other task has", arity: .oneOrMore)
+    static let writeDiscussion = "Prints one line per task naming what changed and the task's ref; with --json, "
+        + "an array of the changed task objects; with --quiet, nothing. Only the lines of the tasks named change; "
+        + "every other byte of the file stays as it was."
+    static let dateHelp = "today, tomorrow, yesterday, a weekday (fri or friday: the next one after today), "
+        + "next week (next Monday), +3d, +2w, +1m, eow (the coming Sunday), eom (the month's last day), "
+        + "YYYY-MM-DD or YYYY-MM-DDTHH:MM, each optionally followed by a time such as 9:00"
+    static let priorityChoices = ["low", "medium", "high", "none"]
+
+    static let add: Command = Command(
+        name: "add",
+        summary: "Add a task",
+        discussion: "The title's words may carry metadata as in the files: a priority (!, !! or !!!), #flag, "
+            + "and a due date with any date word (due:fri, due:+3d, due:tomorrow 9:00), written as "
+            + "due:YYYY-MM-DD. Without --list the task goes to the list named Inbox (inbox.md, created with a "
+            + "# Inbox heading when missing). It goes after the last task of the list or of its section; with "
+            + "--parent, after the last subtask of that task.\n\n"
+            + "Dates: \(dateHelp).\n\n" + writeDiscussion,
+        arguments: [Argument(name: "TITLE", help: "The title, with any metadata; several words are joined with "
+                             + "spaces", arity: .oneOrMore)],
+        options: [
+            Option(name: "list", short: "l", valueName: "LIST",
+                   help: "Add to the list LIST (default: Inbox): its name or file name (a unique prefix is enough) "
+                       + "or its path"),
+            Option(name: "due", valueName: "DATE", help: "Due on DATE (see below)"),
+            Option(name: "priority", valueName: "LEVEL", help: "low, medium, high or none", choices: priorityChoices),
+            Option(name: "flag", help: "Flag the task"),
+            Option(name: "note", valueName: "TEXT", help: "Notes for the task (lines below its title)"),
+            Option(name: "section", valueName: "SECTION", help: "Add it under the list's heading SECTION"),
+            Option(name: "parent", valueName: "REF", help: "Add it as the last subtask of the task REF"),
+        ],
+        run: runAdd)
+
+    static let done: Command = Command(
+        name: "done",
+        summary: "Complete tasks",
+        discussion: "Ticks the box and writes done:YYYY-MM-DD with today's date. A parent's subtasks stay as they "
+            + "are. " + writeDiscussion,
+        arguments: [refsArgument],
+        run: runDone(true))
+
+    static let reopen: Command = Command(
+        name: "reopen",
+        summary: "Reopen completed tasks",
+        discussion: "Clears the box and removes done:. " + writeDiscussion,
+        arguments: [refsArgument],
+        run: runDone(false))
+
+    static let flag: Command = Command(
+        name: "flag",
+        summary: "Flag tasks",
+        discussion: "Adds #flag to the title line. " + writeDiscussion,
+        arguments: [refsArgument],
+        run: runFlag(true))
+
+    static let unflag: Command = Command(
+        name: "unflag",
+        summary: "Remove the flag from tasks",
+        discussion: writeDiscussion,
+        arguments: [refsArgument],
+        run: runFlag(false))
+
+    static let due: Command = Command(
+        name: "due",
+        summary: "Set or remove a task's due date",
+        discussion: "DATE is one of: \(dateHelp); or none to remove the due date. It is written as "
+            + "due:YYYY-MM-DD (due:YYYY-MM-DDTHH:MM with a time).\n\n" + writeDiscussion,
+        arguments: [refArgument, Argument(name: "DATE", help: "The date (several words are joined), or none",
+                                          arity: .oneOrMore)],
+        run: runDue)
+
+    static let priority: Command = Command(
+        name: "priority",
+        summary: "Set or remove a task's priority",
+        discussion: "Writes !, !! or !!! for low, medium or high; none removes it. " + writeDiscussion,
+        arguments: [refArgument, Argument(name: "LEVEL", help: "low, medium, high or none")],
+        run: runPriority)
+
+    static let edit: Command = Command(
+        name: "edit",
+        summary: "Change a task's title, notes, due date or priority",
+        discussion: "With options, changes what they name. With none, opens $VISUAL (else $EDITOR) on the task's "
+            + "title line (title and metadata, as in the file), a blank line and its notes; what you save is "
+            + "written back to that task only, field by field. Leaving the text unchanged, or an editor that "
+            + "exits with an error, changes nothing.\n\n" + writeDiscussion,
+        arguments: [refArgument],
+        options: [
+            Option(name: "title", valueName: "TITLE", help: "The new title (without metadata)"),
+            Option(name: "note", valueName: "TEXT", help: "Replace the notes with TEXT (\"\" removes them)"),
+            Option(name: "append-note", valueName: "TEXT", help: "Add TEXT after the notes"),
+            Option(name: "due", valueName: "DATE", help: "The due date (as for tick due), or none"),
+            Option(name: "priority", valueName: "LEVEL", help: "low, medium, high or none", choices: priorityChoices),
+        ],
+        run: runEdit)
+
+    static let mv: Command = Command(
+        name: "mv",
+        summary: "Move tasks to the end of another list",
+        discussion: "Each task moves with its notes and subtasks. The destination is written first, then the "
+            + "list it came from, so that an interruption leaves a task in both lists (the next tick run "
+            + "finishes the move), never in neither.\n\n" + writeDiscussion,
+        arguments: [refsArgument, Argument(name: "LIST", help: "The destination list: its name or file name "
+                                           + "(a unique prefix is enough) or its path")],
+        run: runMove)
+
+    static let rm: Command = Command(
+        name: "rm",
+        summary: "Delete tasks",
+        discussion: "Each task goes with its notes and subtasks. With --json, prints the deleted task objects as "
+            + "they were. tick undo brings them back.",
+        arguments: [refsArgument],
+        run: runRemove)
+
+    static let listNameArgument = Argument(
+        name: "NAME", help: "The list: its name or file name (a unique prefix is enough) or its path")
+    static let symbolOption = Option(name: "symbol", valueName: "SYMBOL",
+                                     help: "An emoji or short word shown beside the list's name (\"\" removes it)")
+    static let colorOption = Option(name: "color", valueName: "COLOR",
+                                    help: "red, orange, yellow, green, blue, purple, brown, gray or #RRGGBB "
+                                        + "(\"\" removes it)")
+
+    static let list: Command = Command(
+        name: "list",
+        summary: "Create, rename, restyle or delete lists",
+        discussion: "Each list is a .md file of the task folder. With --json, the list commands print the list "
+            + "as an object {name, file, symbol, color, open, done}.",
+        subcommands: [listNew, listRename, listSet, listRemove])
+
+    static let listNew: Command = Command(
+        name: "new",
+        summary: "Create a list",
+        discussion: "The file name comes from the name: lower case, spaces as hyphens (Work Stuff is "
+            + "work-stuff.md). The file starts with a # NAME heading, after front matter when a symbol or colour "
+            + "is given. A name that holds /, .., control characters or starts with a dot, or whose file name "
+            + "another list has (ignoring case), is refused (exit status 2).",
+        arguments: [Argument(name: "NAME", help: "The list's name")],
+        options: [symbolOption, colorOption],
+        run: runListNew)
+
+    static let listRename: Command = Command(
+        name: "rename",
+        summary: "Rename a list: its heading and its file",
+        discussion: "The new file (named as for list new, in the same folder) is written first, then the old "
+            + "one is removed. The same rules as for list new apply to the new name.",
+        arguments: [Argument(name: "OLD", help: "The list: its name or file name (a unique prefix is enough) "
+                             + "or its path"),
+                    Argument(name: "NEW", help: "Its new name")],
+        run: runListRename)
+
+    static let listSet: Command = Command(
+        name: "set",
+        summary: "Set a list's symbol or colour",
+        discussion: "Changes the keys in the file's front matter in place, adding the front matter when the "
+            + "file has none.",
+        arguments: [listNameArgument],
+        options: [symbolOption, colorOption],
+        run: runListSet)
+
+    static let listRemove: Command = Command(
+        name: "rm",
+        summary: "Delete a list and every task in it",
+        discussion: "Refuses (exit status 2) while the list has open tasks, and says how many, unless --force "
+            + "is given. tick undo brings the file back.",
+        arguments: [listNameArgument],
+        options: [Option(name: "force", help: "Delete the list even though it has open tasks")],
+        run: runListRemove)
+
+    static let undo: Command = Command(
+        name: "undo",
+        summary: "Revert the last change tick made",
+        discussion: "tick keeps a journal of its own changes under .tick/ (the last 20). undo reverts the latest "
+            + "one and forgets it, so a second undo reverts the one before. It refuses (exit status 1) when a "
+            + "file has changed since that change, unless --force is given.",
+        options: [Option(name: "force", help: "Revert even though the files changed since")],
+        run: runUndo)
 
     // MARK: - The folder
 

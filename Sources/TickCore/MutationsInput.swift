@@ -1,0 +1,142 @@
+// What a user types for a task's title line: title words with metadata tokens among them,
+// `due:` taking date words (`due:fri`, `due:+3d`, `due:tomorrow 9:00`), as `tick add` and the
+// editor of `tick edit` accept it.
+
+/// A title line as typed, split into the title and its metadata.
+public struct TitleInput: Equatable, Sendable {
+    /// The title without its tokens, trimmed; may be empty.
+    public var title: String
+    public var due: DueDate?
+    public var priority: Priority?
+    public var flagged: Bool
+    /// The day of a `done:` token.
+    public var doneDate: Day?
+
+    /// Splits `text` into title and tokens, the way the format reads a title line, except that
+    /// `due:` and `done:` take any date word of `DueDate(parsing:relativeTo:)`; a `due:` word may
+    /// be followed by a time word (`due:tomorrow 9:00`). Words inside an inline code span are
+    /// title text. A repeated token, a bad date or a time on `done:` is an error.
+    public init(parsing text: String, now: Now) throws(TitleInputError) {
+        title = ""
+        flagged = false
+        let words = TitleInput.words(text)
+        var removed = Set<Int>()
+        var k = 0
+        var seenFlag = false
+        func once(_ seen: Bool, _ what: String) throws(TitleInputError) {
+            if seen { throw .repeated(what) }
+        }
+        while k < words.count {
+            let word = words[k]
+            defer { k += 1 }
+            guard !word.inCode else { continue }
+            let token = word.text
+            if token.hasPrefix("due:") || token.hasPrefix("done:") {
+                let isDue = token.hasPrefix("due:")
+                var value = String(token.dropFirst(isDue ? 4 : 5))
+                guard !value.isEmpty else { throw .date(.notADate(token)) }
+                var consumed = [k]
+                if isDue, k + 1 < words.count, !words[k + 1].inCode, TitleInput.isTime(words[k + 1].text) {
+                    value += " " + words[k + 1].text
+                    consumed.append(k + 1)
+                }
+                let date: DueDate
+                do { date = try DueDate(parsing: value, relativeTo: now) } catch { throw .date(error) }
+                if isDue {
+                    try once(due != nil, "due date")
+                    due = date
+                } else {
+                    try once(doneDate != nil, "completion date")
+                    guard date.minutes == nil else { throw .date(.notADate(token)) }
+                    doneDate = date.day
+                }
+                removed.formUnion(consumed)
+                k = consumed.last!
+            } else if token.utf8.count <= 3, token.utf8.allSatisfy({ $0 == UInt8(ascii: "!") }) {
+                try once(priority != nil, "priority")
+                priority = Priority(rawValue: token.utf8.count)
+                removed.insert(k)
+            } else if token.lowercased() == "#flag" {
+                try once(seenFlag, "#flag")
+                seenFlag = true
+                flagged = true
+                removed.insert(k)
+            }
+        }
+        // The title: the text without the removed words, each with the separators before it
+        // (after it, for a first word), so that the rest keeps its spacing.
+        var kept = ""
+        var cursor = text.startIndex
+        for (k, word) in words.enumerated() where removed.contains(k) {
+            let from = k > 0 ? words[k - 1].range.upperBound : text.startIndex
+            let to = k > 0 ? word.range.upperBound : (k + 1 < words.count ? words[k + 1].range.lowerBound : text.endIndex)
+            if from >= cursor {
+                kept += text[cursor..<from]
+                cursor = to
+            } else {
+                cursor = max(cursor, to)
+            }
+        }
+        kept += text[cursor...]
+        title = kept.trimmingSpaces()
+    }
+
+    public init(title: String, due: DueDate? = nil, priority: Priority? = nil, flagged: Bool = false, doneDate: Day? = nil) {
+        self.title = title
+        self.due = due
+        self.priority = priority
+        self.flagged = flagged
+        self.doneDate = doneDate
+    }
+
+    private struct Word {
+        var text: String
+        var range: Range<String.Index>
+        var inCode: Bool
+    }
+
+    /// The words of `text` (split at whitespace), each marked when it lies in an inline code span:
+    /// after an odd number of backticks, or holding one.
+    private static func words(_ text: String) -> [Word] {
+        var backticks = 0
+        var result: [Word] = []
+        for part in text.split(whereSeparator: isSeparator) {
+            let ticks = part.filter { $0 == "`" }.count
+            result.append(Word(text: String(part), range: part.startIndex..<part.endIndex,
+                               inCode: backticks % 2 == 1 || ticks > 0))
+            backticks += ticks
+        }
+        return result
+    }
+
+    /// `H:MM` or `HH:MM`.
+    private static func isTime(_ word: String) -> Bool {
+        let b = Array(word.utf8)
+        guard b.count == 4 || b.count == 5, b[b.count - 3] == UInt8(ascii: ":") else { return false }
+        return b.enumerated().allSatisfy { $0.offset == b.count - 3 || ($0.element >= 0x30 && $0.element <= 0x39) }
+    }
+}
+
+/// Why a typed title line was refused.
+public enum TitleInputError: Error, Equatable, Sendable, CustomStringConvertible {
+    case date(DateError)
+    /// Two tokens of one kind.
+    case repeated(String)
+
+    public var description: String {
+        switch self {
+        case .date(let error): return error.description
+        case .repeated(let what): return "the title gives its \(what) twice"
+        }
+    }
+}
+
+private func isSeparator(_ c: Character) -> Bool { c == " " || c == "\t" || c == "\n" || c == "\r" }
+
+extension String {
+    /// Without leading and trailing spaces, tabs and line breaks.
+    func trimmingSpaces() -> String {
+        guard let first = firstIndex(where: { !isSeparator($0) }), let last = lastIndex(where: { !isSeparator($0) }) else { return "" }
+        return String(self[first...last])
+    }
+}

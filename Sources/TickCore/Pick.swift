@@ -1,0 +1,189 @@
+// The do-now pick: one open task chosen at random, weighted towards urgent work.
+//
+// Pure: the clock (`Now`) and the random generator are parameters. Remembering the current pick
+// between runs is `PickMemory`'s job (Storage/PickMemory.swift).
+
+// MARK: - Weights
+
+/// How strongly each kind of urgency draws the pick to a task. A task's chance is its weight
+/// divided by the sum of the weights of every candidate.
+///
+/// The weights are documented in the README (section "The do-now pick"); keep the two in step.
+public struct PickWeights: Equatable, Sendable {
+    /// Every open task.
+    public var base = 1
+    /// A due that has passed (a date before today, or a time today that has passed).
+    public var overdue = 6
+    /// Added per whole day overdue, on top of `overdue`…
+    public var perDayOverdue = 1
+    /// …up to this much.
+    public var overdueDaysCap = 6
+    /// Due today, at no time or at a time still to come.
+    public var dueToday = 4
+    /// Due in the next `soonDays` days (tomorrow onwards).
+    public var dueSoon = 1
+    public var soonDays = 3
+    /// By priority: none, low (`!`), medium (`!!`), high (`!!!`).
+    public var priority = [0, 1, 2, 4]
+    /// Flagged (`#flag`).
+    public var flagged = 3
+
+    public init() {}
+
+    /// The weights tick uses.
+    public static let standard = PickWeights()
+
+    /// The weight of an open task at `now`: at least `base`.
+    public func weight(of task: Task, at now: Now) -> Int {
+        weight(due: task.due, priority: task.priority, flagged: task.flagged, at: now)
+    }
+
+    /// The weight of an open task with these fields at `now`: at least `base`.
+    public func weight(due: DueDate?, priority: Priority, flagged: Bool, at now: Now) -> Int {
+        var weight = base + self.priority[priority.rawValue] + (flagged ? self.flagged : 0)
+        if let due {
+            let days = now.days(until: due.day)
+            if due.isOverdue(at: now) {
+                weight += overdue + min(max(-days, 0) * perDayOverdue, overdueDaysCap)
+            } else if days == 0 {
+                weight += dueToday
+            } else if days >= 1, days <= soonDays {
+                weight += dueSoon
+            }
+        }
+        return weight
+    }
+}
+
+/// How the pick weighs the candidates.
+public enum PickWeighting: Sendable {
+    /// By urgency (`PickWeights.standard`).
+    case urgency
+    /// Every candidate alike (`--uniform`).
+    case uniform
+}
+
+// MARK: - Scope
+
+/// Which open tasks a pick chooses from.
+public struct PickScope: Equatable, Sendable {
+    /// Only the tasks of this view (today, flagged or scheduled); nil: every open task.
+    public var view: SmartView?
+    /// Only this list (an index into `Library.lists`).
+    public var list: Int?
+
+    public init(view: SmartView? = nil, list: Int? = nil) {
+        self.view = view
+        self.list = list
+    }
+}
+
+extension Library {
+    /// The open tasks a pick chooses from, subtasks included, in folder order (so that a seed
+    /// chooses the same task whatever order the views display).
+    public func pickCandidates(_ scope: PickScope, now: Now) -> [TaskID] {
+        guard let view = scope.view else {
+            var result: [TaskID] = []
+            for l in lists.indices where scope.list == nil || l == scope.list {
+                for i in 0..<lists[l].taskCount where !rowFields(TaskID(list: l, index: i)).done {
+                    result.append(TaskID(list: l, index: i))
+                }
+            }
+            return result
+        }
+        return tasks(in: ViewQuery(view: view, includeCompleted: false, list: scope.list), now: now)
+            .filter { !rowFields($0).done }
+            .sorted()
+    }
+
+    /// Chooses one of `candidates` at random, weighted by `weighting`; never `current` while
+    /// another candidate exists. Nil when there is no candidate.
+    public func pick<G: RandomNumberGenerator>(from candidates: [TaskID], excluding current: TaskID?,
+                                               weighting: PickWeighting, now: Now,
+                                               using generator: inout G) -> TaskID? {
+        var pool = candidates
+        if let current, pool.contains(where: { $0 != current }) { pool.removeAll { $0 == current } }
+        let weights: [Int]
+        switch weighting {
+        case .uniform: weights = Array(repeating: 1, count: pool.count)
+        case .urgency:
+            weights = pool.map {
+                let task = rowFields($0)
+                return PickWeights.standard.weight(due: task.due, priority: Priority(rawValue: task.priority) ?? .none,
+                                                   flagged: task.flagged, at: now)
+            }
+        }
+        return Pick.choose(weights: weights, using: &generator).map { pool[$0] }
+    }
+}
+
+// MARK: - Choosing
+
+/// Weighted random choice over a seeded generator.
+public enum Pick {
+    /// An index of `weights` chosen with probability `weights[i] / sum`, or nil when `weights`
+    /// is empty. Weights must not be negative; when all are 0 the choice is uniform.
+    ///
+    /// Draws exactly one bounded number from `generator`, so a seed gives the same index for the
+    /// same weights on every platform and Swift version.
+    public static func choose<G: RandomNumberGenerator>(weights: [Int], using generator: inout G) -> Int? {
+        guard !weights.isEmpty else { return nil }
+        precondition(weights.allSatisfy { $0 >= 0 }, "pick weights are never negative")
+        let total = weights.reduce(UInt64(0)) { $0 + UInt64($1) }
+        guard total > 0 else { return Int(uniform(below: UInt64(weights.count), using: &generator)) }
+        var point = uniform(below: total, using: &generator)
+        for (i, weight) in weights.enumerated() {
+            if point < UInt64(weight) { return i }
+            point -= UInt64(weight)
+        }
+        preconditionFailure("the point lies below the total")
+    }
+
+    /// A uniform number in `0..<bound` (bound > 0): Lemire's multiply-shift with rejection, written
+    /// out here rather than left to the standard library so that seeded choices never change.
+    public static func uniform<G: RandomNumberGenerator>(below bound: UInt64, using generator: inout G) -> UInt64 {
+        precondition(bound > 0, "an empty range has no member")
+        var product = generator.next().multipliedFullWidth(by: bound)
+        if product.low < bound {
+            let threshold = (0 &- bound) % bound
+            while product.low < threshold {
+                product = generator.next().multipliedFullWidth(by: bound)
+            }
+        }
+        return product.high
+    }
+}
+
+/// SplitMix64 (Steele, Lea and Flood, 2014): a small, fast generator whose whole state is its seed,
+/// so `--seed N` reproduces a pick exactly.
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+// MARK: - The picked task's identity
+
+/// A picked task as it is remembered between runs: a `TaskKey` (list path, title, and how many
+/// earlier tasks of that list have the same title), so that it is found again after other tasks, or
+/// this one's metadata, changed.
+public typealias PickedTask = TaskKey
+
+extension TaskKey {
+    /// The identity of a task of `library`.
+    public init(_ id: TaskID, in library: Library) { self = library.key(id) }
+
+    /// The task in `library`, if it is still there.
+    public func find(in library: Library) -> TaskID? { library.id(of: self) }
+
+    /// The task's index in `document`, the content of its list file, if it is still there.
+    public func find(in document: Document) -> Int? { document.index(of: self) }
+}

@@ -1,0 +1,154 @@
+import TickCore
+
+/// The views `tick pick --view` can choose from.
+let pickViews: [SmartView] = [.today, .flagged, .scheduled]
+
+/// `tick pick`: one open task to do now; `--done` completes it, `--clear` dismisses it.
+@Sendable func runPick(_ invocation: Invocation) throws -> ExitStatus {
+    let done = invocation.flag("done"), clear = invocation.flag("clear")
+    if done || clear {
+        if done, clear { throw UsageError.invalidInput("--done and --clear do not go together") }
+        let choosing = ["list", "view", "seed"].filter { invocation.value($0) != nil }
+            + (invocation.flag("uniform") ? ["uniform"] : [])
+        if let option = choosing.first {
+            throw UsageError.invalidInput("--\(done ? "done" : "clear") acts on the current pick; --\(option) "
+                                          + "only applies when picking")
+        }
+        return done ? try completePick(invocation) : try clearPick(invocation)
+    }
+
+    let seed = try invocation.value("seed").map(parseSeed)
+    let loaded = try invocation.load()
+    let library = loaded.library
+    let now = try invocation.now()
+    let list = try invocation.value("list").map { try invocation.resolveList($0, in: library) }
+    let view = invocation.value("view").flatMap(SmartView.init(rawValue:))
+    let memory = PickMemory(root: loaded.folder.path)
+    let current = memory.load().flatMap { $0.find(in: library) }
+
+    var generator = SeededGenerator(seed: seed ?? UInt64.random(in: .min ... .max))
+    let candidates = library.pickCandidates(PickScope(view: view, list: list), now: now)
+    let chosen = library.pick(from: candidates, excluding: current,
+                              weighting: invocation.flag("uniform") ? .uniform : .urgency, now: now,
+                              using: &generator)
+    if let chosen {
+        do {
+            try memory.save(PickedTask(chosen, in: library))
+        } catch {
+            invocation.warn("cannot remember the pick: \(error)")
+        }
+    }
+
+    let out = invocation.out
+    if invocation.global.json {
+        out.json(chosen.map { TaskRows.json($0, in: library) } ?? .null)
+        return loaded.status
+    }
+    guard let chosen else {
+        out.line(allClearMessage(view: view, list: list.map { library.lists[$0].name }))
+        return loaded.status
+    }
+    let terminal = invocation.terminal
+    let rows = TaskRows(library: library, now: now, terminal: terminal, showList: true, rows: [chosen])
+    out.line(Style.bold.apply("Do now", enabled: terminal.color))
+    out.line(rows.row(chosen))
+    if chosen == current { out.line("  (the only task to pick from)") }
+    out.line()
+    out.line("When it is done: tick pick --done. Another one: tick pick.")
+    return loaded.status
+}
+
+/// `--seed N`: a whole number that fits in 64 bits.
+private func parseSeed(_ text: String) throws -> UInt64 {
+    guard let seed = UInt64(text) else {
+        throw UsageError.invalidValue(option: "--seed", value: text,
+                                      reason: "expected a whole number from 0 to \(UInt64.max)")
+    }
+    return seed
+}
+
+/// `All clear: nothing due today in Groceries.`
+private func allClearMessage(view: SmartView?, list: String?) -> String {
+    var text: String
+    switch view {
+    case .today?: text = "nothing due today"
+    case .flagged?: text = "no flagged tasks"
+    case .scheduled?: text = "no scheduled tasks"
+    default: text = "no open tasks"
+    }
+    if let list { text += " in " + list }
+    return "All clear: \(text)."
+}
+
+// MARK: - The current pick
+
+/// `tick pick --clear`: forgets the current pick.
+private func clearPick(_ invocation: Invocation) throws -> ExitStatus {
+    let folder = try invocation.folder()
+    let hadOne = try PickMemory(root: folder.path).clear()
+    if invocation.global.json {
+        invocation.out.json(.null)
+    } else if !invocation.global.quiet {
+        invocation.out.line(hadOne ? "Dismissed the current pick." : "There is no current pick.")
+    }
+    return .success
+}
+
+/// `tick pick --done`: completes the current pick, re-finding it by its ref's identity in the bytes
+/// of its list as they are when tick writes. Only that list is parsed (all of them for `--json`,
+/// whose task object carries a ref that is unique across the folder).
+private func completePick(_ invocation: Invocation) throws -> ExitStatus {
+    let folder = try invocation.folder()
+    let memory = PickMemory(root: folder.path)
+    guard let picked = memory.load() else {
+        throw CommandFailure(.negative, "there is no current pick; run 'tick pick' first")
+    }
+    let gone = CommandFailure(.negative, "the picked task '\(picked.title)' is no longer in \(picked.path); "
+                              + "run 'tick pick' for another")
+    // The remembered path must still name a list of the folder: never write anywhere else.
+    guard let file = folder.scan().lists.first(where: { $0.path == picked.path }) else {
+        try memory.clear()
+        throw gone
+    }
+
+    let day = try invocation.now().day
+    let writer = try FolderWriter(root: folder.path, environment: invocation.context.environment)
+    for note in writer.recoveryNotes { invocation.warn(note) }
+    // Set by the edit, which runs again on the fresh bytes when the file changes meanwhile.
+    var listName = file.baseName
+    var alreadyDone = false
+    var vanished = false
+    do {
+        try writer.change("complete '\(picked.title)' (tick pick --done)", path: file.path) { bytes in
+            let document = Document(bytes: bytes ?? [])
+            guard let index = picked.find(in: document) else {
+                vanished = true
+                throw gone
+            }
+            listName = document.heading ?? file.baseName
+            alreadyDone = document.tasks[index].done
+            if alreadyDone { return .unchanged }
+            do throws(EditError) {
+                return .write(try document.settingDone(index, true, on: day).document.serialize())
+            } catch {
+                throw CommandFailure(.negative, "cannot complete '\(picked.title)': \(error.message)")
+            }
+        }
+    } catch {
+        if vanished { try memory.clear() }
+        throw error
+    }
+    try memory.clear()
+
+    let out = invocation.out
+    if invocation.global.json {
+        let loaded = try invocation.load()
+        let library = loaded.library
+        out.json(picked.find(in: library).map { TaskRows.json($0, in: library) } ?? .null)
+        return loaded.status
+    }
+    if !invocation.global.quiet {
+        out.line(alreadyDone ? "'\(picked.title)' is already done." : "Done: \(picked.title) · \(listName)")
+    }
+    return .success
+}

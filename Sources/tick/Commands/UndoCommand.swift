@@ -1,0 +1,14 @@
+import TickCore
+
+/// `tick undo [--force]`: reverts the last change tick made in the folder.
+@Sendable func runUndo(_ invocation: Invocation) throws -> ExitStatus {
+    let session = try invocation.openForWriting(create: false)
+    guard let mutator = try? session.writing() else { throw StorageError.nothingToUndo }
+    let summary = try mutator.undo(force: invocation.flag("force"))
+    if invocation.global.json {
+        invocation.out.json(.object([("undone", .string(summary))]))
+    } else {
+        invocation.say("Undid: \(summary)")
+    }
+    return session.loaded.status
+}
