@@ -15,7 +15,12 @@ extension Invocation {
     /// Finds the folder and reads every list; skipped and unreadable files become warnings.
     func load() throws -> LoadedFolder {
         let folder = try folder()
-        let result = folder.load(environment: context.environment)
+        return try loaded(folder.load(environment: context.environment), in: folder)
+    }
+
+    /// The lists read from `folder`: skipped files become warnings; a list or subfolder that could
+    /// not be read is named on standard error and makes the answer incomplete (exit status 3).
+    func loaded(_ result: LoadResult, in folder: Folder) throws -> LoadedFolder {
         var unreadableFolders = false
         for problem in result.problems {
             if case .unreadable(let path, let error) = problem {

@@ -44,12 +44,9 @@ extension Invocation {
         return WriteSession(loaded: loaded, mutator: Mutator(writer: writer, folder: folder, library: loaded.library))
     }
 
-    /// Reads every list of `folder`; skipped and unreadable files become warnings.
+    /// Reads every list of `folder`, reporting what could not be read as `load()` does.
     private func load(_ folder: Folder) throws -> LoadedFolder {
-        let result = folder.load(saveCache: false, environment: context.environment)
-        for problem in result.problems { warn(problem.description) }
-        for (file, error) in result.readErrors { err.line("tick: cannot read '\(file.path)': \(error.reason)") }
-        return LoadedFolder(folder: folder, library: result.library, incomplete: !result.readErrors.isEmpty)
+        try loaded(folder.load(saveCache: false, environment: context.environment), in: folder)
     }
 
     /// The tasks that REF arguments name, each once, in the order given.
