@@ -15,7 +15,8 @@ public enum ListNaming {
         if trimmed.contains("..") { throw .badListName(name, reason: "a name cannot hold '..'") }
         if trimmed.hasPrefix(".") { throw .badListName(name, reason: "a name cannot start with '.'") }
         if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            throw .badListName(name.debugDescription, reason: "a name cannot hold control characters")
+            // Escaped (\u{01}, \t) so that the message stays one readable line, without Swift's quotes.
+            throw .badListName(String(name.debugDescription.dropFirst().dropLast()), reason: "a name cannot hold control characters")
         }
         return trimmed
     }

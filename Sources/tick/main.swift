@@ -9,6 +9,9 @@ import TickCore
 
 // The pipe's reader may leave early (`tick all | head`): see EPIPE in `Output`, not a signal.
 signal(SIGPIPE, SIG_IGN)
+// A file-size limit (`ulimit -f`) makes a write fail with EFBIG, reported like a full disk, instead
+// of killing tick half-way through.
+signal(SIGXFSZ, SIG_IGN)
 
 let fileSystem = LocalFileSystem()
 let context = Context(

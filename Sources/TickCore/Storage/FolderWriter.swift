@@ -125,6 +125,7 @@ public final class FolderWriter {
             }
         }
         guard !planned.isEmpty else { return nil }
+        for change in planned where change.before != nil { try refuseReadOnly(try resolve(change.path), path: change.path) }
         let entry = try journal.begin(summary: summary, changes: planned, finishOnRecovery: planned.count > 1)
         var written: [String: [UInt8]?] = [:]
         for (k, change) in planned.enumerated() {
@@ -168,6 +169,7 @@ public final class FolderWriter {
         for change in changes {
             let current = try readIfPresent(try resolve(change.path))
             if current != change.after, !force { throw StorageError.changedSinceLastChange(path: change.path) }
+            if current != nil { try refuseReadOnly(try resolve(change.path), path: change.path) }
         }
         for change in changes.reversed() {
             let current = try readIfPresent(try resolve(change.path))
@@ -259,6 +261,15 @@ public final class FolderWriter {
         }
     }
 
+    /// A list that may not be written (no write permission bit at all, or none for this user) is
+    /// refused as writing it in place would be: tick's rename would otherwise replace it anyway.
+    private func refuseReadOnly(_ target: String, path: String) throws(StorageError) {
+        guard let s = Posix.stat(target), (s.st_mode & S_IFMT) == S_IFREG else { return }
+        if s.st_mode & 0o222 == 0 || (access(target, W_OK) != 0 && Posix.errno == EACCES) {
+            throw .io(IOFailure(path: path, operation: "write", code: EACCES))
+        }
+    }
+
     private func refuseConflictMarkers(_ bytes: [UInt8], path: String) throws(StorageError) {
         var line = 1
         var start = 0
@@ -308,7 +319,9 @@ public final class FolderWriter {
             try Posix.fsync(fd, temporary)
         } catch {
             Posix.unlink(temporary)
-            throw StorageError.io(error)
+            // Named after the list, not the temporary file: a full disk or a folder without write
+            // permission is "cannot write work/a.md".
+            throw StorageError.io(IOFailure(path: path, operation: "write", code: error.code))
         }
         runHook(.beforeReplace, path: target)
 
