@@ -112,6 +112,68 @@ struct BadInputTests {
         expectUnchanged(lists, since: before)
     }
 
+    @Test("a read-only list is refused for writing, as an editor would refuse it, exit 3")
+    func readOnlyListRefusesWrites() throws {
+        let (sandbox, lists) = try Self.make()
+        try sandbox.write("lists/a.md", "- [ ] one\n- [x] two done:2026-03-01\n")
+        chmod(lists + "/a.md", 0o444)
+        let before = FolderSnapshot(lists)
+        for command in [["add", "three", "--list", "a"], ["done", "one"], ["reopen", "two"], ["rm", "one"],
+                        ["due", "one", "tomorrow"], ["list", "rename", "a", "b"], ["list", "rm", "a", "--force"]] {
+            expectRun(try sandbox.run(["--dir", lists] + command), status: 3, stdout: "",
+                      stderr: "tick: cannot write a.md: Permission denied\n")
+        }
+        // A move writes the destination first: it is refused before that, so no duplicate appears.
+        try sandbox.write("lists/b.md", "- [ ] elsewhere\n")
+        let withB = FolderSnapshot(lists)
+        expectRun(try sandbox.run(["--dir", lists, "mv", "one", "b"]), status: 3, stdout: "",
+                  stderr: "tick: cannot write a.md: Permission denied\n")
+        expectUnchanged(lists, since: withB)
+        try FileManager.default.removeItem(atPath: lists + "/b.md")
+        expectUnchanged(lists, since: before)
+    }
+
+    @Test("a folder without write permission: the write fails naming the list, exit 3")
+    func unwritableFolder() throws {
+        let launcher = try #require(Unprivileged.launcher, "setpriv is needed to test permissions as root")
+        let (sandbox, lists) = try Self.make()
+        try sandbox.write("lists/a.md", "- [ ] one\n")
+        expectRun(try sandbox.run(["init", lists]), status: 0)
+        let before = FolderSnapshot(lists)
+        chmod(lists, 0o555)
+        defer { chmod(lists, 0o755) }
+        expectRun(try sandbox.run(["--dir", lists, "add", "two", "--list", "a"], launcher: launcher), status: 3,
+                  stdout: "", stderr: "tick: cannot write a.md: Permission denied\n")
+        expectRun(try sandbox.run(["--dir", lists, "list", "new", "b"], launcher: launcher), status: 3,
+                  stdout: "", stderr: "tick: cannot write b.md: Permission denied\n")
+        chmod(lists, 0o755)
+        expectUnchanged(lists, since: before)
+        // Nothing to undo: the failed changes were never made.
+        expectRun(try sandbox.run(["--dir", lists, "undo"]), status: 1, stdout: "", stderr: "tick: nothing to undo\n")
+    }
+
+    @Test("a full disk (a file-size limit) fails the write before any list changes, exit 3")
+    func fullDisk() throws {
+        let (sandbox, lists) = try Self.make()
+        // ulimit -f counts 512-byte blocks: no file tick writes may pass 1,024 bytes, and the list
+        // is larger, so the journal entry that precedes every change cannot be written.
+        let text = (1...100).map { "- [ ] task \($0)\n" }.joined()
+        try sandbox.write("lists/a.md", text)
+        expectRun(try sandbox.run(["--dir", lists, "done", "task 1"]), status: 0)
+        let before = FolderSnapshot(lists)
+        let limited = ["/bin/sh", "-c", "ulimit -f 2 && exec \"$0\" \"$@\""]
+        let full = try sandbox.run(["--dir", lists, "add", "more", "--list", "a"], launcher: limited)
+        expectRun(full, status: 3, stdout: "")
+        #expect(full.stderr.hasPrefix("tick: cannot write ") && full.stderr.hasSuffix(": File too large\n"),
+                "\(full.stderr)")
+        #expect(full.stderr.split(separator: "\n").count == 1)
+        expectUnchanged(lists, since: before)
+        // The next run works, and undo reverts the last change that was made, not the failed one.
+        expectRun(try sandbox.run(["--dir", lists, "undo"]), status: 0, stdout: "Undid: completed \"task 1\"\n",
+                  stderr: "")
+        #expect(FileManager.default.contents(atPath: lists + "/a.md") == Data(text.utf8))
+    }
+
     @Test("a folder named x.md is a folder: its lists are read, it is not one")
     func folderNamedLikeAList() throws {
         let (sandbox, lists) = try Self.make()
@@ -371,6 +433,94 @@ struct BadInputTests {
         expectUnchanged(lists, since: before)
     }
 
+    @Test("a bad date for tick due quotes it; +999999d is a real day (year 4764), exit 2 or 0")
+    func badDueDates() throws {
+        let (sandbox, lists) = try Self.make()
+        try sandbox.write("lists/a.md", "- [ ] one\n")
+        let before = FolderSnapshot(lists)
+        let forms = "(expected today, tomorrow, yesterday, a weekday (fri or friday), next week, +3d, +2w, +1m, "
+            + "eow, eom, YYYY-MM-DD or YYYY-MM-DDTHH:MM, each optionally followed by a time such as 9:00)"
+        let refused: [(String, String)] = [
+            ("2026-02-30", "no such day: '2026-02-30'"),
+            ("+9999999d", "date out of range: '+9999999d' (years 1 to 9999)"),
+            ("25:00", "not a time: '25:00' (expected H:MM or HH:MM, from 0:00 to 23:59)"),
+            ("tomorrow 25:00", "not a time: '25:00' (expected H:MM or HH:MM, from 0:00 to 23:59)"),
+            ("2026-03-14T24:00", "not a time: '24:00' (expected H:MM or HH:MM, from 0:00 to 23:59)"),
+            ("", "not a date: '' " + forms),
+            ("due:", "not a date: 'due:' " + forms),
+        ]
+        for (value, message) in refused {
+            expectRun(try sandbox.run(["--dir", lists, "due", "one", value]), status: 2, stdout: "",
+                      stderr: "tick: \(message)\n")
+        }
+        expectRun(try sandbox.run(["--dir", lists, "add", "two due:", "--list", "a"]), status: 2, stdout: "",
+                  stderr: "tick: not a date: 'due:' " + forms + "\n")
+        expectRun(try sandbox.run(["--dir", lists, "add", "two", "--due", "2026-02-30", "--list", "a"]), status: 2,
+                  stdout: "", stderr: "tick: no such day: '2026-02-30'\n")
+        expectUnchanged(lists, since: before)
+        expectRun(try sandbox.run(["--dir", lists, "due", "one", "+999999d"]), status: 0,
+                  stdout: "Due 4764-02-08: wx2 \"one\"\n", stderr: "")
+        #expect(FileManager.default.contents(atPath: lists + "/a.md") == Data("- [ ] one due:4764-02-08\n".utf8))
+    }
+
+    // MARK: - List names
+
+    @Test("list names with /, .., a leading dot or control characters are refused; tick writes nothing, exit 2")
+    func badListNames() throws {
+        let (sandbox, lists) = try Self.make()
+        try sandbox.write("lists/work.md", "# Work\n- [ ] one\n")
+        let before = FolderSnapshot(sandbox.root.path)
+        let refused: [(String, String)] = [
+            ("a/b", "cannot name a list 'a/b': a name cannot hold '/'"),
+            ("../outside", "cannot name a list '../outside': a name cannot hold '/'"),
+            ("..", "cannot name a list '..': a name cannot hold '..'"),
+            ("a..b", "cannot name a list 'a..b': a name cannot hold '..'"),
+            (".hidden", "cannot name a list '.hidden': a name cannot start with '.'"),
+            ("a\u{01}b", "cannot name a list 'a\\u{01}b': a name cannot hold control characters"),
+            ("tab\there", "cannot name a list 'tab\\there': a name cannot hold control characters"),
+            ("new\nline", "cannot name a list 'new\\nline': a name cannot hold control characters"),
+            ("", "cannot name a list '': the name is empty"),
+        ]
+        for (name, message) in refused {
+            expectRun(try sandbox.run(["--dir", lists, "list", "new", name]), status: 2, stdout: "",
+                      stderr: "tick: \(message)\n")
+        }
+        expectRun(try sandbox.run(["--dir", lists, "list", "rename", "work", "../up"]), status: 2, stdout: "",
+                  stderr: "tick: cannot name a list '../up': a name cannot hold '/'\n")
+        expectRun(try sandbox.run(["--dir", lists, "add", "x", "--list", "../up"]), status: 1, stdout: "",
+                  stderr: "tick: no list named '../up'\n")
+        // Nothing anywhere in the sandbox changed: no file outside the folder, none inside.
+        expectUnchanged(sandbox.root.path, since: before)
+    }
+
+    @Test("a list name that collides with an existing file, ignoring case, is refused, exit 2")
+    func collidingListNames() throws {
+        let (sandbox, lists) = try Self.make()
+        try sandbox.write("lists/work.md", "# Work\n- [ ] one\n")
+        try sandbox.write("lists/Home.md", "- [ ] two\n")
+        try sandbox.write("lists/äbc.md", "- [ ] three\n")
+        let before = FolderSnapshot(lists)
+        for (name, file) in [("WORK", "work.md"), ("Work", "work.md"), ("home", "Home.md"), ("HOME", "Home.md"),
+                             ("ÄBC", "äbc.md")] {
+            expectRun(try sandbox.run(["--dir", lists, "list", "new", name]), status: 2, stdout: "",
+                      stderr: "tick: cannot create the list '\(name)': \(file) exists already\n")
+        }
+        expectRun(try sandbox.run(["--dir", lists, "list", "rename", "work", "home"]), status: 2, stdout: "",
+                  stderr: "tick: cannot create the list 'home': Home.md exists already\n")
+        expectUnchanged(lists, since: before)
+    }
+
+    @Test("a list name too long for the file system is an I/O error naming the file, exit 3")
+    func overlongListName() throws {
+        let (sandbox, lists) = try Self.make()
+        let before = FolderSnapshot(lists)
+        let name = String(repeating: "n", count: 300)
+        let result = try sandbox.run(["--dir", lists, "list", "new", name])
+        expectRun(result, status: 3, stdout: "")
+        #expect(result.stderr.hasSuffix("\(name).md: File name too long\n"), "\(result.stderr)")
+        expectUnchanged(lists, since: before)
+    }
+
     // MARK: - The command line
 
     @Test("an unknown command or option gets a did-you-mean suggestion, exit 2")
@@ -386,6 +536,12 @@ struct BadInputTests {
                   stderr: "tick: unknown option '--lsit'; did you mean '--list'?\n")
         expectRun(try sandbox.run(["--dri", lists, "today"]), status: 2, stdout: "",
                   stderr: "tick: unknown option '--dri'; did you mean '--dir'?\n")
+        expectRun(try sandbox.run(["--dir", lists, "don", "one"]), status: 2, stdout: "",
+                  stderr: "tick: unknown command 'don'; did you mean 'done'? (see 'tick --help')\n")
+        expectRun(try sandbox.run(["--dir", lists, "add", "two", "--lst", "a"]), status: 2, stdout: "",
+                  stderr: "tick: unknown option '--lst'; did you mean '--list'?\n")
+        expectRun(try sandbox.run(["--dir", lists, "list", "nwe", "b"]), status: 2, stdout: "",
+                  stderr: "tick: unknown command 'nwe'; did you mean 'new'? (see 'tick list --help')\n")
         expectUnchanged(lists, since: before)
     }
 
@@ -402,6 +558,14 @@ struct BadInputTests {
                   stderr: "tick: missing LIST (usage: tick ls LIST [OPTIONS])\n")
         expectRun(try sandbox.run(["--dir", lists, "today", "--list"]), status: 2, stdout: "",
                   stderr: "tick: option '--list' needs a value LIST\n")
+        expectRun(try sandbox.run(["--dir", lists, "add"]), status: 2, stdout: "",
+                  stderr: "tick: missing TITLE (usage: tick add TITLE... [OPTIONS])\n")
+        expectRun(try sandbox.run(["--dir", lists, "mv", "one"]), status: 2, stdout: "",
+                  stderr: "tick: missing LIST (usage: tick mv REF... LIST [OPTIONS])\n")
+        expectRun(try sandbox.run(["--dir", lists, "list", "new"]), status: 2, stdout: "",
+                  stderr: "tick: missing NAME (usage: tick list new NAME [OPTIONS])\n")
+        expectRun(try sandbox.run(["--dir", lists, "add", "  "]), status: 2, stdout: "",
+                  stderr: "tick: a task needs a title\n")
         expectUnchanged(lists, since: before)
     }
 
@@ -419,6 +583,11 @@ struct BadInputTests {
                   stderr: "tick: no task matches 'butter'\n")
         expectRun(try sandbox.run(["--dir", lists, "ls", "c"]), status: 1, stdout: "",
                   stderr: "tick: no list named 'c'; did you mean 'a'?\n")
+        // A write with an ambiguous ref writes nothing.
+        expectRun(try sandbox.run(["--dir", lists, "done", "milk"]), status: 1, stdout: "",
+                  stderr: "tick: 'milk' matches several tasks: j4d (Buy milk), gbr (Buy oat milk)\n")
+        expectRun(try sandbox.run(["--dir", lists, "mv", "buy", "b"]), status: 1, stdout: "",
+                  stderr: "tick: 'buy' matches several tasks: j4d (Buy milk), gbr (Buy oat milk), bvn (Buy bread)\n")
         expectUnchanged(lists, since: before)
     }
 }

@@ -5,11 +5,11 @@ import Foundation
 import Testing
 
 // Helpers for the reliability tests: what a folder holds, running tick without root's
-// privileges, a seeded random generator.
+// privileges, the seeded generator as a RandomNumberGenerator.
 
 // MARK: - Snapshots
 
-/// Everything below a folder except tick's own `.tick/` state: each entry's kind, permissions,
+/// Everything below a folder except tick's own state (any `.tick/` folder): each entry's kind, permissions,
 /// and bytes (a file) or target (a symbolic link). Symbolic links are recorded, never followed.
 struct FolderSnapshot: Equatable, CustomStringConvertible {
     enum Entry: Equatable {
@@ -29,7 +29,7 @@ struct FolderSnapshot: Equatable, CustomStringConvertible {
     private mutating func walk(_ root: String, relative: String) {
         let full = relative.isEmpty ? root : root + "/" + relative
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: full) else { return }
-        for name in names.sorted() where !(relative.isEmpty && name == ".tick") {
+        for name in names.sorted() where name != ".tick" {
             let child = relative.isEmpty ? name : relative + "/" + name
             let path = root + "/" + child
             var info = stat()
@@ -89,17 +89,5 @@ enum Unprivileged {
 
 // MARK: - Random
 
-/// SplitMix64: a small seeded generator, so that a failing run can be repeated.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// The seeded generator of the concurrency tests, usable where the standard library takes one.
+extension SplitMix64: RandomNumberGenerator {}
