@@ -18,6 +18,7 @@ import Musl
 struct ListCache {
     struct Header {
         var magic: UInt64
+        /// The layout this build writes: the strides of both record halves.
         var recordStride: UInt32
         var segmentHeaderStride: UInt32
         var created: Int64
@@ -37,7 +38,8 @@ struct ListCache {
         var pathLength: UInt32
     }
 
-    static let magic: UInt64 = 0x3130_4548_4341_4B54 // "TKACHE01"
+    static let magic: UInt64 = 0x3230_4548_4341_4B54 // "TKACHE02"
+    static let recordLayout = UInt32(MemoryLayout<HotRecord>.stride << 16 | MemoryLayout<ColdRecord>.stride)
     /// Nanoseconds before the cache's writing during which a change makes an entry racy.
     static let racyWindow: Int64 = 2_000_000_000
 
@@ -67,12 +69,12 @@ struct ListCache {
         defer { close(fd) }
         guard let info = try? Posix.fstat(fd, path), info.st_size >= MemoryLayout<Header>.stride else { return nil }
         let length = Int(info.st_size)
-        guard let map = mmap(nil, length, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0), map != MAP_FAILED else { return nil }
+        guard let map = mmap(nil, length, PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED else { return nil }
         let base = UnsafeRawPointer(map)
         let storage = SegmentStorage { munmap(map, length) }
         let header = base.loadUnaligned(as: Header.self)
         guard header.magic == ListCache.magic,
-              header.recordStride == MemoryLayout<TaskRecord>.stride,
+              header.recordStride == ListCache.recordLayout,
               header.segmentHeaderStride == MemoryLayout<SegmentHeader>.stride
         else { return nil }
         let entriesOffset = MemoryLayout<Header>.stride
@@ -126,7 +128,7 @@ struct ListCache {
         }
         var out: [UInt8] = []
         out.reserveCapacity(offset)
-        let header = Header(magic: ListCache.magic, recordStride: UInt32(MemoryLayout<TaskRecord>.stride),
+        let header = Header(magic: ListCache.magic, recordStride: ListCache.recordLayout,
                             segmentHeaderStride: UInt32(MemoryLayout<SegmentHeader>.stride), created: created,
                             listCount: UInt32(entries.count), taskCount: UInt32(library.shortRefLengths.count))
         withUnsafeBytes(of: header) { out.append(contentsOf: $0) }

@@ -56,9 +56,9 @@ extension Library {
     /// The key of a task of the folder.
     public func key(_ id: TaskID) -> TaskKey {
         let segment = lists[id.list].segment
-        let title = segment.bytes(segment.record(id.index).title)
+        let title = segment.bytes(segment.cold(id.index).title)
         var occurrence = 0
-        for i in 0..<id.index where segment.bytes(segment.record(i).title).elementsEqual(title) { occurrence += 1 }
+        for i in 0..<id.index where segment.bytes(segment.cold(i).title).elementsEqual(title) { occurrence += 1 }
         return TaskKey(path: lists[id.list].file.path, title: String(decoding: title, as: UTF8.self), occurrence: occurrence)
     }
 
@@ -67,7 +67,7 @@ extension Library {
         guard let l = list(at: key.path) else { return nil }
         let segment = lists[l].segment
         var seen = 0
-        for i in 0..<segment.taskCount where segment.bytes(segment.record(i).title).elementsEqual(key.title.utf8) {
+        for i in 0..<segment.taskCount where segment.bytes(segment.cold(i).title).elementsEqual(key.title.utf8) {
             if seen == key.occurrence { return TaskID(list: l, index: i) }
             seen += 1
         }
@@ -80,9 +80,9 @@ extension Library {
     /// How many subtasks, at every depth, a task has.
     public func subtaskCount(of id: TaskID) -> Int {
         let segment = lists[id.list].segment
-        let depth = segment.record(id.index).depth
+        let depth = segment.cold(id.index).depth
         var j = id.index + 1
-        while j < segment.taskCount, segment.record(j).depth > depth { j += 1 }
+        while j < segment.taskCount, segment.cold(j).depth > depth { j += 1 }
         return j - id.index - 1
     }
 

@@ -21,8 +21,9 @@ extension Library {
             if let list, l != list { continue }
             let segment = lists[l].segment
             for i in 0..<segment.taskCount {
-                let r = segment.record(i)
-                if r.done, !includeCompleted { continue }
+                let h = segment.hot(i)
+                if h.done, !includeCompleted { continue }
+                let r = segment.cold(i)
                 let title = segment.bytes(r.foldedTitle)
                 let notes = segment.bytes(r.foldedNotes)
                 var onlyInNotes: [[UInt8]] = []
@@ -47,7 +48,7 @@ extension Library {
                         }
                     }
                 }
-                hits.append((hit, ViewOrderKey(r, list: l, now: nil)))
+                hits.append((hit, ViewOrderKey(h, list: l, now: nil)))
             }
         }
         hits.sort { a, b in

@@ -45,7 +45,7 @@ extension Library {
             if let only = query.list, l != only { continue }
             let segment = lists[l].segment
             for i in 0..<segment.taskCount {
-                let r = segment.record(i)
+                let r = segment.hot(i)
                 let wanted: Bool
                 switch query.view {
                 case .today: wanted = r.dueDay != .min && r.dueDay <= today
@@ -89,7 +89,8 @@ extension Library {
 
     /// The order that breaks ties in every view: due, priority (high first), list path, line.
     public func precedes(_ a: TaskID, _ b: TaskID) -> Bool {
-        ViewOrderKey(record(a), list: a.list, now: nil).precedes(ViewOrderKey(record(b), list: b.list, now: nil))
+        ViewOrderKey(lists[a.list].segment.hot(a.index), list: a.list, now: nil)
+            .precedes(ViewOrderKey(lists[b.list].segment.hot(b.index), list: b.list, now: nil))
     }
 
     /// The counts of the home screen's tiles: open tasks only.
@@ -99,7 +100,7 @@ extension Library {
         for list in lists {
             let segment = list.segment
             for i in 0..<segment.taskCount {
-                let r = segment.record(i)
+                let r = segment.hot(i)
                 guard !r.done else { continue }
                 counts.all += 1
                 if r.flagged { counts.flagged += 1 }
@@ -124,7 +125,7 @@ struct ViewOrderKey {
     var overdue: Bool
     var doneDay: Int32
 
-    init(_ r: TaskRecord, list: Int, now: Now?) {
+    init(_ r: HotRecord, list: Int, now: Now?) {
         due = r.dueDay == .min ? .max : Int64(r.dueDay) * 1441 + Int64(r.dueMinutes) + 1
         priority = r.priority
         self.list = list
