@@ -152,7 +152,9 @@ struct BadInputTests {
         expectRun(try sandbox.run(["--dir", lists, "undo"]), status: 1, stdout: "", stderr: "tick: nothing to undo\n")
     }
 
-    @Test("a full disk (a file-size limit) fails the write before any list changes, exit 3")
+    @Test("a full disk (a file-size limit) fails the write before any list changes, exit 3",
+          .disabled(if: ProcessInfo.processInfo.environment["TICK_TEST_SANITIZER"] == "thread",
+                    "ThreadSanitizer's runtime crashes (SIGBUS) under a file-size limit, before tick runs"))
     func fullDisk() throws {
         let (sandbox, lists) = try Self.make()
         // ulimit -f counts 512-byte blocks: no file tick writes may pass 1,024 bytes, and the list
