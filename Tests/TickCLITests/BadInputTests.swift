@@ -5,14 +5,14 @@ import Testing
 /// folder made for it and checking the message, the exit status and that no file changed.
 @Suite("bad input")
 struct BadInputTests {
-    /// A sandbox with an empty list folder `lists`, and the arguments that point tick at it.
+    /// A sandbox with an empty list folder `lists`, and that folder's absolute path.
     private static func make() throws -> (Sandbox, String) {
         let sandbox = try Sandbox()
         try FileManager.default.createDirectory(atPath: sandbox.path("lists"), withIntermediateDirectories: true)
         return (sandbox, sandbox.path("lists"))
     }
 
-    /// The tasks `tick all --all --json` prints, as dictionaries.
+    /// The task objects a view prints with `--json`.
     private static func tasks(_ result: TickResult, sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]] {
         let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
         return try #require(json as? [[String: Any]], "not an array of tasks: \(result.stdout.prefix(200))",
