@@ -6,14 +6,14 @@ import Foundation
 import Testing
 
 /// Writers, readers and an editor on one folder at once: 8 `tick` writer processes at a time
-/// (240 mutations in all), a reader running views and `tick check` meanwhile, and an editor
+/// (200 mutations in all), a reader running views and `tick check` meanwhile, and an editor
 /// that saves the same list files by hand, half the time by an atomic rename, half the time by
 /// appending in place. Afterwards every acknowledged mutation is there, no editor change was
 /// overwritten, and every file reads back byte for byte.
 @Suite("writers, readers and an editor at once")
 struct ConcurrencyTests {
     static let workers = 8
-    static let mutationsPerWorker = 30
+    static let mutationsPerWorker = 25
     static let lists = ["alpha", "beta", "gamma"]
 
     /// What a worker expects of one of its tasks.

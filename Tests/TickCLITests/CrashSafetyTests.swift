@@ -9,7 +9,7 @@ import TickFormat
 /// for a list, and that the next run removes the leftovers and finishes an interrupted move.
 @Suite("crash safety")
 struct CrashSafetyTests {
-    static let iterations = 60
+    static let iterations = 40
     static let seed: UInt64 = 0x6B69_6C6C  // "kill"
 
     static let points = ["BEFORE_REPLACE", "AFTER_REPLACE", "BETWEEN_FILES"]
