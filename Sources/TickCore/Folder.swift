@@ -293,8 +293,13 @@ extension Folder {
         let outcome: Initialization
         switch try fileSystem.status(state)?.kind {
         case nil:
-            try fileSystem.createDirectory(state, intermediates: false)
-            outcome = .created
+            do {
+                try fileSystem.createDirectory(state, intermediates: false)
+                outcome = .created
+            } catch FileSystemError.alreadyExists where fileSystem.isDirectory(state) {
+                // Another tick process (a first write, or tick init) created it at the same moment.
+                outcome = .alreadyInitialized
+            }
         case .directory?:
             outcome = .alreadyInitialized
         default:
@@ -302,7 +307,11 @@ extension Folder {
         }
         let gitignore = Path.join(state, ".gitignore")
         if try fileSystem.status(gitignore, followSymlinks: false) == nil {
-            try fileSystem.createFile(gitignore, contents: stateGitignore)
+            do {
+                try fileSystem.createFile(gitignore, contents: stateGitignore)
+            } catch FileSystemError.alreadyExists {
+                // Created at the same moment by another tick process.
+            }
         }
         return outcome
     }

@@ -5,14 +5,14 @@ import Testing
 /// folder made for it and checking the message, the exit status and that no file changed.
 @Suite("bad input")
 struct BadInputTests {
-    /// A sandbox with an empty list folder `lists`, and the arguments that point tick at it.
+    /// A sandbox with an empty list folder `lists`, and that folder's absolute path.
     private static func make() throws -> (Sandbox, String) {
         let sandbox = try Sandbox()
         try FileManager.default.createDirectory(atPath: sandbox.path("lists"), withIntermediateDirectories: true)
         return (sandbox, sandbox.path("lists"))
     }
 
-    /// The tasks `tick all --all --json` prints, as dictionaries.
+    /// The task objects a view prints with `--json`.
     private static func tasks(_ result: TickResult, sourceLocation: SourceLocation = #_sourceLocation) throws -> [[String: Any]] {
         let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8))
         return try #require(json as? [[String: Any]], "not an array of tasks: \(result.stdout.prefix(200))",
@@ -152,7 +152,9 @@ struct BadInputTests {
         expectRun(try sandbox.run(["--dir", lists, "undo"]), status: 1, stdout: "", stderr: "tick: nothing to undo\n")
     }
 
-    @Test("a full disk (a file-size limit) fails the write before any list changes, exit 3")
+    @Test("a full disk (a file-size limit) fails the write before any list changes, exit 3",
+          .disabled(if: ProcessInfo.processInfo.environment["TICK_TEST_SANITIZER"] == "thread",
+                    "ThreadSanitizer's runtime crashes (SIGBUS) under a file-size limit, before tick runs"))
     func fullDisk() throws {
         let (sandbox, lists) = try Self.make()
         // ulimit -f counts 512-byte blocks: no file tick writes may pass 1,024 bytes, and the list

@@ -77,9 +77,14 @@ public final class FolderWriter {
             try Posix.mkdir(stateDirectory)
             let ignore = stateDirectory + "/.gitignore"
             if Posix.stat(ignore) == nil {
-                let fd = try Posix.open(ignore, O_WRONLY | O_CREAT | O_EXCL)
-                try Posix.writeAll(fd, Array("*\n".utf8), ignore)
-                close(fd)
+                do {
+                    let fd = try Posix.open(ignore, O_WRONLY | O_CREAT | O_EXCL)
+                    try Posix.writeAll(fd, Array("*\n".utf8), ignore)
+                    close(fd)
+                } catch where error.code == EEXIST {
+                    // Another tick process starting at the same moment created it first (this runs
+                    // before the lock, which lives in the folder being created).
+                }
             }
             lockDescriptor = try Posix.open(stateDirectory + "/lock", O_RDWR | O_CREAT)
         } catch {

@@ -34,9 +34,13 @@ public struct PickMemory: Sendable {
             try Posix.mkdir(stateDirectory)
             let ignore = stateDirectory + "/.gitignore"
             if Posix.lstat(ignore) == nil {
-                let fd = try Posix.open(ignore, O_WRONLY | O_CREAT | O_EXCL)
-                defer { close(fd) }
-                try Posix.writeAll(fd, Folder.stateGitignore, ignore)
+                do throws(IOFailure) {
+                    let fd = try Posix.open(ignore, O_WRONLY | O_CREAT | O_EXCL)
+                    defer { close(fd) }
+                    try Posix.writeAll(fd, Folder.stateGitignore, ignore)
+                } catch where error.code == EEXIST {
+                    // Another tick process created it at the same moment.
+                }
             }
             let temporary = "\(path).\(getpid()).tmp"
             let fd = try Posix.open(temporary, O_WRONLY | O_CREAT | O_TRUNC)
