@@ -233,10 +233,21 @@ final class SegmentStorage: @unchecked Sendable {
 
     /// Keeps a copy of `bytes` and returns a segment over it.
     func own(_ bytes: [UInt8]) -> Segment {
+        let (memory, length) = SegmentStorage.copy(bytes)
+        return adopt(memory, length: length)
+    }
+
+    /// Takes over memory from `copy` (made on any thread) and returns a segment over it.
+    func adopt(_ memory: UnsafeMutableRawPointer, length: Int) -> Segment {
+        owned.append(memory)
+        return Segment(base: UnsafeRawPointer(memory), length: length)
+    }
+
+    /// `bytes` in memory aligned for records, for `adopt`.
+    static func copy(_ bytes: [UInt8]) -> (UnsafeMutableRawPointer, Int) {
         let memory = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
         bytes.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        owned.append(memory)
-        return Segment(base: UnsafeRawPointer(memory), length: bytes.count)
+        return (memory, bytes.count)
     }
 }
 
@@ -549,13 +560,15 @@ extension Folder {
         for (i, file) in files.enumerated() {
             if let hit = cached?.segment(for: file) { segments[i] = hit } else { stale.append(i) }
         }
-        let slots = ResultSlots<Result<[UInt8], FileSystemError>>(count: stale.count)
+        // Each worker copies its segment into memory of its own, so no list is held twice.
+        let slots = ResultSlots<Result<(UnsafeMutableRawPointer, Int), FileSystemError>>(count: stale.count)
         let fs = fileSystem
         let toParse = stale
         DispatchQueue.concurrentPerform(iterations: toParse.count) { k in
             let file = files[toParse[k]]
             do {
-                slots[k] = .success(Segment.build(Document(bytes: try fs.readFile(file.absolutePath)), path: file.path))
+                slots[k] = .success(SegmentStorage.copy(Segment.build(Document(bytes: try fs.readFile(file.absolutePath)),
+                                                                      path: file.path)))
             } catch let error as FileSystemError {
                 slots[k] = .failure(error)
             } catch {
@@ -564,12 +577,9 @@ extension Folder {
         }
         let storage = cached?.storage ?? SegmentStorage()
         var readErrors: [(ListFile, FileSystemError)] = []
-        var fresh: [Int: [UInt8]] = [:]
         for (k, i) in stale.enumerated() {
             switch slots[k]! {
-            case .success(let bytes):
-                segments[i] = storage.own(bytes)
-                fresh[i] = bytes
+            case .success(let (memory, length)): segments[i] = storage.adopt(memory, length: length)
             case .failure(let error): readErrors.append((files[i], error))
             }
         }

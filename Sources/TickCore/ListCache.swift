@@ -126,23 +126,27 @@ struct ListCache {
             paths.append(contentsOf: name)
             offset += (list.segment.length + 7) / 8 * 8
         }
-        var out: [UInt8] = []
-        out.reserveCapacity(offset)
+        // The head (header, directory, ref lengths, paths) in one buffer; the segments are written
+        // straight from where they are, so the cache is never held twice in memory.
+        var head: [UInt8] = []
         let header = Header(magic: ListCache.magic, recordStride: ListCache.recordLayout,
                             segmentHeaderStride: UInt32(MemoryLayout<SegmentHeader>.stride), created: created,
                             listCount: UInt32(entries.count), taskCount: UInt32(library.shortRefLengths.count))
-        withUnsafeBytes(of: header) { out.append(contentsOf: $0) }
-        entries.withUnsafeBytes { out.append(contentsOf: $0) }
-        out.append(contentsOf: library.shortRefLengths)
-        out.append(contentsOf: paths)
-        while out.count % 8 != 0 { out.append(0) }
-        for list in library.lists {
-            out.append(contentsOf: UnsafeRawBufferPointer(start: list.segment.base, count: list.segment.length))
-            while out.count % 8 != 0 { out.append(0) }
-        }
+        withUnsafeBytes(of: header) { head.append(contentsOf: $0) }
+        entries.withUnsafeBytes { head.append(contentsOf: $0) }
+        head.append(contentsOf: library.shortRefLengths)
+        head.append(contentsOf: paths)
+        while head.count % 8 != 0 { head.append(0) }
         let temporary = path + ".tmp-\(getpid())"
         guard let fd = try? Posix.open(temporary, O_WRONLY | O_CREAT | O_TRUNC) else { return }
-        let written = (try? Posix.writeAll(fd, out, temporary)) != nil
+        var written = (try? Posix.writeAll(fd, head, temporary)) != nil
+        let padding = [UInt8](repeating: 0, count: 8)
+        for list in library.lists where written {
+            let bytes = UnsafeRawBufferPointer(start: list.segment.base, count: list.segment.length)
+            written = (try? Posix.writeAll(fd, bytes, temporary)) != nil
+            let pad = (8 - list.segment.length % 8) % 8
+            if written, pad > 0 { written = (try? Posix.writeAll(fd, Array(padding[0..<pad]), temporary)) != nil }
+        }
         close(fd)
         if written { _ = try? Posix.rename(temporary, path) } else { Posix.unlink(temporary) }
     }

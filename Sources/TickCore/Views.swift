@@ -40,7 +40,8 @@ extension Library {
     /// With `includeCompleted`, a view's done tasks follow its open ones (within each list for `all`).
     public func tasks(in query: ViewQuery, now: Now) -> [TaskID] {
         let today = Int32(now.day.daysSinceEpoch)
-        var result: [(id: TaskID, key: ViewOrderKey)] = []
+        // Each task's place as two integers, so that sorting 80,000 rows compares numbers.
+        var result: [(major: UInt64, minor: UInt64)] = []
         for l in lists.indices {
             if let only = query.list, l != only { continue }
             let segment = lists[l].segment
@@ -54,37 +55,28 @@ extension Library {
                 case .all: wanted = true
                 case .completed: wanted = r.done
                 }
-                if wanted, !r.done || query.includeCompleted || query.view == .completed {
-                    result.append((TaskID(list: l, index: i), ViewOrderKey(r, list: l, now: now)))
+                guard wanted, !r.done || query.includeCompleted || query.view == .completed else { continue }
+                let key = ViewOrderKey(r, list: l, now: now)
+                // Due and priority in the low 35 bits; what a view puts first above them.
+                var major = key.dueAndPriority
+                switch query.view {
+                case .completed:
+                    // The latest done: date first; days since year 1 fit in 22 bits.
+                    let done = key.doneDay == .min ? 0 : UInt64(Int64(key.doneDay) + Day.firstDayOffset) + 1
+                    major |= ((1 << 22) - 1 - min(done, (1 << 22) - 1)) << 35
+                case .all:
+                    major |= UInt64(l) << 36 | (key.done ? 1 << 35 : 0)
+                case .today:
+                    major |= (key.done ? 1 << 62 : 0) | (key.overdue ? 0 : 1 << 61)
+                case .scheduled, .flagged:
+                    major |= key.done ? 1 << 62 : 0
                 }
+                // Tasks are in document order, so a task's index orders it like its line.
+                result.append((major, UInt64(l) << 32 | UInt64(i)))
             }
         }
-        switch query.view {
-        case .completed:
-            result.sort { a, b in
-                if a.key.doneDay != b.key.doneDay { return a.key.doneDay > b.key.doneDay }
-                return a.key.precedes(b.key)
-            }
-        case .all:
-            result.sort { a, b in
-                if a.id.list != b.id.list { return a.id.list < b.id.list }
-                if a.key.done != b.key.done { return !a.key.done }
-                return a.key.precedes(b.key)
-            }
-        case .today:
-            // Overdue first (a task due earlier today at a time is overdue), then the rest of today.
-            result.sort { a, b in
-                if a.key.done != b.key.done { return !a.key.done }
-                if a.key.overdue != b.key.overdue { return a.key.overdue }
-                return a.key.precedes(b.key)
-            }
-        case .scheduled, .flagged:
-            result.sort { a, b in
-                if a.key.done != b.key.done { return !a.key.done }
-                return a.key.precedes(b.key)
-            }
-        }
-        return result.map(\.id)
+        result.sort { $0.major != $1.major ? $0.major < $1.major : $0.minor < $1.minor }
+        return result.map { TaskID(list: Int($0.minor >> 32), index: Int($0.minor & 0xFFFF_FFFF)) }
     }
 
     /// The order that breaks ties in every view: due, priority (high first), list path, line.
@@ -133,6 +125,13 @@ struct ViewOrderKey {
         done = r.done
         doneDay = r.doneDay
         overdue = now.map { r.isOverdue(today: Int32($0.day.daysSinceEpoch), minutes: $0.minutes) } ?? false
+    }
+
+    /// Due (none last) and priority (high first) as one 35-bit number that sorts like `precedes`
+    /// on them: days since year 1 times 1,441 minutes-and-none fit in 33 bits.
+    var dueAndPriority: UInt64 {
+        let d: UInt64 = due == .max ? (1 << 33) - 1 : UInt64(due + Day.firstDayOffset * 1441)
+        return d << 2 | UInt64(3 - min(priority, 3))
     }
 
     func precedes(_ other: ViewOrderKey) -> Bool {

@@ -46,6 +46,9 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
         return (n < 0 ? n + 7 : n) + 1
     }
 
+    /// Days from 0001-01-01 to 1970-01-01: adding it makes every day's number non-negative.
+    public static let firstDayOffset: Int64 = 719_162
+
     public func adding(days n: Int) -> Day { Day(daysSinceEpoch: daysSinceEpoch + n) }
 
     public static func length(ofMonth month: Int, year: Int) -> Int {

@@ -84,11 +84,17 @@ enum Posix {
     }
 
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], _ path: String) throws(IOFailure) {
+        var failure: IOFailure?
+        bytes.withUnsafeBytes { buffer in
+            do throws(IOFailure) { try writeAll(fd, buffer, path) } catch { failure = error }
+        }
+        if let failure { throw failure }
+    }
+
+    static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, _ path: String) throws(IOFailure) {
         var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeBytes { buffer in
-                retrying { Glibc.write(fd, buffer.baseAddress! + done, buffer.count - done) }
-            }
+        while done < buffer.count {
+            let n = retrying { Glibc.write(fd, buffer.baseAddress! + done, buffer.count - done) }
             if n < 0 { throw IOFailure(path: path, operation: "write", code: errno) }
             done += n
         }

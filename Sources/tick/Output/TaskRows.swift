@@ -33,9 +33,14 @@ struct TaskRows {
         swap(&b, &scratch.bytes)
         b.removeAll(keepingCapacity: true)
         let fields = library.rowFields(id)
-        b.append(contentsOf: repeatElement(0x20, count: indent))
+        b.append(contentsOf: RowScratch.spaces[0..<min(indent, RowScratch.spaces.count)])
         Library.appendRef(hash: fields.refHash, length: fields.refLength, to: &b)
-        b.append(contentsOf: repeatElement(0x20, count: refWidth - fields.refLength + 2 + 2 * level))
+        let gap = refWidth - fields.refLength + 2 + 2 * level
+        if gap <= RowScratch.spaces.count {
+            b.append(contentsOf: RowScratch.spaces[0..<gap])
+        } else {
+            b.append(contentsOf: repeatElement(0x20, count: gap))
+        }
         b.append(contentsOf: fields.done ? RowScratch.doneBox : RowScratch.openBox)
         b.append(0x20)
         library.appendTitle(id, to: &b)
@@ -124,6 +129,7 @@ struct TaskRows {
 
 /// Buffers and memos reused across the rows of one command.
 struct RowScratch {
+    static let spaces = [UInt8](repeating: 0x20, count: 64)
     static let openBox = Array("[ ]".utf8)
     static let doneBox = Array("[x]".utf8)
     static let flag = Array(" ⚑".utf8)
