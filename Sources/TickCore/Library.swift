@@ -433,10 +433,23 @@ public struct Library: Sendable {
         }
     }
 
-    /// What a row shows besides the ref and the title.
-    public func rowFields(_ id: TaskID) -> (refHash: UInt64, refLength: Int, done: Bool, priority: Int, flagged: Bool, due: DueDate?, hasNotes: Bool) {
-        let r = record(id)
-        return (r.refHash, refLength(id), r.done, Int(r.priority), r.flagged, r.due, r.notes.length > 0)
+    /// Appends title bytes to `out` (UTF-8 as written; invalid sequences become U+FFFD).
+    public static func appendText(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
+        if bytes.allSatisfy({ $0 < 0x80 }) {
+            out.append(contentsOf: bytes)
+        } else {
+            out.append(contentsOf: String(decoding: bytes, as: UTF8.self).utf8)
+        }
+    }
+
+    /// What a row shows, read from the record once, without making dates or strings.
+    public func rowFields(_ id: TaskID) -> (refHash: UInt64, refLength: Int, done: Bool, priority: Int, flagged: Bool,
+                                           dueDay: Int32, dueMinutes: Int16, hasNotes: Bool,
+                                           title: UnsafeBufferPointer<UInt8>) {
+        let segment = lists[id.list].segment
+        let h = segment.hot(id.index), c = segment.cold(id.index)
+        return (c.refHash, refLength(id), h.done, Int(h.priority), h.flagged, h.dueDay, h.dueMinutes,
+                c.notes.length > 0, segment.bytes(c.title))
     }
 
     /// The enclosing task of a subtask.

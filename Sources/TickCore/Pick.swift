@@ -85,14 +85,14 @@ extension Library {
         guard let view = scope.view else {
             var result: [TaskID] = []
             for l in lists.indices where scope.list == nil || l == scope.list {
-                for i in 0..<lists[l].taskCount where !rowFields(TaskID(list: l, index: i)).done {
+                for i in 0..<lists[l].taskCount where !lists[l].segment.hot(i).done {
                     result.append(TaskID(list: l, index: i))
                 }
             }
             return result
         }
         return tasks(in: ViewQuery(view: view, includeCompleted: false, list: scope.list), now: now)
-            .filter { !rowFields($0).done }
+            .filter { !record($0).done }
             .sorted()
     }
 
@@ -108,8 +108,8 @@ extension Library {
         case .uniform: weights = Array(repeating: 1, count: pool.count)
         case .urgency:
             weights = pool.map {
-                let task = rowFields($0)
-                return PickWeights.standard.weight(due: task.due, priority: Priority(rawValue: task.priority) ?? .none,
+                let task = record($0)
+                return PickWeights.standard.weight(due: task.due, priority: Priority(rawValue: Int(task.priority)) ?? .none,
                                                    flagged: task.flagged, at: now)
             }
         }

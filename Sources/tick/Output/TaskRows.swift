@@ -19,7 +19,9 @@ struct TaskRows {
         self.now = now
         self.terminal = terminal
         self.showList = showList
-        refWidth = rows.map { library.refLength($0) }.max() ?? Ref.minimumLength
+        var widest = Ref.minimumLength
+        for id in rows { widest = max(widest, library.refLength(id)) }
+        refWidth = widest
     }
 
     /// Writes one row to `out`: the same text as `row`, built as bytes when there is no colour and
@@ -43,15 +45,17 @@ struct TaskRows {
         }
         b.append(contentsOf: fields.done ? RowScratch.doneBox : RowScratch.openBox)
         b.append(0x20)
-        library.appendTitle(id, to: &b)
+        Library.appendText(fields.title, to: &b)
         if fields.priority > 0 {
             b.append(0x20)
             b.append(contentsOf: repeatElement(UInt8(ascii: "!"), count: fields.priority))
         }
         if fields.flagged { b.append(contentsOf: RowScratch.flag) }
-        if let due = fields.due {
-            b.append(contentsOf: !fields.done && due.isOverdue(at: now) ? RowScratch.overdue : RowScratch.due)
-            scratch.appendWords(due, now: now, to: &b)
+        if fields.dueDay != .min {
+            let overdue = fields.dueDay < scratch.today(now)
+                || (fields.dueDay == scratch.today(now) && fields.dueMinutes >= 0 && Int(fields.dueMinutes) <= now.minutes)
+            b.append(contentsOf: !fields.done && overdue ? RowScratch.overdue : RowScratch.due)
+            scratch.appendWords(day: fields.dueDay, minutes: fields.dueMinutes, now: now, to: &b)
         }
         if fields.hasNotes { b.append(contentsOf: RowScratch.notes) }
         if showList {
@@ -144,12 +148,24 @@ struct RowScratch {
 
     init() { bytes.reserveCapacity(256) }
 
-    mutating func appendWords(_ due: DueDate, now: Now, to out: inout [UInt8]) {
-        let key = due.day.daysSinceEpoch * 1441 + (due.minutes ?? -1) + 1
+    /// The relative words for a due (`tomorrow`, `Fri 09:30`), made once per distinct due.
+    mutating func appendWords(day: Int32, minutes: Int16, now: Now, to out: inout [UInt8]) {
+        let key = Int(day) * 1441 + Int(minutes) + 1
         if let known = dueWords[key] { out.append(contentsOf: known); return }
+        let due = DueDate(day: Day(daysSinceEpoch: Int(day)), minutes: minutes < 0 ? nil : Int(minutes))
         let words = Array(due.relativeText(to: now).utf8)
         dueWords[key] = words
         out.append(contentsOf: words)
+    }
+
+    private var todayNumber: Int32?
+
+    /// Today's day number, computed once.
+    mutating func today(_ now: Now) -> Int32 {
+        if let todayNumber { return todayNumber }
+        let n = Int32(now.day.daysSinceEpoch)
+        todayNumber = n
+        return n
     }
 
     mutating func appendListName(_ list: Int, library: Library, to out: inout [UInt8]) {
