@@ -75,7 +75,21 @@ extension Library {
                 result.append((major, UInt64(l) << 32 | UInt64(i)))
             }
         }
-        result.sort { $0.major != $1.major ? $0.major < $1.major : $0.minor < $1.minor }
+        let order = { (a: (major: UInt64, minor: UInt64), b: (major: UInt64, minor: UInt64)) in
+            a.major != b.major ? a.major < b.major : a.minor < b.minor
+        }
+        if query.view == .all {
+            // Already grouped by list, in list order: sort each list's run on its own.
+            var start = 0
+            while start < result.count {
+                var end = start + 1
+                while end < result.count, result[end].minor >> 32 == result[start].minor >> 32 { end += 1 }
+                result[start..<end].sort(by: order)
+                start = end
+            }
+        } else {
+            result.sort(by: order)
+        }
         return result.map { TaskID(list: Int($0.minor >> 32), index: Int($0.minor & 0xFFFF_FFFF)) }
     }
 
