@@ -20,6 +20,6 @@ let package = Package(
         .executableTarget(name: "tick", dependencies: ["TickCore", "TickFormat"]),
         .testTarget(name: "TickFormatTests", dependencies: ["TickFormat"]),
         .testTarget(name: "TickCoreTests", dependencies: ["TickCore", "TickFormat"]),
-        .testTarget(name: "TickCLITests", dependencies: ["TickCore", "TickFormat"], exclude: ["Fixtures"]),
+        .testTarget(name: "TickCLITests", dependencies: ["TickCore", "TickFormat", "CTickSystem"], exclude: ["Fixtures"]),
     ]
 )
