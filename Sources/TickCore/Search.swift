@@ -5,9 +5,18 @@
 /// A task found by a search.
 public struct SearchHit: Sendable {
     public var id: TaskID
-    /// When some word was found only in the notes: the first note line holding a match, with the
-    /// character ranges of every word found in it.
-    public var noteLine: (text: String, matches: [Range<Int>])?
+    /// When some word was found only in the notes: the first note line holding a match.
+    public var noteLine: NoteLine?
+}
+
+/// A note line that a search matched, and where the words are in it (worked out only when asked:
+/// only highlighting needs it).
+public struct NoteLine: Sendable {
+    public var text: String
+    let words: [[UInt8]]
+
+    /// The character ranges of every searched word in `text`.
+    public var matches: [Range<Int>] { TickCore.matches(of: words, in: text) }
 }
 
 extension Library {
@@ -44,7 +53,7 @@ extension Library {
                         let lines = original.split(separator: 0x0A, omittingEmptySubsequences: false)
                         if k < lines.count {
                             let text = String(decoding: lines[k], as: UTF8.self)
-                            hit.noteLine = (text, matches(of: needles, in: text))
+                            hit.noteLine = NoteLine(text: text, words: needles)
                         }
                     }
                 }

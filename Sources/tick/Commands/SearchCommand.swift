@@ -22,7 +22,7 @@ import TickCore
         rows.write(hit.id, to: out, indent: 0, scratch: &scratch)
         if let note = hit.noteLine {
             let lead = String(repeating: " ", count: rows.refWidth + 2) + "  ↳ "
-            var text = highlighted(note.text, note.matches, enabled: terminal.color)
+            var text = terminal.color ? highlighted(note.text, note.matches, enabled: true) : note.text
             if let width = terminal.width, !terminal.color {
                 text = fit(text, to: max(10, width - displayWidth(lead)))
             }
