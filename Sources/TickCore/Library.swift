@@ -383,8 +383,6 @@ public struct Library: Sendable {
 
     public func notes(_ id: TaskID) -> String { lists[id.list].segment.string(record(id).notes) ?? "" }
 
-    func hasNotes(_ id: TaskID) -> Bool { record(id).notes.length > 0 }
-
     /// The position of a task among all tasks.
     public func position(of id: TaskID) -> Int { lists[id.list].firstTask + id.index }
 

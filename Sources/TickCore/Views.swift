@@ -93,12 +93,6 @@ extension Library {
         return result.map { TaskID(list: Int($0.minor >> 32), index: Int($0.minor & 0xFFFF_FFFF)) }
     }
 
-    /// The order that breaks ties in every view: due, priority (high first), list path, line.
-    public func precedes(_ a: TaskID, _ b: TaskID) -> Bool {
-        ViewOrderKey(lists[a.list].segment.hot(a.index), list: a.list, now: nil)
-            .precedes(ViewOrderKey(lists[b.list].segment.hot(b.index), list: b.list, now: nil))
-    }
-
     /// The counts of the home screen's tiles: open tasks only.
     public func counts(now: Now) -> HomeCounts {
         var counts = HomeCounts()

@@ -42,6 +42,11 @@ public struct Document: Sendable {
     /// The bytes to write back: exactly the bytes parsed, with any edits spliced in.
     public func serialize() -> [UInt8] { bytes }
 
+    /// The bytes an ATX or setext heading needs.
+    static func startsHeading(_ b: UInt8) -> Bool {
+        b == UInt8(ascii: "#") || b == UInt8(ascii: "=") || b == UInt8(ascii: "-")
+    }
+
     /// The byte sequences that any task needs; a file with none of them has no task.
     public static func mayContainTasks(_ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBufferPointer { p in
@@ -63,24 +68,19 @@ public struct Document: Sendable {
     private mutating func parse() {
         let outline: BlockOutline
         if let frontMatter {
-            // Front matter is not Markdown: cmark sees those lines as empty.
-            var input = bytes
-            let end = lines.contentEnd(frontMatter.closingLine)
-            var blanked: [UInt8] = []
-            blanked.reserveCapacity(input.count)
-            var n = 1
-            while n <= frontMatter.closingLine {
-                blanked.append(contentsOf: input[lines.contentEnd(n)..<lines.end(n)])
-                n += 1
-            }
-            input.replaceSubrange(0..<lines.end(frontMatter.closingLine), with: blanked)
-            _ = end
+            // Front matter is not Markdown: cmark sees those lines empty (their line ends kept).
+            var input: [UInt8] = []
+            input.reserveCapacity(bytes.count)
+            for n in 1...frontMatter.closingLine { input += bytes[lines.contentEnd(n)..<lines.end(n)] }
+            input += bytes[lines.end(frontMatter.closingLine)...]
             outline = input.withUnsafeBufferPointer { CommonMarkConverter.outline(of: $0, columnShiftOnFirstLine: 0) }
-        } else if Document.mayContainTasks(bytes) || bytes.contains(UInt8(ascii: "#")) || bytes.contains(UInt8(ascii: "=")) || bytes.contains(UInt8(ascii: "-")) {
+        } else if Document.mayContainTasks(bytes) || bytes.contains(where: Document.startsHeading) {
             outline = bytes.withUnsafeBufferPointer {
                 CommonMarkConverter.outline(of: $0, columnShiftOnFirstLine: bomLength)
             }
         } else {
+            // No box and no byte a heading needs (`#`, or a setext `=`/`-`): cmark could find
+            // neither tasks nor headings, so it is not asked.
             outline = BlockOutline()
         }
 

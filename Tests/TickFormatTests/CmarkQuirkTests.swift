@@ -275,3 +275,17 @@ struct CmarkQuirkTests {
         #expect(document.frontMatter == nil)
     }
 }
+
+@Suite("files cmark is not asked about")
+struct CmarkSkipTests {
+    @Test("a file without a box or a heading byte gives the same document as one parsed with cmark")
+    func skippedFilesAreEmpty() {
+        // The same text with a heading byte added is parsed by cmark; without it, it is skipped.
+        let plain = Document("Some notes\nwith *emphasis* and [a link](x)\n\n> quoted\n")
+        #expect(plain.tasks.isEmpty && plain.heading == nil && plain.serialize() == Array("Some notes\nwith *emphasis* and [a link](x)\n\n> quoted\n".utf8))
+        let withHeading = Document("Some notes\n=\n")
+        #expect(withHeading.heading == "Some notes")
+        let withBox = Document("1. [x] done\n")
+        #expect(withBox.tasks.count == 1)
+    }
+}
