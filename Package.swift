@@ -17,9 +17,9 @@ let package = Package(
         .target(name: "CTickSystem"),
         .target(name: "TickFormat", dependencies: ["CCmark"]),
         .target(name: "TickCore", dependencies: ["TickFormat", "CTickSystem"]),
-        .executableTarget(name: "tick", dependencies: ["TickCore", "TickFormat"]),
+        .executableTarget(name: "tick", dependencies: ["TickCore"]),
         .testTarget(name: "TickFormatTests", dependencies: ["TickFormat"]),
-        .testTarget(name: "TickCoreTests", dependencies: ["TickCore", "TickFormat"]),
+        .testTarget(name: "TickCoreTests", dependencies: ["TickCore"]),
         .testTarget(name: "TickCLITests", dependencies: ["TickCore", "TickFormat", "CTickSystem"], exclude: ["Fixtures"]),
     ]
 )

@@ -5,6 +5,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TickFormat
 
 // Date words, "now" and relative rendering. Pure calendar arithmetic over `Day`; no Foundation.
 
@@ -25,7 +26,7 @@ public enum DateError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// The date forms a DATE argument accepts, for error messages and help.
     public static let acceptedForms =
-        "today, tomorrow, yesterday, a weekday (fri or friday), next week, +3d, +2w, +1m, eow, eom, "
+        "today, tomorrow, yesterday, a weekday (fri or friday), next week, +3d, +2w, +1m, -1d, eow, eom, "
         + "YYYY-MM-DD or YYYY-MM-DDTHH:MM, each optionally followed by a time such as 9:00"
 
     public var description: String {
@@ -107,7 +108,7 @@ extension DueDate {
     /// - a weekday name or its three-letter abbreviation (`fri`, `friday`): the next such day strictly
     ///   after today, so `fri` on a Friday is a week later;
     /// - `next week` (also `next-week`, usable inside a `due:` token): the next Monday, strictly after today;
-    /// - `+Nd`, `+Nw`, `+Nm`: N days, weeks or months ahead; a month step keeps the day of the month
+    /// - `+Nd`, `+Nw`, `+Nm`: N days, weeks or months ahead (`-Nd`, `-Nw`, `-Nm`: back); a month step keeps the day of the month
     ///   and clamps it to the target month's last day (`+1m` from 31 January is 28 or 29 February);
     /// - `eow`: the coming Sunday, which is today on a Sunday; `eom`: this month's last day;
     /// - `YYYY-MM-DD` and `YYYY-MM-DDTHH:MM`.
@@ -214,11 +215,12 @@ private func parseDay(_ b: [UInt8], now: Now, text: String) throws(DateError) ->
         let ahead = (index + 1 - today.weekday + 7) % 7
         return try offset(ahead == 0 ? 7 : ahead)
     }
-    if b.first == UInt8(ascii: "+"), b.count >= 3 {
+    if b.first == UInt8(ascii: "+") || b.first == UInt8(ascii: "-"), b.count >= 3 {
         let digits = b[1..<(b.count - 1)]
         guard digits.allSatisfy(isDigit) else { throw .notADate(text) }
         // More than 8 digits is far beyond 9999 years whatever the unit; don't let it overflow.
-        guard digits.count <= 8, let n = decimalValue(digits) else { throw .outOfRange(text) }
+        guard digits.count <= 8, let magnitude = decimalValue(digits) else { throw .outOfRange(text) }
+        let n = b.first == UInt8(ascii: "-") ? -magnitude : magnitude
         switch b[b.count - 1] {
         case UInt8(ascii: "d"): return try offset(n)
         case UInt8(ascii: "w"): return try offset(n * 7)
@@ -243,6 +245,7 @@ private func isNextWeek(_ b: [UInt8]) -> Bool {
 /// The same day of the month `n` months later, clamped to that month's last day.
 private func addingMonths(_ n: Int, to day: Day, text: String) throws(DateError) -> Day {
     let index = day.year * 12 + (day.month - 1) + n
+    guard index >= 12 else { throw .outOfRange(text) }
     let year = index / 12, month = index % 12 + 1
     guard year <= 9999 else { throw .outOfRange(text) }
     return Day(year: year, month: month, day: min(day.day, Day.length(ofMonth: month, year: year)))!

@@ -1,4 +1,5 @@
 import Dispatch
+import TickFormat
 
 // MARK: - Records
 

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import TickFormat
 
 /// The persistent cache of parsed lists: one file that is mapped into memory and used as it is.
 ///

@@ -1,3 +1,5 @@
+import TickFormat
+
 // What a user types for a task's title line: title words with metadata tokens among them,
 // `due:` taking date words (`due:fri`, `due:+3d`, `due:tomorrow 9:00`), as `tick add` and the
 // editor of `tick edit` accept it.
@@ -131,11 +133,15 @@ public enum TitleInputError: Error, Equatable, Sendable, CustomStringConvertible
     }
 }
 
-private func isSeparator(_ c: Character) -> Bool { c == " " || c == "\t" || c == "\n" || c == "\r" }
+/// A space, a tab or a line break. Compared by scalars: `"\r\n"` is one `Character`, equal to
+/// neither `"\r"` nor `"\n"`.
+private func isSeparator(_ c: Character) -> Bool {
+    c.unicodeScalars.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" }
+}
 
 extension String {
-    /// Without leading and trailing spaces, tabs and line breaks.
-    func trimmingSpaces() -> String {
+    /// Without leading and trailing spaces, tabs and line breaks (`\r\n` included).
+    public func trimmingSpaces() -> String {
         guard let first = firstIndex(where: { !isSeparator($0) }), let last = lastIndex(where: { !isSeparator($0) }) else { return "" }
         return String(self[first...last])
     }

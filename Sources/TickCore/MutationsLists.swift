@@ -1,3 +1,5 @@
+import TickFormat
+
 // The text of list files that tick writes: a new list's file name and first lines, a renamed
 // heading, and front matter keys set or removed in place.
 

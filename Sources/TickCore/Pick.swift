@@ -1,3 +1,5 @@
+import TickFormat
+
 // The do-now pick: one open task chosen at random, weighted towards urgent work.
 //
 // Pure: the clock (`Now`) and the random generator are parameters. Remembering the current pick

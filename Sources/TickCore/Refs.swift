@@ -1,3 +1,5 @@
+import TickFormat
+
 // Task refs: stable short names for tasks, and resolving what a user typed to a task.
 
 // MARK: - Ref

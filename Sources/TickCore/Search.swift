@@ -1,3 +1,5 @@
+import TickFormat
+
 
 // Search: every word must occur in a task's title, notes or tags, ignoring case and diacritics.
 // The folded text of every task is made once, when its list is parsed, and kept in the cache.

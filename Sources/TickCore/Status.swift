@@ -1,3 +1,5 @@
+import TickFormat
+
 // The counts of `tick status`, the one-line summary for shell prompts.
 
 /// What needs attention now: open tasks only.

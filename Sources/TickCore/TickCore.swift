@@ -1,1 +1,15 @@
-@_exported import TickFormat
+import TickFormat
+
+// The value types of the format library that TickCore's API hands to its callers. The command line
+// names them through TickCore only: it never imports the format library, and never sees a document.
+
+/// A calendar day.
+public typealias Day = TickFormat.Day
+/// A due date: a day, and optionally a time of day.
+public typealias DueDate = TickFormat.DueDate
+/// A task's priority: none, low, medium or high.
+public typealias Priority = TickFormat.Priority
+/// A format problem at a line and column of a list file.
+public typealias Diagnostic = TickFormat.Diagnostic
+/// The fields of a task to add.
+public typealias NewTask = TickFormat.NewTask

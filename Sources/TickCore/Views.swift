@@ -1,3 +1,5 @@
+import TickFormat
+
 // The smart views (Today, Scheduled, Flagged, All, Completed), one list's view, and the home counts.
 
 // MARK: - Smart views

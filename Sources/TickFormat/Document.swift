@@ -295,6 +295,11 @@ public struct Document: Sendable {
         String(decoding: bytes[lines.start(n)..<lines.contentEnd(n)], as: UTF8.self)
     }
 
+    /// Task `i`'s title line after its checkbox, as written (title and tokens), up to the line ending.
+    public func titleLineText(_ i: Int) -> String {
+        String(decoding: bytes[tasks[i].titleRange], as: UTF8.self)
+    }
+
     /// The lines a task spans: from its marker to its last line (notes and subtasks included).
     public func lineRange(of i: Int) -> ClosedRange<Int> { tasks[i].firstLine...tasks[i].lastLine }
 }

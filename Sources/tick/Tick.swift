@@ -32,10 +32,11 @@ enum Tick {
             context.out.write(HelpRenderer(width: helpWidth).text(for: path))
             return .success
         case .run(let path, let arguments, let global):
+            // An invalid TICK_NOW is bad input for every command.
+            let now = try Now.resolve(option: global.now, environment: context.environment["TICK_NOW"])
             let invocation = Invocation(
                 path: path, arguments: arguments, global: global, context: context,
-                terminal: Terminal.detect(choice: global.color, environment: context.environment))
-            _ = try invocation.now()  // an invalid TICK_NOW is bad input for every command
+                terminal: Terminal.detect(choice: global.color, environment: context.environment), now: now)
             return try path.last!.run!(invocation)
         }
     }

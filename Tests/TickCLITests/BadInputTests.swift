@@ -441,7 +441,7 @@ struct BadInputTests {
         try sandbox.write("lists/a.md", "- [ ] one\n")
         let before = FolderSnapshot(lists)
         let forms = "(expected today, tomorrow, yesterday, a weekday (fri or friday), next week, +3d, +2w, +1m, "
-            + "eow, eom, YYYY-MM-DD or YYYY-MM-DDTHH:MM, each optionally followed by a time such as 9:00)"
+            + "-1d, eow, eom, YYYY-MM-DD or YYYY-MM-DDTHH:MM, each optionally followed by a time such as 9:00)"
         let refused: [(String, String)] = [
             ("2026-02-30", "no such day: '2026-02-30'"),
             ("+9999999d", "date out of range: '+9999999d' (years 1 to 9999)"),

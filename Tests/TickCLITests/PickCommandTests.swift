@@ -152,8 +152,10 @@ struct PickCommandTests {
         let before = try fileContents(of: folder)
         let linesBefore = try lines(folder + "/" + file)
 
+        // The same line as tick done prints.
+        let ref = try sandbox.ref("Water the plants", dir: "views")
         expectRun(try sandbox.run(["--dir", "views", "pick", "--done"]), status: 0,
-                  stdout: "Done: Water the plants · inbox\n", stderr: "")
+                  stdout: "Completed \(ref) \"Water the plants\"\n", stderr: "")
         var expected = linesBefore
         expected[line - 1] = "- [x] Water the plants due:2026-03-14 done:2026-03-14"
         #expect(try lines(folder + "/" + file) == expected)
@@ -196,7 +198,8 @@ struct PickCommandTests {
             + #"sed -i '1i - [ ] Added by the editor' "$TICK_HOOK_FILE"; }"#
         expectRun(try sandbox.run(["--dir", "views", "pick", "--done"],
                                   environment: ["TICK_TEST_HOOK_BEFORE_REPLACE": hook]),
-                  status: 0, stdout: "Done: Water the plants · inbox\n", stderr: "")
+                  status: 0, stdout: "Completed \(try sandbox.ref("Water the plants", dir: "views")) \"Water the plants\"\n",
+                  stderr: "")
         #expect(try lines(folder + "/inbox.md") == [
             "- [ ] Added by the editor",
             "- [ ] Pay the electricity bill !!! due:2026-03-10",
@@ -235,8 +238,9 @@ struct PickCommandTests {
         #expect(try pickedTitle(sandbox, ["--dir", "views", "--seed", "1"]) == "Water the plants")
         try sandbox.write("views/inbox.md", "- [x] Water the plants due:2026-03-14 done:2026-03-13\n")
         let before = try listFiles(of: folder)
+        let ref = try sandbox.ref("Water the plants", dir: "views")
         expectRun(try sandbox.run(["--dir", "views", "pick", "--done"]), status: 0,
-                  stdout: "'Water the plants' is already done.\n", stderr: "")
+                  stdout: "No change to \(ref) \"Water the plants\": already done\n", stderr: "")
         #expect(try listFiles(of: folder) == before)
         #expect(!FileManager.default.fileExists(atPath: folder + "/.tick/pick"))
     }

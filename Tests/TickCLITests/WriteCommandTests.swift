@@ -123,24 +123,66 @@ struct WriteCommandTests {
 
     // MARK: - done, reopen, flag, unflag, due, priority
 
-    @Test("done completes several tasks in one change; a parent's subtasks stay open; reopen undoes it")
+    @Test("done completes several tasks, a parent with its open subtasks, in one change and one undo; reopen leaves the subtasks")
     func doneAndReopen() throws {
         let sandbox = try Self.folder(["home.md": Self.home])
         let plumber = try sandbox.ref("Call the plumber", dir: "tasks")
         let fence = try sandbox.ref("Paint the fence", dir: "tasks")
-        expectRun(try sandbox.run(["--dir", "tasks", "done", plumber, "paint the fence"]), status: 0,
-                  stdout: "Completed \(plumber) \"Call the plumber\"\nCompleted \(fence) \"Paint the fence\"\n", stderr: "")
-        var expected = Self.home
+        let done = { (arguments: [String]) throws -> TickResult in try sandbox.run(["--dir", "tasks", "done"] + arguments) }
+        let completed = Self.home
             .replacingOccurrences(of: "- [ ] Call the plumber !! due:2026-03-20", with: "- [x] Call the plumber !! due:2026-03-20 done:2026-03-14")
             .replacingOccurrences(of: "- [ ] Paint the fence", with: "- [x] Paint the fence done:2026-03-14")
-        #expect(try sandbox.read("tasks/home.md") == expected)
-        expectRun(try sandbox.run(["--dir", "tasks", "done", "fence"]), status: 0,
-                  stdout: "\(fence) \"Paint the fence\" was done already\n")
+            .replacingOccurrences(of: "  - [ ] Buy paint", with: "  - [x] Buy paint done:2026-03-14")
+            .replacingOccurrences(of: "  - [ ] Sand the boards", with: "  - [x] Sand the boards done:2026-03-14")
+        expectRun(try done([plumber, "paint the fence"]), status: 0,
+                  stdout: "Completed \(plumber) \"Call the plumber\"\nCompleted \(fence) \"Paint the fence\" and 2 open subtasks\n",
+                  stderr: "")
+        #expect(try sandbox.read("tasks/home.md") == completed)
+        // One change: one undo brings every line back.
+        expectRun(try sandbox.run(["--dir", "tasks", "undo"]), status: 0,
+                  stdout: "Undid: completed \"Call the plumber\", \"Paint the fence\"\n", stderr: "")
+        #expect(try sandbox.read("tasks/home.md") == Self.home)
+
+        // A subtask done already stays as it is; the count names only the ones completed now.
+        expectRun(try done(["buy paint"]), status: 0)
+        let buyPaint = "  - [x] Buy paint done:2026-03-14"
+        expectRun(try done(["fence"]), status: 0,
+                  stdout: "Completed \(fence) \"Paint the fence\" and 1 open subtask\n", stderr: "")
+        expectRun(try done([plumber, "fence"]), status: 0,
+                  stdout: "Completed \(plumber) \"Call the plumber\"\n"
+                      + "No change to \(fence) \"Paint the fence\": already done\n")
+        #expect(try sandbox.read("tasks/home.md") == completed)
         expectRun(try sandbox.run(["--dir", "tasks", "reopen", "fence", "fix the light"]), status: 0)
-        expected = expected
+        let expected = completed
             .replacingOccurrences(of: "- [x] Paint the fence done:2026-03-14", with: "- [ ] Paint the fence")
             .replacingOccurrences(of: "- [x] Fix the light done:2026-03-01", with: "- [ ] Fix the light")
         #expect(try sandbox.read("tasks/home.md") == expected)
+        #expect(expected.contains(buyPaint))
+    }
+
+    @Test("a change that changes nothing says so in one wording, writes nothing and journals nothing")
+    func noOps() throws {
+        let sandbox = try Self.folder(["home.md": Self.home])
+        let plumber = try sandbox.ref("Call the plumber", dir: "tasks")
+        let water = try sandbox.ref("Water the plants", dir: "tasks")
+        let fence = try sandbox.ref("Paint the fence", dir: "tasks")
+        let cases: [([String], String)] = [
+            (["flag", "water"], "No change to \(water) \"Water the plants\": already flagged\n"),
+            (["unflag", "fence"], "No change to \(fence) \"Paint the fence\": already not flagged\n"),
+            (["due", "fence", "none"], "No change to \(fence) \"Paint the fence\": already without a due date\n"),
+            (["due", "plumber", "2026-03-20"], "No change to \(plumber) \"Call the plumber\": already due 2026-03-20\n"),
+            (["priority", "plumber", "medium"], "No change to \(plumber) \"Call the plumber\": already priority medium\n"),
+            (["priority", "fence", "none"], "No change to \(fence) \"Paint the fence\": already without a priority\n"),
+            (["reopen", "fence"], "No change to \(fence) \"Paint the fence\": already open\n"),
+            (["edit", "plumber", "--append-note", ""], "No change to \(plumber) \"Call the plumber\": already with nothing to append\n"),
+            (["edit", "plumber", "--priority", "medium", "--title", "Call the plumber"], "No change to \(plumber) \"Call the plumber\"\n"),
+            (["mv", "water", "home"], "No change to \(water) \"Water the plants\": already in Home\n"),
+        ]
+        for (arguments, line) in cases {
+            expectRun(try sandbox.run(["--dir", "tasks"] + arguments), status: 0, stdout: line, stderr: "")
+            #expect(try sandbox.read("tasks/home.md") == Self.home, "\(arguments)")
+        }
+        expectRun(try sandbox.run(["--dir", "tasks", "undo"]), status: 1, stdout: "", stderr: "tick: nothing to undo\n")
     }
 
     @Test("flag, unflag, due and priority change only their token")
@@ -224,7 +266,8 @@ struct WriteCommandTests {
         let result = try sandbox.run(["--dir", "tasks", "edit", "plumber", "--title", "Call the electrician",
                                       "--note", "Ask about the fuse box", "--due", "eow", "--priority", "medium"])
         let ref = try sandbox.ref("Call the electrician", dir: "tasks")
-        expectRun(result, status: 0, stdout: "Edited \(ref) \"Call the electrician\": title, due, priority, notes\n", stderr: "")
+        // The priority was medium already: only what changed is named.
+        expectRun(result, status: 0, stdout: "Edited \(ref) \"Call the electrician\": title, due, notes\n", stderr: "")
         expectRun(try sandbox.run(["--dir", "tasks", "edit", "electrician", "--append-note", "Before Friday"]), status: 0)
         let expected = Self.home.replacingOccurrences(
             of: "- [ ] Call the plumber !! due:2026-03-20\n  The number is on the fridge.\n",
@@ -260,13 +303,12 @@ struct WriteCommandTests {
         let sandbox = try Self.folder(["home.md": Self.home])
         let ref = try sandbox.ref("Call the plumber", dir: "tasks")
         expectRun(try sandbox.run(["--dir", "tasks", "edit", "plumber"], environment: ["VISUAL": "true", "EDITOR": "false"]),
-                  status: 0, stdout: "No changes to \(ref) \"Call the plumber\"\n", stderr: "")
+                  status: 0, stdout: "No change to \(ref) \"Call the plumber\"\n", stderr: "")
         try sandbox.write("failing.sh", "#!/bin/sh\necho 'Changed' > \"$1\"\nexit 3\n")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.path("failing.sh"))
         expectRun(try sandbox.run(["--dir", "tasks", "edit", "plumber"], environment: ["EDITOR": sandbox.path("failing.sh")]),
                   status: 1, stdout: "",
                   stderr: "tick: the editor '\(sandbox.path("failing.sh"))' exited with status 3; nothing changed\n")
-        expectRun(try sandbox.run(["--dir", "tasks", "edit", "plumber"]), status: 2, stdout: "")
         #expect(try sandbox.read("tasks/home.md") == Self.home)
         #expect(try sandbox.run(["--dir", "tasks", "undo"]).status == 1)  // nothing was journalled
     }

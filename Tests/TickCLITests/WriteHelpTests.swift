@@ -35,7 +35,7 @@ struct WriteHelpTests {
             (["due"], "tick: missing REF (usage: tick due REF DATE... [OPTIONS])\n"),
             (["mv"], "tick: missing REF (usage: tick mv REF... LIST [OPTIONS])\n"),
             (["list"], "tick: 'tick list' needs a command: new, rename, set or rm\n"),
-            (["list", "delete", "x"], "tick: unknown command 'delete' (see 'tick list --help')\n"),
+            (["list", "delete", "x"], "tick: unknown command 'delete'; did you mean 'rm'? (see 'tick list --help')\n"),
             (["edit", "x", "--priority", "urgent"],
              "tick: invalid value 'urgent' for '--priority' (expected low, medium, high or none)\n"),
         ] {

@@ -1,5 +1,6 @@
 import Testing
 import TickCore
+import TickFormat
 
 /// Friday 17 July 2026, 10:30: the pinned "now" of most cases.
 private let friday = at("2026-07-17T10:30")
@@ -229,7 +230,7 @@ struct DateWordsTests {
     @Test("words that are not dates are refused and quoted")
     func notDates() {
         for word in ["soon", "none", "", "   ", "next", "week", "tomorrow at 9:00", "3d", "+3", "+d", "+3y",
-                     "+-3d", "+3.5d", "-3d", "2026-7-3", "2026/07/03", "20260703", "tomorrow 9", "foo 9:00",
+                     "+-3d", "+3.5d", "--3d", "2026-7-3", "2026/07/03", "20260703", "tomorrow 9", "foo 9:00",
                      "fooT9:00", "éow", "today today"] {
             expectError(word, is: .notADate(word))
         }
@@ -280,7 +281,7 @@ struct DateWordsTests {
     @Test("error messages quote the value and say what is accepted")
     func messages() {
         #expect(DateError.notADate("soon").description.hasPrefix("not a date: 'soon' (expected today, tomorrow"))
-        #expect(DateError.notADate("soon").description.contains("next week, +3d, +2w, +1m, eow, eom"))
+        #expect(DateError.notADate("soon").description.contains("next week, +3d, +2w, +1m, -1d, eow, eom"))
         #expect(DateError.noSuchDay("2026-02-30").description == "no such day: '2026-02-30'")
         #expect(DateError.notATime("25:00").description.hasPrefix("not a time: '25:00' (expected H:MM or HH:MM"))
         #expect(DateError.outOfRange("+9999999d").description == "date out of range: '+9999999d' (years 1 to 9999)")

@@ -1,5 +1,6 @@
 import Testing
 @testable import TickCore
+import TickFormat
 
 /// A library built from texts, by relative path (sorted like a scan).
 func makeLibrary(_ files: [(String, String)]) -> Library {

@@ -1,5 +1,6 @@
 import Testing
 @testable import TickCore
+import TickFormat
 
 /// Refs shown by the library: a few measured one by one must equal the whole table, and
 /// resolving a ref through the records must equal resolving it through the sorted index.

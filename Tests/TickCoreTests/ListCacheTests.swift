@@ -3,6 +3,7 @@ import Glibc
 #endif
 import Testing
 @testable import TickCore
+import TickFormat
 
 /// The cache must never change an answer: every query over a cached folder equals an uncached scan.
 @Suite("List cache")

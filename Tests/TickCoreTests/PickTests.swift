@@ -1,5 +1,6 @@
 import Testing
 @testable import TickCore
+import TickFormat
 
 /// A generator that replays fixed numbers, to drive `Pick.uniform` down a chosen path.
 struct ReplayGenerator: RandomNumberGenerator {

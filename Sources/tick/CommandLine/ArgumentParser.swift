@@ -20,13 +20,18 @@ struct GlobalOptions: Sendable {
                choices: ColorChoice.allCases.map(\.rawValue)),
         Option(name: "now", valueName: "DATE[THH:MM]",
                help: "Take this as the current date and time (default: $TICK_NOW, else the clock)"),
-        Option(name: "quiet", help: "Print nothing when a command succeeds"),
+        Option(name: "quiet", help: "Leave out the lines that only report what a command did or found (Added, "
+                   + "Completed, No change, Undid, Checked ...); answers, JSON, warnings and errors still print"),
         Option(name: "help", short: "h", help: "Show help"),
         Option(name: "version", help: "Print the version"),
     ]
 
-    /// Records a global option; the last occurrence wins.
+    /// The global options given, by name.
+    private(set) var given: Set<String> = []
+
+    /// Records a global option.
     mutating func set(_ option: Option, value: String) {
+        given.insert(option.name)
         switch option.name {
         case "dir": dir = value
         case "json": json = true
@@ -66,7 +71,7 @@ enum ParsedCommandLine {
 /// A small parser for tick's command line, driven by the command table.
 ///
 /// Long options as `--name value` or `--name=value`; flags; `-h`-style short options from the
-/// table; `--` ends options; a lone `-` is a positional. Global options may stand anywhere;
+/// table; `--` ends options; a lone `-`, and a word of a dash and a digit (`-1d`), is a positional. Global options may stand anywhere;
 /// a command's own options after the command word. `--help` and `--version` win over every
 /// error found after the command word has been resolved.
 enum ArgumentParser {
@@ -85,7 +90,8 @@ enum ArgumentParser {
         while i < words.count {
             let word = words[i]
             i += 1
-            if optionsEnded || word == "-" || !word.hasPrefix("-") {
+            // No option starts with a digit: `-1d` (a date) and `-5` are words, not options.
+            if optionsEnded || word == "-" || !word.hasPrefix("-") || word.dropFirst().first?.isASCIIDigit == true {
                 if positionals.isEmpty, !command.subcommands.isEmpty {
                     if let sub = command.subcommand(named: word) {
                         command = sub
@@ -95,9 +101,11 @@ enum ArgumentParser {
                     if command.run == nil || command.arguments.isEmpty {
                         // A misspelt option before it (`--dri DIR today`) left its value here: name the option.
                         if let deferredError { throw deferredError }
+                        let names = command.subcommands.map(\.name)
                         throw UsageError.unknownCommand(
                             word, in: commandPath(path),
-                            suggestion: Suggestion.closest(to: word, among: command.subcommands.map(\.name)))
+                            suggestion: Suggestion.synonyms[word].flatMap { names.contains($0) ? $0 : nil }
+                                ?? Suggestion.closest(to: word, among: names))
                     }
                 }
                 positionals.append(word)
@@ -135,6 +143,11 @@ enum ArgumentParser {
                 }
             } else if inline != nil {
                 remember(.unexpectedValue(option: option.name))
+                continue
+            }
+            // An option that takes a value takes one: a second one is a mistake, not an override.
+            if !option.isFlag, isGlobal ? global.given.contains(option.name) : parsed.options[option.name] != nil {
+                remember(.repeatedOption(option.name))
                 continue
             }
             if isGlobal {
@@ -222,4 +235,8 @@ enum ArgumentParser {
         parts.append("[OPTIONS]")
         return parts.joined(separator: " ")
     }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
 }

@@ -18,6 +18,8 @@ enum UsageError: Error, Equatable, ReportableError {
     case unknownOption(String, suggestion: String?)
     case missingValue(option: String, valueName: String)
     case unexpectedValue(option: String)
+    /// An option that takes one value, given twice.
+    case repeatedOption(String)
     case invalidChoice(option: String, value: String, choices: [String], suggestion: String?)
     case invalidValue(option: String, value: String, reason: String)
     case missingArgument(String, usage: String)
@@ -38,6 +40,8 @@ enum UsageError: Error, Equatable, ReportableError {
             return "option '--\(option)' needs a value \(valueName)"
         case .unexpectedValue(let option):
             return "option '--\(option)' takes no value"
+        case .repeatedOption(let option):
+            return "option '--\(option)' is given more than once; give it once"
         case .invalidChoice(let option, let value, let choices, let suggestion):
             return "invalid value '\(value)' for '--\(option)'" + didYouMean(suggestion)
                 + " (expected \(listing(choices, conjunction: "or")))"
@@ -114,8 +118,8 @@ extension FolderError: ReportableError {
 extension MutationError: ReportableError {
     var exitStatus: ExitStatus {
         switch self {
-        case .taskGone, .listGone, .changedWhileMoving: return .negative
-        case .badListName, .listExists, .openTasks, .badValue: return .usage
+        case .taskGone, .listGone, .changedWhileMoving, .noSuchSection, .noFolder, .refused: return .negative
+        case .badListName, .listExists, .openTasks, .badValue, .symbolicLink: return .usage
         }
     }
     var message: String { description }
@@ -123,18 +127,6 @@ extension MutationError: ReportableError {
 
 extension TitleInputError: ReportableError {
     var exitStatus: ExitStatus { .usage }
-    var message: String { description }
-}
-
-extension EditError: ReportableError {
-    /// A value that cannot be written is bad input; a missing task or section is not found; an
-    /// edit refused to keep the file's structure is a conflict with what the file holds.
-    var exitStatus: ExitStatus {
-        switch reason {
-        case .badValue: return .usage
-        case .noSuchTask, .noSuchSection, .structure: return .negative
-        }
-    }
     var message: String { description }
 }
 

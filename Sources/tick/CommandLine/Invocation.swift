@@ -18,6 +18,9 @@ struct Invocation {
     var global: GlobalOptions
     var context: Context
     var terminal: Terminal
+    /// The current moment, from `--now`, `TICK_NOW` or the clock: resolved once per run, so that
+    /// every date rule of the command sees the same minute.
+    var now: Now
 
     var command: Command { path.last! }
     var out: Output { context.out }
@@ -51,11 +54,6 @@ struct Invocation {
             option: global.dir, environment: context.environment,
             currentDirectory: context.currentDirectory, fileSystem: fileSystem)
         return Folder(location: location, fileSystem: fileSystem)
-    }
-
-    /// The current moment, from `--now`, `TICK_NOW` or the clock.
-    func now() throws -> Now {
-        try Now.resolve(option: global.now, environment: context.environment["TICK_NOW"])
     }
 
     /// Writes `tick: warning: …` to standard error.

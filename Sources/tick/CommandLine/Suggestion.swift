@@ -1,5 +1,10 @@
 /// "Did you mean" suggestions for mistyped command and option names.
 enum Suggestion {
+    /// Words other tools use for a command that tick names differently, and tick's name for it:
+    /// `tick complete` suggests `done`, not `completed`.
+    static let synonyms = ["complete": "done", "finish": "done", "uncomplete": "reopen",
+                           "delete": "rm", "remove": "rm", "move": "mv", "new": "add", "create": "add"]
+
     /// The candidate closest to `input`: a unique candidate that `input` is a prefix of, else the one
     /// with the smallest edit distance, if that distance is small for the input's length.
     static func closest(to input: String, among candidates: [String]) -> String? {

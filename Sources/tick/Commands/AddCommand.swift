@@ -6,7 +6,7 @@ let defaultListName = "Inbox"
 /// `tick add TITLE...`: a new task at the end of a list, a section or a task's subtasks.
 @Sendable func runAdd(_ invocation: Invocation) throws -> ExitStatus {
     // Everything that can be checked without the folder is checked before taking its lock.
-    let now = try invocation.now()
+    let now = invocation.now
     let typed = invocation.values("TITLE").joined(separator: " ")
     var input = try TitleInput(parsing: typed, now: now)
     guard !input.title.isEmpty else {
@@ -43,29 +43,16 @@ let defaultListName = "Inbox"
         if let listText, try invocation.resolveList(listText, in: library) != parent.list {
             throw UsageError.invalidInput("--parent names a task in \(library.list(parent).name), not in '\(listText)'")
         }
-        placement = .subtask(of: library.key(parent))
+        placement = .subtask(of: parent)
     } else if let listText, !toInbox {
         path = library.lists[try invocation.resolveList(listText, in: library)].file.path
     } else {
         // The default list: one named Inbox exactly, else inbox.md, created on demand.
-        let named = library.lists.filter {
-            $0.file.path.lowercased() == "inbox.md" || $0.name.lowercased() == defaultListName.lowercased()
-        }
-        path = named.first { $0.file.path.lowercased() == "inbox.md" }?.file.path ?? named.first?.file.path ?? "inbox.md"
+        path = session.folder.defaultListPath(named: defaultListName)
         heading = defaultListName
     }
 
-    let mutator = try session.writing()
-    let key: TaskKey
-    do {
-        key = try mutator.insert(task, into: path, at: placement, createWithHeading: heading,
-                                 summary: "added \"\(task.title)\"")
-    } catch let error as EditError where error.reason == .noSuchSection {
-        let name = mutator.library.list(at: path).map { mutator.library.lists[$0].name } ?? path
-        throw CommandFailure(.negative, "no section '\(section ?? "")' in the list \(name)")
-    }
-    let after = mutator.library
-    let id = after.id(of: key)!
+    let (after, id) = try session.folder.add(task, toListAt: path, at: placement, createWithHeading: heading)
     var line = "Added \(describe(id, in: after)) to \(after.list(id).name)"
     if let parent = after.parent(of: id) { line += " under \(describe(parent, in: after))" }
     invocation.report([line], tasks: [id], in: after)

@@ -58,16 +58,13 @@ private struct Problem {
             ioFailed = true
             continue
         }
-        let document = Document(bytes: bytes)
-        let written = document.serialize()
-        if written != bytes {
-            let offset = zip(written, bytes).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-                ?? min(written.count, bytes.count)
+        let check = ListFileCheck(bytes)
+        if let offset = check.firstDifference {
             invocation.err.line("tick: bug: '\(target.display)' does not read back byte for byte "
                                 + "(first difference at byte \(offset)); please report it")
             roundTripFailures += 1
         }
-        for diagnostic in document.diagnostics {
+        for diagnostic in check.diagnostics {
             problems.append(Problem(file: target.display, line: diagnostic.line, column: diagnostic.column,
                                     message: diagnostic.message))
             filesWithProblems.insert(target.display)

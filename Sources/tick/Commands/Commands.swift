@@ -134,11 +134,13 @@ enum Commands {
     static let refsArgument = Argument(
         name: "REF", help: "The tasks: each a ref, an exact title (ignoring case) or a part of a title that no "
             + "other task has", arity: .oneOrMore)
-    static let writeDiscussion = "Prints one line per task naming what changed and the task's ref; with --json, "
-        + "an array of the changed task objects; with --quiet, nothing. Only the lines of the tasks named change; "
+    static let writeDiscussion = "Prints one line per task naming what changed and the task's ref, or, for a task "
+        + "that already was so, No change to REF \"TITLE\": already ... (nothing is written then); with --json, "
+        + "an array of the task objects; with --quiet, nothing. Only the lines of the tasks named change; "
         + "every other byte of the file stays as it was."
     static let dateHelp = "today, tomorrow, yesterday, a weekday (fri or friday: the next one after today), "
-        + "next week (next Monday), +3d, +2w, +1m, eow (the coming Sunday), eom (the month's last day), "
+        + "next week (next Monday), +3d, +2w, +1m (and -1d, -2w, -1m back), eow (the coming Sunday), "
+        + "eom (the month's last day), "
         + "YYYY-MM-DD or YYYY-MM-DDTHH:MM, each optionally followed by a time such as 9:00"
     static let priorityChoices = ["low", "medium", "high", "none"]
 
@@ -149,7 +151,8 @@ enum Commands {
             + "and a due date with any date word (due:fri, due:+3d, due:tomorrow 9:00), written as "
             + "due:YYYY-MM-DD. Without --list the task goes to the list named Inbox (inbox.md, created with a "
             + "# Inbox heading when missing). It goes after the last task of the list or of its section; with "
-            + "--parent, after the last subtask of that task.\n\n"
+            + "--parent, after the last subtask of that task. A title that starts with - goes after -- "
+            + "(tick add -- \"-x\"); one that starts with a dash and a digit needs no --.\n\n"
             + "Dates: \(dateHelp).\n\n" + writeDiscussion,
         arguments: [Argument(name: "TITLE", help: "The title, with any metadata; several words are joined with "
                              + "spaces", arity: .oneOrMore)],
@@ -169,15 +172,16 @@ enum Commands {
     static let done: Command = Command(
         name: "done",
         summary: "Complete tasks",
-        discussion: "Ticks the box and writes done:YYYY-MM-DD with today's date. A parent's subtasks stay as they "
-            + "are. " + writeDiscussion,
+        discussion: "Ticks the box and writes done:YYYY-MM-DD with today's date. A parent's open subtasks are "
+            + "completed with it, in the same change (one tick undo reopens them all), and its line says how many. "
+            + writeDiscussion,
         arguments: [refsArgument],
         run: runDone(true))
 
     static let reopen: Command = Command(
         name: "reopen",
         summary: "Reopen completed tasks",
-        discussion: "Clears the box and removes done:. " + writeDiscussion,
+        discussion: "Clears the box and removes done:. A parent's subtasks stay as they are. " + writeDiscussion,
         arguments: [refsArgument],
         run: runDone(false))
 
@@ -214,10 +218,11 @@ enum Commands {
     static let edit: Command = Command(
         name: "edit",
         summary: "Change a task's title, notes, due date or priority",
-        discussion: "With options, changes what they name. With none, opens $VISUAL (else $EDITOR) on the task's "
-            + "title line (title and metadata, as in the file), a blank line and its notes; what you save is "
+        discussion: "With options, changes what they name. With none, opens $VISUAL (else $EDITOR, else vi) on the "
+            + "task's title line (title and metadata, as in the file), a blank line and its notes; what you save is "
             + "written back to that task only, field by field. Leaving the text unchanged, or an editor that "
-            + "exits with an error, changes nothing.\n\n" + writeDiscussion,
+            + "exits with an error, changes nothing. When the text cannot be applied (the task changed meanwhile), "
+            + "the message names the file that keeps it.\n\n" + writeDiscussion,
         arguments: [refArgument],
         options: [
             Option(name: "title", valueName: "TITLE", help: "The new title (without metadata)"),

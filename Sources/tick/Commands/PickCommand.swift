@@ -20,7 +20,7 @@ let pickViews: [SmartView] = [.today, .flagged, .scheduled]
     let seed = try invocation.value("seed").map(parseSeed)
     let loaded = try invocation.load()
     let library = loaded.library
-    let now = try invocation.now()
+    let now = invocation.now
     let list = try invocation.value("list").map { try invocation.resolveList($0, in: library) }
     let view = invocation.value("view").flatMap(SmartView.init(rawValue:))
     let memory = PickMemory(root: loaded.folder.path)
@@ -94,9 +94,8 @@ private func clearPick(_ invocation: Invocation) throws -> ExitStatus {
     return .success
 }
 
-/// `tick pick --done`: completes the current pick, re-finding it by its ref's identity in the bytes
-/// of its list as they are when tick writes. Only that list is parsed (all of them for `--json`,
-/// whose task object carries a ref that is unique across the folder).
+/// `tick pick --done`: completes the current pick, re-found by its ref's identity, through the same
+/// change as `tick done`, and prints the same line.
 private func completePick(_ invocation: Invocation) throws -> ExitStatus {
     let folder = try invocation.folder()
     let memory = PickMemory(root: folder.path)
@@ -105,50 +104,27 @@ private func completePick(_ invocation: Invocation) throws -> ExitStatus {
     }
     let gone = CommandFailure(.negative, "the picked task '\(picked.title)' is no longer in \(picked.path); "
                               + "run 'tick pick' for another")
-    // The remembered path must still name a list of the folder: never write anywhere else.
-    guard let file = folder.scan().lists.first(where: { $0.path == picked.path }) else {
+    let session = try invocation.openForWriting(create: false)
+    // Only a task of a list of the folder: never write anywhere else.
+    guard let id = picked.find(in: session.library) else {
         try memory.clear()
         throw gone
     }
-
-    let day = try invocation.now().day
-    let writer = try FolderWriter(root: folder.path, environment: invocation.context.environment)
-    for note in writer.recoveryNotes { invocation.warn(note) }
-    // Set by the edit, which runs again on the fresh bytes when the file changes meanwhile.
-    var listName = file.baseName
-    var alreadyDone = false
-    var vanished = false
+    let edit = TaskEdit.complete(on: invocation.now.day)
+    let result: (library: Library, tasks: [TaskFolder.Edited])
     do {
-        try writer.change("complete '\(picked.title)' (tick pick --done)", path: file.path) { bytes in
-            let document = Document(bytes: bytes ?? [])
-            guard let index = picked.find(in: document) else {
-                vanished = true
-                throw gone
-            }
-            listName = document.heading ?? file.baseName
-            alreadyDone = document.tasks[index].done
-            if alreadyDone { return .unchanged }
-            do throws(EditError) {
-                return .write(try document.settingDone(index, true, on: day).document.serialize())
-            } catch {
-                throw CommandFailure(.negative, "cannot complete '\(picked.title)': \(error.message)")
-            }
-        }
-    } catch {
-        if vanished { try memory.clear() }
-        throw error
+        result = try session.folder.edit([id], [edit])
+    } catch MutationError.taskGone {
+        try memory.clear()
+        throw gone
     }
     try memory.clear()
-
-    let out = invocation.out
+    guard let task = result.tasks.first, let done = task.after else { throw gone }
     if invocation.global.json {
-        let loaded = try invocation.load()
-        let library = loaded.library
-        out.json(picked.find(in: library).map { TaskRows.json($0, in: library) } ?? .null)
-        return loaded.status
+        // The task object, as `tick pick --json` prints it.
+        invocation.out.json(TaskRows.json(done, in: result.library))
+    } else {
+        invocation.say(changeLine(edit, task, done, in: result.library))
     }
-    if !invocation.global.quiet {
-        out.line(alreadyDone ? "'\(picked.title)' is already done." : "Done: \(picked.title) · \(listName)")
-    }
-    return .success
+    return session.loaded.status
 }

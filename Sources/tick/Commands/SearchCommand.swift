@@ -15,7 +15,7 @@ import TickCore
     }
 
     let terminal = invocation.terminal
-    let rows = TaskRows(library: library, now: try invocation.now(), terminal: terminal, showList: true,
+    let rows = TaskRows(library: library, now: invocation.now, terminal: terminal, showList: true,
                         rows: hits.map(\.id))
     var scratch = RowScratch()
     for hit in hits {

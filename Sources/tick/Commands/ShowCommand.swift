@@ -11,7 +11,7 @@ import TickCore
         return loaded.status
     }
 
-    let now = try invocation.now()
+    let now = invocation.now
     let terminal = invocation.terminal
     let task = library.task(id)
     let list = library.list(id)

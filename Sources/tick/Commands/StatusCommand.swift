@@ -3,7 +3,7 @@ import TickCore
 /// `tick status`: `2 overdue · 3 today · 1 flagged` for a shell prompt; nothing when all is quiet.
 @Sendable func runStatus(_ invocation: Invocation) throws -> ExitStatus {
     let loaded = try invocation.load()
-    let counts = loaded.library.statusCounts(now: try invocation.now())
+    let counts = loaded.library.statusCounts(now: invocation.now)
     let out = invocation.out
     if invocation.global.json {
         out.json(.object([("overdue", .int(counts.overdue)), ("today", .int(counts.today)),

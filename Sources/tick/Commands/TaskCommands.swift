@@ -1,90 +1,90 @@
 import TickCore
 
-// Commands that change tasks named by REF: done, reopen, flag, unflag, due, priority, mv, rm.
+// Commands that change tasks named by REF: done, reopen, flag, unflag, due, priority, mv, rm. Each
+// resolves its REFs, asks the folder for the change, and prints what changed.
 
 /// `tick done REF...` and `tick reopen REF...`.
 func runDone(_ done: Bool) -> Command.Run {
     { invocation in
-        let day = try invocation.now().day
-        let session = try invocation.openForWriting(create: false)
-        let before = session.library
-        let ids = try invocation.resolveTasks(invocation.values("REF"), in: before)
-        let changing = ids.filter { before.task($0).done != done }
-        var lines: [String] = []
-        var keys: [TaskKey] = []
-        if !changing.isEmpty {
-            let verb = done ? "completed" : "reopened"
-            keys = try session.writing().update(changing.map(before.key), summary: "\(verb) " + summaryTitles(changing, in: before)) {
-                try $0.settingDone($1, done, on: day).document
-            }
-        }
-        let after = session.library
-        var changed: [TaskID] = []
-        for id in ids {
-            if let k = changing.firstIndex(of: id), let new = after.id(of: keys[k]) {
-                changed.append(new)
-                lines.append((done ? "Completed " : "Reopened ") + describe(new, in: after))
-            } else if let same = after.id(of: before.key(id)) {
-                changed.append(same)
-                lines.append(describe(same, in: after) + (done ? " was done already" : " was open already"))
-            }
-        }
-        invocation.report(lines, tasks: changed, in: after)
-        return session.loaded.status
+        try editing(invocation, done ? .complete(on: invocation.now.day) : .reopen)
     }
 }
 
 /// `tick flag REF...` and `tick unflag REF...`.
 func runFlag(_ flagged: Bool) -> Command.Run {
-    updating(summary: flagged ? "flagged" : "unflagged", line: { flagged ? "Flagged " + $0 : "Unflagged " + $0 }) {
-        try $0.settingFlag($1, flagged).document
-    }
+    { invocation in try editing(invocation, .flag(flagged)) }
 }
 
 /// `tick due REF DATE|none`.
 @Sendable func runDue(_ invocation: Invocation) throws -> ExitStatus {
-    let due = try invocation.dueDate(invocation.values("DATE").joined(separator: " "))
-    let text = due?.description ?? "none"
-    return try updating(summary: "set due \(text) on", line: { due == nil ? "Removed the due date of \($0)" : "Due \(text): \($0)" }) {
-        try $0.settingDue($1, due).document
-    }(invocation)
+    try editing(invocation, .due(try invocation.dueDate(invocation.values("DATE").joined(separator: " "))))
 }
 
 /// `tick priority REF LEVEL`.
 @Sendable func runPriority(_ invocation: Invocation) throws -> ExitStatus {
-    let level = try priority(named: invocation.value("LEVEL")!, argument: "LEVEL")
-    let name = priorityNames[level.rawValue]
-    return try updating(summary: "set priority \(name) on",
-                        line: { level == .none ? "Removed the priority of \($0)" : "Priority \(name): \($0)" }) {
-        try $0.settingPriority($1, level).document
-    }(invocation)
+    try editing(invocation, .priority(try priority(named: invocation.value("LEVEL")!, argument: "LEVEL")))
 }
 
-/// A command that applies one in-place edit to each task its REF arguments name.
-private func updating(summary: String, line: @escaping @Sendable (String) -> String,
-                      _ edit: @escaping @Sendable (Document, Int) throws -> Document) -> Command.Run {
-    { invocation in
-        let session = try invocation.openForWriting(create: false)
-        let before = session.library
-        let ids = try invocation.resolveTasks(invocation.values("REF"), in: before)
-        let keys = try session.writing().update(ids.map(before.key), summary: "\(summary) " + summaryTitles(ids, in: before), edit)
-        let after = session.library
-        let changed = keys.compactMap(after.id)
-        invocation.report(changed.map { line(describe($0, in: after)) }, tasks: changed, in: after)
-        return session.loaded.status
+/// A command that applies one edit to each task its REF arguments name.
+private func editing(_ invocation: Invocation, _ edit: TaskEdit) throws -> ExitStatus {
+    let session = try invocation.openForWriting(create: false)
+    let ids = try invocation.resolveTasks(invocation.values("REF"), in: session.library)
+    let (after, tasks) = try session.folder.edit(ids, [edit])
+    invocation.report(tasks.compactMap { task in task.after.map { changeLine(edit, task, $0, in: after) } },
+                      tasks: tasks.compactMap(\.after), in: after)
+    return session.loaded.status
+}
+
+/// The line that says what an edit did to a task, or that it was so already.
+func changeLine(_ edit: TaskEdit, _ task: TaskFolder.Edited, _ id: TaskID, in library: Library) -> String {
+    let name = describe(id, in: library)
+    guard !task.applied.isEmpty else { return unchanged(name, edit.state) }
+    switch edit {
+    case .complete:
+        let subtasks = task.subtasks == 0 ? "" : " and \(count(task.subtasks, "open subtask"))"
+        return "Completed " + name + subtasks
+    case .completionDate(let day): return "Completed \(name) on \(day)"
+    case .reopen: return "Reopened " + name
+    case .flag(let on): return (on ? "Flagged " : "Unflagged ") + name
+    case .due(let due): return due.map { "Due \($0): " + name } ?? "Removed the due date of " + name
+    case .priority(let level): return level == .none ? "Removed the priority of " + name : "Priority \(level.name): " + name
+    case .retitle, .replaceNotes, .appendNote: return "Edited \(name): " + edit.field
     }
 }
+
+/// The one wording of a change that changes nothing: `No change to REF "Title": already done`.
+func unchanged(_ name: String, _ state: String? = nil) -> String {
+    "No change to \(name)" + (state.map { ": already " + $0 } ?? "")
+}
+
+extension TaskEdit {
+    /// What a task is after this edit, for the line of a no-op: `done`, `due 2026-03-20`.
+    var state: String {
+        switch self {
+        case .complete: return "done"
+        case .reopen: return "open"
+        case .flag(let on): return on ? "flagged" : "not flagged"
+        case .due(let due): return due.map { "due \($0)" } ?? "without a due date"
+        case .priority(let level): return level == .none ? "without a priority" : "priority \(level.name)"
+        case .completionDate(let day): return "done on \(day)"
+        case .retitle(let title): return "titled \"\(title)\""
+        case .replaceNotes: return "with these notes"
+        case .appendNote: return "with nothing to append"
+        }
+    }
+}
+
+/// `3 open subtasks`.
+func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 
 /// `tick rm REF...`: deletes tasks with their notes and subtasks.
 @Sendable func runRemove(_ invocation: Invocation) throws -> ExitStatus {
     let session = try invocation.openForWriting(create: false)
     let before = session.library
     let ids = try invocation.resolveTasks(invocation.values("REF"), in: before)
-    try session.writing().remove(ids.map(before.key), summary: "deleted " + summaryTitles(ids, in: before))
-    var lines: [String] = []
-    for id in ids {
-        let subtasks = before.subtaskCount(of: id)
-        lines.append("Deleted \(describe(id, in: before))" + (subtasks == 0 ? "" : " with \(subtasks) subtask\(subtasks == 1 ? "" : "s")"))
+    let subtasks = try session.folder.remove(ids)
+    let lines = zip(ids, subtasks).map { id, n in
+        "Deleted \(describe(id, in: before))" + (n == 0 ? "" : " with \(count(n, "subtask"))")
     }
     invocation.report(lines, tasks: ids, in: before)
     return session.loaded.status
@@ -95,21 +95,22 @@ private func updating(summary: String, line: @escaping @Sendable (String) -> Str
     let session = try invocation.openForWriting(create: false)
     let before = session.library
     let ids = try invocation.resolveTasks(invocation.values("REF"), in: before)
-    let list = before.lists[try invocation.resolveList(invocation.value("LIST")!, in: before)]
-    let keys = try session.writing().move(ids.map(before.key), to: list.file.path,
-                                          summary: "moved \(summaryTitles(ids, in: before)) to \(list.name)")
-    let after = session.library
+    let list = try invocation.resolveList(invocation.value("LIST")!, in: before)
+    let (after, moves) = try session.folder.move(ids, to: list)
     var lines: [String] = []
-    var moved: [TaskID] = []
-    for (id, key) in zip(ids, keys) {
-        guard let key, let new = after.id(of: key) else {
+    var tasks: [TaskID] = []
+    for (id, moved) in zip(ids, moves) {
+        switch moved {
+        case .moved(let new):
+            tasks.append(new)
+            lines.append("Moved \(describe(new, in: after)) from \(before.list(id).name) to \(after.list(new).name)")
+        case .alreadyThere(let same):
+            tasks.append(same)
+            lines.append(unchanged(describe(same, in: after), "in \(after.list(same).name)"))
+        case .withParent:
             lines.append("Moved \(describe(id, in: before)) with its parent")
-            continue
         }
-        moved.append(new)
-        let from = before.list(id).file.path == list.file.path ? "" : " from \(before.list(id).name)"
-        lines.append("Moved \(describe(new, in: after))\(from) to \(after.list(new).name)")
     }
-    invocation.report(lines, tasks: moved, in: after)
+    invocation.report(lines, tasks: tasks, in: after)
     return session.loaded.status
 }

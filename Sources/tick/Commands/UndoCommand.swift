@@ -3,8 +3,7 @@ import TickCore
 /// `tick undo [--force]`: reverts the last change tick made in the folder.
 @Sendable func runUndo(_ invocation: Invocation) throws -> ExitStatus {
     let session = try invocation.openForWriting(create: false)
-    guard let mutator = try? session.writing() else { throw StorageError.nothingToUndo }
-    let summary = try mutator.undo(force: invocation.flag("force"))
+    let summary = try session.folder.undo(force: invocation.flag("force"))
     if invocation.global.json {
         invocation.out.json(.object([("undone", .string(summary))]))
     } else {

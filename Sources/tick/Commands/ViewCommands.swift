@@ -6,7 +6,7 @@ import TickCore
 @Sendable func runHome(_ invocation: Invocation) throws -> ExitStatus {
     let loaded = try invocation.load()
     let library = loaded.library
-    let counts = library.counts(now: try invocation.now())
+    let counts = library.counts(now: invocation.now)
     let out = invocation.out
 
     if invocation.global.json {
@@ -83,7 +83,7 @@ func runView(_ view: SmartView) -> Command.Run {
     { invocation in
         let loaded = try invocation.load()
         let library = loaded.library
-        let now = try invocation.now()
+        let now = invocation.now
         let list = try invocation.value("list").map { try invocation.resolveList($0, in: library) }
         let includeCompleted = view != .completed && invocation.flag("all")
         let ids = library.tasks(in: ViewQuery(view: view, includeCompleted: includeCompleted, list: list), now: now)

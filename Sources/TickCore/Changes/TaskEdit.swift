@@ -1,0 +1,132 @@
+import TickFormat
+
+// The vocabulary of changes to tasks and lists: what a command asks the folder for. `TaskFolder`
+// applies them; this file is the one place where each becomes an edit of the format library.
+
+/// A change to one task's fields, in place: its line and notes change, the task stays where it is.
+public enum TaskEdit: Sendable, Equatable {
+    /// Ticks the box and writes `done:` with this day (FORMAT.md §8.2).
+    case complete(on: Day)
+    /// Sets the `done:` day of a task, ticking its box when it is open.
+    case completionDate(Day)
+    /// Clears the box and removes `done:`.
+    case reopen
+    /// Adds (true) or removes (false) `#flag`.
+    case flag(Bool)
+    /// Sets the `due:` token, or removes it (nil).
+    case due(DueDate?)
+    /// Sets the priority token (`.none` removes it).
+    case priority(Priority)
+    /// Replaces the title words, keeping the tokens.
+    case retitle(String)
+    /// Replaces the notes ("" removes them).
+    case replaceNotes(String)
+    /// Adds a paragraph after the notes.
+    case appendNote(String)
+
+    /// The field this edit changes, as a command's report names it.
+    public var field: String {
+        switch self {
+        case .complete, .completionDate: return "done"
+        case .reopen: return "reopened"
+        case .flag: return "flag"
+        case .due: return "due"
+        case .priority: return "priority"
+        case .retitle: return "title"
+        case .replaceNotes, .appendNote: return "notes"
+        }
+    }
+
+    /// How the journal (and so `tick undo`) names a change made of this edit alone, before the
+    /// tasks' titles.
+    var summary: String {
+        switch self {
+        case .complete, .completionDate: return "completed"
+        case .reopen: return "reopened"
+        case .flag(let on): return on ? "flagged" : "unflagged"
+        case .due(let due): return "set due \(due?.description ?? "none") on"
+        case .priority(let level): return "set priority \(level.name) on"
+        case .retitle, .replaceNotes, .appendNote: return "edited"
+        }
+    }
+
+    /// Whether this edit would leave a task with these fields as it is: a no-op, which changes nothing.
+    func leavesAsIs(_ task: TaskInfo, notes: String) -> Bool {
+        switch self {
+        case .complete: return task.done
+        case .completionDate(let day): return task.done && task.doneDate == day
+        case .reopen: return !task.done
+        case .flag(let on): return task.flagged == on
+        case .due(let due): return task.due == due
+        case .priority(let level): return task.priority == level
+        case .retitle(let title): return task.title == title
+        case .replaceNotes(let text): return notes == text
+        case .appendNote(let text): return text.trimmingSpaces().isEmpty
+        }
+    }
+}
+
+extension Priority {
+    /// The priority names a command takes and prints, in the order of the raw values.
+    public static let names = ["none", "low", "medium", "high"]
+
+    /// `none`, `low`, `medium` or `high`.
+    public var name: String { Priority.names[rawValue] }
+
+    /// The priority a name (any case) gives, or nil.
+    public init?(name: String) {
+        guard let index = Priority.names.firstIndex(of: name.lowercased()) else { return nil }
+        self.init(rawValue: index)
+    }
+}
+
+/// Where a new task goes in its list.
+public enum Placement: Sendable, Equatable {
+    /// After the last top-level task of the list.
+    case end
+    /// After the last task of the section under this heading.
+    case section(String)
+    /// As the last subtask of this task (which must be in the same list).
+    case subtask(of: TaskID)
+}
+
+/// A change to a list file as a whole.
+public enum ListChange: Sendable, Equatable {
+    /// A new list file named after `name`, with front matter fields (symbol, colour) when given.
+    case create(name: String, fields: [ListField])
+    /// The list's heading and its file name.
+    case rename(list: Int, to: String)
+    /// Front matter fields set, or removed (a nil value).
+    case restyle(list: Int, fields: [ListField])
+    /// The file, with every task in it; refused while tasks are open unless `force`.
+    case remove(list: Int, force: Bool)
+}
+
+/// One front matter key of a list, and its value (nil: remove the key).
+public struct ListField: Sendable, Equatable {
+    public var key: String
+    public var value: String?
+
+    public init(key: String, value: String?) {
+        self.key = key
+        self.value = value
+    }
+}
+
+// MARK: - Onto the document
+
+extension Document {
+    /// `edit` applied to task `i`: the one place a `TaskEdit` becomes an edit of the format library.
+    func applying(_ edit: TaskEdit, to i: Int) throws(EditError) -> Document {
+        switch edit {
+        case .complete(let day), .completionDate(let day): return try settingDone(i, true, on: day).document
+        case .reopen: return try settingDone(i, false, on: Day(daysSinceEpoch: 0)).document
+        case .flag(let on): return try settingFlag(i, on).document
+        case .due(let due): return try settingDue(i, due).document
+        case .priority(let level): return try settingPriority(i, level).document
+        case .retitle(let title): return try retitling(i, title).document
+        case .replaceNotes(let notes): return try replacingNotes(i, notes).document
+        case .appendNote(let note): return try appendingNote(i, note).document
+        }
+    }
+}

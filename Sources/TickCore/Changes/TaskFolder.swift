@@ -1,0 +1,523 @@
+import TickFormat
+
+/// The front door for changes: a task folder opened for writing.
+///
+/// While it lives it holds the folder's lock, so no other tick process changes the folder. Each
+/// call resolves the tasks it is given to keys, applies the change to the bytes each file holds at
+/// the moment of writing (the writer runs an edit again when an editor saves meanwhile), journals
+/// it as one change for `tick undo`, and returns what changed with the folder as it is after.
+public final class TaskFolder {
+    public private(set) var folder: Folder
+    /// The lists as loaded, with every change made since.
+    public private(set) var library: Library
+    /// What reading the folder found (skipped files, unreadable lists), to report.
+    public let loaded: LoadResult
+    /// What recovery did on opening (a finished move, a leftover removed).
+    public let recoveryNotes: [String]
+    /// Nil when the folder does not exist (and was not to be created): every change then fails.
+    private let writer: FolderWriter?
+
+    /// Opens `folder` for changes: takes its lock (creating `.tick/`), finishes changes that a crash
+    /// interrupted, then reads every list. With `create`, a folder that does not exist yet (the
+    /// default one, before the first write) is created with its `.tick/`; without, it stays absent.
+    public init(_ folder: Folder, create: Bool, environment: [String: String]) throws {
+        var folder = folder
+        guard folder.location.exists || create else {
+            self.folder = folder
+            loaded = folder.load(environment: environment)
+            library = loaded.library
+            recoveryNotes = []
+            writer = nil
+            return
+        }
+        if !folder.location.exists {
+            try Folder.initialize(at: folder.path, fileSystem: folder.fileSystem)
+            var location = folder.location
+            location.exists = true
+            folder = Folder(location: location, fileSystem: folder.fileSystem)
+        }
+        let writer = try FolderWriter(root: folder.path, environment: environment)
+        self.folder = folder
+        self.writer = writer
+        recoveryNotes = writer.recoveryNotes
+        loaded = folder.load(saveCache: false, environment: environment)
+        library = loaded.library
+    }
+
+    // MARK: - Editing tasks in place
+
+    /// What an in-place change did to one task that was named.
+    public struct Edited: Sendable {
+        /// The task in the library before the change.
+        public var before: TaskID
+        /// The task after the change (nil: it is gone, changed by someone else meanwhile).
+        public var after: TaskID?
+        /// The edits that changed it, in the order given; empty when it already was so.
+        public var applied: [TaskEdit]
+        /// How many of its open subtasks a completion completed with it.
+        public var subtasks: Int
+    }
+
+    /// Applies `edits` to each task of `ids`, in one change (one journal entry, one `undo`). An edit
+    /// that would leave a task as it is, is not applied to it. Completing a task completes its open
+    /// subtasks too. `summary` names the change in the journal (default: the edit's own words).
+    public func edit(_ ids: [TaskID], _ edits: [TaskEdit], summary: String? = nil)
+        throws -> (library: Library, tasks: [Edited]) {
+        let before = library
+        var plan: [TaskID: [TaskEdit]] = [:]
+        var order: [TaskID] = []
+        var subtasks: [TaskID: Int] = [:]
+        for id in ids {
+            let task = before.task(id), notes = before.notes(id)
+            let applied = edits.filter { !$0.leavesAsIs(task, notes: notes) }
+            guard !applied.isEmpty, plan[id] == nil else { continue }
+            plan[id] = applied
+            order.append(id)
+        }
+        // A completed parent takes its open subtasks with it (FORMAT.md §8.2).
+        if case .complete? = edits.first, edits.count == 1 {
+            for id in order {
+                let open = before.descendants(of: id).filter { !before.task($0).done && plan[$0] == nil }
+                for sub in open {
+                    plan[sub] = edits
+                    order.append(sub)
+                }
+                subtasks[id] = open.count
+            }
+        }
+        var after: [TaskID: TaskKey] = [:]
+        if !order.isEmpty {
+            let keyed = order.map { (before.key($0), plan[$0]!) }
+            let named = ids.filter { plan[$0] != nil }
+            let words = summary ?? (edits.count == 1 ? edits[0].summary : "edited")
+            // Nothing written (the bytes came out the same): nothing changed, nothing to report.
+            if let keys = try update(keyed, summary: "\(words) " + titles(named, in: before)) {
+                for (id, key) in zip(order, keys) { after[id] = key }
+            }
+        }
+        let now = library
+        let tasks = ids.reduce(into: [Edited]()) { result, id in
+            guard !result.contains(where: { $0.before == id }) else { return }
+            let found = after[id].flatMap(now.id(of:)) ?? now.id(of: before.key(id))
+            result.append(Edited(before: id, after: found, applied: after[id] == nil ? [] : plan[id] ?? [],
+                                 subtasks: after[id] == nil ? 0 : subtasks[id] ?? 0))
+        }
+        return (now, tasks)
+    }
+
+    /// Applies each key's edits to its task in one change: each file once, its tasks in document
+    /// order. Returns the keys of the tasks afterwards, in the order given.
+    private func update(_ edits: [(key: TaskKey, edits: [TaskEdit])], summary: String) throws -> [TaskKey]? {
+        let keys = edits.map(\.key)
+        let results = Box<[String: (document: Document, indexes: [TaskKey: Int])]>([:])
+        var changes: [(path: String, edit: ([UInt8]?) throws -> FileOutcome)] = []
+        for path in orderedPaths(keys) {
+            let mine = edits.filter { $0.key.path == path }
+            changes.append((path, { bytes in
+                guard let bytes else { throw MutationError.listGone(path: path) }
+                var document = Document(bytes: bytes)
+                var indexes: [TaskKey: Int] = [:]
+                var work: [(index: Int, edits: [TaskEdit])] = []
+                for (key, edits) in mine {
+                    guard let i = document.index(of: key) else { throw MutationError.taskGone(key) }
+                    indexes[key] = i
+                    work.append((i, edits))
+                }
+                let count = document.tasks.count
+                for (i, edits) in work.sorted(by: { $0.index < $1.index }) {
+                    for edit in edits { document = try document.applying(edit, to: i) }
+                    precondition(document.tasks.count == count, "an in-place edit added or removed tasks")
+                }
+                results.value[path] = (document, indexes)
+                return .write(document.serialize())
+            }))
+        }
+        guard try write(summary, changes) else { return nil }
+        refresh(results.value.mapValues { $0.document })
+        return keys.map { key in
+            let result = results.value[key.path]!
+            return result.document.key(of: result.indexes[key]!, path: key.path)
+        }
+    }
+
+    // MARK: - Adding
+
+    /// Adds `task` to the list stored at `path`. A missing file is created holding the heading
+    /// `# createWithHeading` when that is given, else the list is gone. Returns the new task.
+    public func add(_ task: NewTask, toListAt path: String, at placement: Placement,
+                    createWithHeading heading: String? = nil) throws -> (library: Library, task: TaskID) {
+        let parent = placement.parent.map(library.key)
+        let results = Box<(document: Document, index: Int)?>(nil)
+        let edit: ([UInt8]?) throws -> FileOutcome = { bytes in
+            let document: Document
+            if let bytes {
+                document = Document(bytes: bytes)
+            } else if let heading {
+                document = Document("# \(heading)\n")
+            } else {
+                throw MutationError.listGone(path: path)
+            }
+            let point: InsertionPoint
+            switch placement {
+            case .end: point = .end
+            case .section(let name): point = .section(name)
+            case .subtask:
+                guard let parent, let p = document.index(of: parent) else { throw MutationError.taskGone(parent!) }
+                point = .subtask(of: p)
+            }
+            let result: EditResult
+            do {
+                result = try document.inserting(task, at: point)
+            } catch let error as EditError where error.reason == .noSuchSection {
+                if case .section(let name) = placement {
+                    throw MutationError.noSuchSection(name, list: document.heading ?? String(Path.name(of: path).dropLast(3)))
+                }
+                throw error
+            }
+            results.value = (result.document, result.task!)
+            return .write(result.document.serialize())
+        }
+        try write("added \"\(task.title)\"", [(path, edit)])
+        let (document, index) = results.value!
+        refresh([path: document])
+        return (library, library.id(of: document.key(of: index, path: path))!)
+    }
+
+    /// The path of the list a task goes to by default: a list named `name` exactly (ignoring case)
+    /// or its file `name.md` (lower case), the file preferred; else that file, to create.
+    public func defaultListPath(named name: String) -> String {
+        let file = name.lowercased() + ".md"
+        let named = library.lists.filter { $0.file.path.lowercased() == file || $0.name.lowercased() == name.lowercased() }
+        return named.first { $0.file.path.lowercased() == file }?.file.path ?? named.first?.file.path ?? file
+    }
+
+    // MARK: - Removing
+
+    /// Removes the tasks, with their notes and subtasks, in one change. Returns each task's count
+    /// of subtasks that went with it, in the order of `ids`.
+    @discardableResult
+    public func remove(_ ids: [TaskID]) throws -> [Int] {
+        let before = library
+        let keys = ids.map(before.key)
+        let results = Box<[String: Document]>([:])
+        var changes: [(path: String, edit: ([UInt8]?) throws -> FileOutcome)] = []
+        for path in orderedPaths(keys) {
+            let mine = keys.filter { $0.path == path }
+            changes.append((path, { bytes in
+                guard let bytes else { throw MutationError.listGone(path: path) }
+                var document = Document(bytes: bytes)
+                for i in try TaskFolder.outermost(mine, in: document).reversed() {
+                    document = try document.removing(i).document
+                }
+                results.value[path] = document
+                return .write(document.serialize())
+            }))
+        }
+        try write("deleted " + titles(ids, in: before), changes)
+        refresh(results.value)
+        return ids.map(before.subtaskCount)
+    }
+
+    /// The indexes of the tasks `keys` name, ascending, without those inside another one of them.
+    static func outermost(_ keys: [TaskKey], in document: Document) throws -> [Int] {
+        var indexes: [Int] = []
+        for key in keys {
+            guard let i = document.index(of: key) else { throw MutationError.taskGone(key) }
+            indexes.append(i)
+        }
+        var result: [Int] = []
+        for i in Set(indexes).sorted() where !result.contains(where: { document.descendants(of: $0).contains(i) }) {
+            result.append(i)
+        }
+        return result
+    }
+
+    // MARK: - Moving
+
+    /// Where a task named to `move` ended up.
+    public enum Moved: Sendable, Equatable {
+        /// At the end of the destination list.
+        case moved(TaskID)
+        /// With its parent, which was moved too.
+        case withParent
+        /// It was in the destination list already: nothing changed for it.
+        case alreadyThere(TaskID)
+    }
+
+    /// Moves the tasks, with their notes and subtasks, to the end of `list`, in the order given, as
+    /// one change. The destination is written first, then each source: a crash in between leaves a
+    /// task in both lists, which the next run finishes moving. A task already in `list` stays.
+    public func move(_ ids: [TaskID], to list: Int) throws -> (library: Library, tasks: [Moved]) {
+        let before = library
+        let destination = before.lists[list].file.path
+        let moving = ids.filter { $0.list != list }
+        var placed: [TaskKey?] = []
+        if !moving.isEmpty {
+            placed = try move(moving.map(before.key), to: destination,
+                              summary: "moved \(titles(moving, in: before)) to \(before.lists[list].name)")
+        }
+        let after = library
+        let tasks: [Moved] = ids.map { id in
+            guard let k = moving.firstIndex(of: id) else {
+                return after.id(of: before.key(id)).map(Moved.alreadyThere) ?? .withParent
+            }
+            return placed[k].flatMap(after.id(of:)).map(Moved.moved) ?? .withParent
+        }
+        return (after, tasks)
+    }
+
+    private func move(_ keys: [TaskKey], to destination: String, summary: String) throws -> [TaskKey?] {
+        // The tasks as they are now (under the lock, so only an editor can change them before the
+        // writes; the sources' edits check that).
+        var fragments: [TaskKey: (fragment: TaskFragment, text: [String])] = [:]
+        for path in orderedPaths(keys) {
+            let document = try self.document(at: path)
+            for i in try TaskFolder.outermost(keys.filter { $0.path == path }, in: document) {
+                let fragment = try refusing { try document.extracting(i) }
+                fragments[document.key(of: i, path: path)] = (fragment, TaskFolder.text(of: i, in: document))
+            }
+        }
+        let moving = keys.filter { fragments[$0] != nil }
+        let results = Box<[String: Document]>([:])
+        let placed = Box<[TaskKey: Int]>([:])
+        var changes: [(path: String, edit: ([UInt8]?) throws -> FileOutcome)] = []
+        changes.append((destination, { bytes in
+            guard let bytes else { throw MutationError.listGone(path: destination) }
+            var document = Document(bytes: bytes)
+            var indexes: [TaskKey: Int] = [:]
+            for key in moving {
+                let result = try document.inserting(fragments[key]!.fragment, at: .end)
+                document = result.document
+                indexes[key] = result.task!
+            }
+            placed.value = indexes
+            results.value[destination] = document
+            return .write(document.serialize())
+        }))
+        for path in orderedPaths(keys) {
+            let mine = keys.filter { $0.path == path && fragments[$0] != nil }
+            changes.append((path, { bytes in
+                guard let bytes else { throw MutationError.listGone(path: path) }
+                var document = Document(bytes: bytes)
+                let indexes = try TaskFolder.outermost(mine, in: document)
+                for i in indexes {
+                    let key = document.key(of: i, path: path)
+                    guard fragments[key]?.text == TaskFolder.text(of: i, in: document) else {
+                        throw MutationError.changedWhileMoving(title: key.title, from: path, to: destination)
+                    }
+                }
+                for i in indexes.reversed() { document = try document.removing(i).document }
+                results.value[path] = document
+                return .write(document.serialize())
+            }))
+        }
+        try write(summary, changes)
+        refresh(results.value)
+        let document = results.value[destination]!
+        return keys.map { key in placed.value[key].map { document.key(of: $0, path: destination) } }
+    }
+
+    /// The lines of task `i` with its notes and subtasks, to notice a change (without the blank
+    /// lines after it, which change when a task is added below it).
+    private static func text(of i: Int, in document: Document) -> [String] {
+        var lines = document.lineRange(of: i).map { document.lineText($0) }
+        while let last = lines.last, last.allSatisfy({ $0 == " " || $0 == "\t" || $0 == ">" }) { lines.removeLast() }
+        return lines
+    }
+
+    // MARK: - Lists
+
+    /// Applies a change to a list file; returns the path of the list it leaves (the new one for a
+    /// rename, the old one for a removal).
+    @discardableResult
+    public func change(_ change: ListChange) throws -> String {
+        switch change {
+        case .create(let name, let fields):
+            let (name, file, content) = try TaskFolder.newList(name, fields: fields)
+            try refuseCollision(file, name: name, except: nil)
+            try writeFiles("created the list \(name)", [(file, { bytes in
+                guard bytes == nil else { throw MutationError.listExists(name: name, path: file) }
+                return .write(content)
+            })])
+            return file
+
+        case .rename(let index, let newName):
+            let name = try ListNaming.validated(newName)
+            let fileName = try ListNaming.fileName(for: name)
+            let list = library.lists[index]
+            try refuseLink(list, doing: "rename")
+            let parent = String(Path.parent(of: "/" + list.file.path).dropFirst())
+            let path = parent.isEmpty ? fileName : parent + "/" + fileName
+            let old = list.file.path
+            if path != old { try refuseCollision(path, name: name, except: old) }
+            let loadedBytes = try document(at: old).serialize()
+            let renamed = try ListText.renamed(loadedBytes, to: name)
+            let summary = "renamed the list \(list.name) to \(name)"
+            if path == old {
+                try writeFiles(summary, [(old, { bytes in
+                    guard let bytes else { throw MutationError.listGone(path: old) }
+                    return .write(try ListText.renamed(bytes, to: name))
+                })])
+            } else {
+                // The new file first, then the old one goes: a crash in between leaves both, never neither.
+                try writeFiles(summary, [
+                    (path, { bytes in
+                        guard bytes == nil else { throw MutationError.listExists(name: name, path: path) }
+                        return .write(renamed)
+                    }),
+                    (old, { bytes in
+                        guard let bytes else { throw MutationError.listGone(path: old) }
+                        guard bytes == loadedBytes else { throw StorageError.changedMeanwhile(path: old) }
+                        return .delete
+                    }),
+                ])
+            }
+            return path
+
+        case .restyle(let index, let fields):
+            let list = library.lists[index]
+            let path = list.file.path
+            let pairs = fields.map { (key: $0.key, value: $0.value) }
+            try writeFiles("set " + fields.map(\.key).joined(separator: " and ") + " of the list \(list.name)", [(path, { bytes in
+                guard let bytes else { throw MutationError.listGone(path: path) }
+                return .write(try ListText.settingFields(bytes, pairs))
+            })])
+            return path
+
+        case .remove(let index, let force):
+            let list = library.lists[index]
+            try refuseLink(list, doing: "delete")
+            if !force, list.openCount > 0 { throw MutationError.openTasks(list: list.name, count: list.openCount) }
+            let path = list.file.path
+            try writeFiles("deleted the list \(list.name)", [(path, { bytes in
+                guard let bytes else { throw MutationError.listGone(path: path) }
+                let open = Document(bytes: bytes).tasks.filter { !$0.done }.count
+                if !force, open > 0 { throw MutationError.openTasks(list: list.name, count: open) }
+                return .delete
+            })])
+            return path
+        }
+    }
+
+    /// A new list's name (trimmed), file name and first bytes; throws for a name or field that
+    /// cannot be written. Callers may check this before creating the folder.
+    public static func newList(_ name: String, fields: [ListField]) throws -> (name: String, path: String, bytes: [UInt8]) {
+        let name = try ListNaming.validated(name)
+        let file = try ListNaming.fileName(for: name)
+        return (name, file, try ListText.new(name: name, fields: fields.compactMap { f in f.value.map { (f.key, $0) } }))
+    }
+
+    /// Refuses a list file name that an existing list or file already has, ignoring case.
+    private func refuseCollision(_ path: String, name: String, except: String?) throws {
+        let wanted = path.lowercased()
+        if let taken = library.lists.first(where: { $0.file.path.lowercased() == wanted && $0.file.path != except }) {
+            throw MutationError.listExists(name: name, path: taken.file.path)
+        }
+        let parent = Path.parent(of: folder.absolute(path))
+        let names = (try? folder.fileSystem.contents(ofDirectory: parent)) ?? []
+        let exceptName = except.map { Path.name(of: $0) }
+        if let taken = names.first(where: { $0.lowercased() == Path.name(of: wanted) && $0 != exceptName }) {
+            throw MutationError.listExists(name: name, path: folder.display(Path.join(parent, taken)))
+        }
+    }
+
+    /// Refuses to rename or delete a list that is a symbolic link (tick would change its target).
+    private func refuseLink(_ list: TaskList, doing: String) throws {
+        if try folder.fileSystem.status(list.file.absolutePath, followSymlinks: false)?.kind == .symlink {
+            throw MutationError.symbolicLink(path: list.file.path, doing: doing)
+        }
+    }
+
+    // MARK: - Undo
+
+    /// Reverts the last change tick made to the folder; returns its summary.
+    public func undo(force: Bool) throws -> String {
+        guard let writer else { throw StorageError.nothingToUndo }
+        let summary = try writer.undo(force: force)
+        library = folder.load().library
+        return summary
+    }
+
+    // MARK: - Writing
+
+    /// Writes one change through the folder's writer: edit errors of the format library become
+    /// `MutationError`s, so that callers see one error type for a refused change.
+    /// Returns whether anything was written (and so journalled).
+    @discardableResult
+    private func write(_ summary: String, _ changes: [(path: String, edit: ([UInt8]?) throws -> FileOutcome)]) throws -> Bool {
+        guard let writer else { throw MutationError.noFolder(path: folder.path) }
+        return try refusing { try writer.change(summary, changes) != nil }
+    }
+
+    /// `body`, with an edit the format library refused thrown as a `MutationError`.
+    private func refusing<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as EditError {
+            throw MutationError(error)
+        }
+    }
+
+    /// Writes whole files in one change, and keeps the library in step with what was written.
+    private func writeFiles(_ summary: String, _ changes: [(path: String, edit: ([UInt8]?) throws -> FileOutcome)]) throws {
+        let results = Box<[String: [UInt8]?]>([:])
+        let recording = changes.map { path, edit in
+            (path, { (bytes: [UInt8]?) throws -> FileOutcome in
+                let outcome = try edit(bytes)
+                switch outcome {
+                case .unchanged: results.value[path] = .some(bytes)
+                case .write(let new): results.value[path] = .some(new)
+                case .delete: results.value[path] = .some(nil)
+                }
+                return outcome
+            })
+        }
+        try write(summary, recording)
+        library = library.replacing(results.value.mapValues { $0.map { Document(bytes: $0) } }, in: folder)
+    }
+
+    /// The list at `path` as its file holds it now.
+    private func document(at path: String) throws -> Document {
+        do {
+            return Document(bytes: try folder.fileSystem.readFile(folder.absolute(path)))
+        } catch FileSystemError.notFound {
+            throw MutationError.listGone(path: path)
+        }
+    }
+
+    private func refresh(_ documents: [String: Document]) {
+        library = library.replacing(documents.mapValues { Optional($0) }, in: folder)
+    }
+
+    private func orderedPaths(_ keys: [TaskKey]) -> [String] {
+        var paths: [String] = []
+        for key in keys where !paths.contains(key.path) { paths.append(key.path) }
+        return paths
+    }
+
+    /// `"A", "B"`: titles for a change's summary in the journal (what `tick undo` prints).
+    private func titles(_ ids: [TaskID], in library: Library) -> String {
+        ids.map { "\"\(library.task($0).title)\"" }.joined(separator: ", ")
+    }
+}
+
+extension Placement {
+    var parent: TaskID? {
+        if case .subtask(of: let id) = self { return id }
+        return nil
+    }
+}
+
+extension Library {
+    /// A task's subtasks at every depth, in file order.
+    public func descendants(of id: TaskID) -> [TaskID] {
+        (0..<subtaskCount(of: id)).map { TaskID(list: id.list, index: id.index + 1 + $0) }
+    }
+}
+
+/// A mutable cell that the writer's edit closures fill (they may run more than once; the last
+/// run is what was written).
+final class Box<Value> {
+    var value: Value
+    init(_ value: Value) { self.value = value }
+}

@@ -1,0 +1,109 @@
+import TickFormat
+
+// Naming a task so that a change finds it again in whatever bytes its file holds when tick writes.
+
+/// A task named so that tick can find it again in bytes read later: its list file, its title
+/// and how many earlier tasks of that list have the same title (the identity behind its ref).
+///
+/// Line numbers and indexes go stale as soon as someone edits the file; a key does not, unless
+/// the task's own title changes (or a same-titled task is added or removed above it).
+public struct TaskKey: Hashable, Sendable, CustomStringConvertible {
+    /// The list file's path relative to the folder.
+    public var path: String
+    public var title: String
+    public var occurrence: Int
+
+    public init(path: String, title: String, occurrence: Int) {
+        self.path = path
+        self.title = title
+        self.occurrence = occurrence
+    }
+
+    /// The task's full ref.
+    public var ref: Ref { Ref(path: path, title: title, occurrence: occurrence) }
+
+    public var description: String { "'\(title)' in \(path)" }
+}
+
+extension Document {
+    /// The index of the task that `key` names (its path is not compared), or nil.
+    public func index(of key: TaskKey) -> Int? {
+        var seen = 0
+        for (i, task) in tasks.enumerated() where task.title.utf8.elementsEqual(key.title.utf8) {
+            if seen == key.occurrence { return i }
+            seen += 1
+        }
+        return nil
+    }
+
+    /// The key of task `i` of this document, stored at `path`.
+    public func key(of i: Int, path: String) -> TaskKey {
+        let title = tasks[i].title
+        let occurrence = tasks[..<i].reduce(0) { $0 + ($1.title.utf8.elementsEqual(title.utf8) ? 1 : 0) }
+        return TaskKey(path: path, title: title, occurrence: occurrence)
+    }
+
+    /// The indexes of `i`'s subtasks, at every depth.
+    func descendants(of i: Int) -> Range<Int> {
+        var end = i + 1
+        while end < tasks.count, tasks[end].depth > tasks[i].depth { end += 1 }
+        return (i + 1)..<end
+    }
+}
+
+extension Library {
+    /// The key of a task of the folder.
+    public func key(_ id: TaskID) -> TaskKey {
+        let segment = lists[id.list].segment
+        let title = segment.bytes(segment.cold(id.index).title)
+        var occurrence = 0
+        for i in 0..<id.index where segment.bytes(segment.cold(i).title).elementsEqual(title) { occurrence += 1 }
+        return TaskKey(path: lists[id.list].file.path, title: String(decoding: title, as: UTF8.self), occurrence: occurrence)
+    }
+
+    /// The task a key names, if it is still there.
+    public func id(of key: TaskKey) -> TaskID? {
+        guard let l = list(at: key.path) else { return nil }
+        let segment = lists[l].segment
+        var seen = 0
+        for i in 0..<segment.taskCount where segment.bytes(segment.cold(i).title).elementsEqual(key.title.utf8) {
+            if seen == key.occurrence { return TaskID(list: l, index: i) }
+            seen += 1
+        }
+        return nil
+    }
+
+    /// The list stored at `path`.
+    public func list(at path: String) -> Int? { lists.firstIndex { $0.file.path == path } }
+
+    /// How many subtasks, at every depth, a task has.
+    public func subtaskCount(of id: TaskID) -> Int {
+        let segment = lists[id.list].segment
+        let depth = segment.cold(id.index).depth
+        var j = id.index + 1
+        while j < segment.taskCount, segment.cold(j).depth > depth { j += 1 }
+        return j - id.index - 1
+    }
+
+    /// This library with the lists at these paths replaced by the documents given (nil: the file
+    /// is gone), and new paths added in path order. The other lists keep their records.
+    func replacing(_ documents: [String: Document?], in folder: Folder) -> Library {
+        var entries: [(file: ListFile, segment: Segment?, document: Document?)] = lists.map { ($0.file, $0.segment, nil) }
+        for (path, document) in documents {
+            if let i = entries.firstIndex(where: { $0.file.path == path }) {
+                if let document { entries[i] = (entries[i].file, nil, document) } else { entries.remove(at: i) }
+            } else if let document {
+                entries.append((ListFile(path: path, absolutePath: folder.absolute(path)), nil, document))
+            }
+        }
+        entries = entries.map { (entry: $0, key: Array($0.file.path.utf8)) }
+            .sorted { $0.key.lexicographicallyPrecedes($1.key) }.map(\.entry)
+        // The new storage keeps the old one (and so the old segments) alive.
+        let old = storage
+        let storage = SegmentStorage { _ = old }
+        let segments = entries.map { entry in
+            entry.segment ?? storage.own(Segment.build(entry.document!, path: entry.file.path))
+        }
+        return Library.assemble(files: entries.map(\.file), segments: segments, storage: storage)
+    }
+}

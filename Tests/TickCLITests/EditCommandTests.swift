@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+/// `tick edit` through an editor: what it shows, what it writes back, and that the user's text
+/// is never lost. "Now" is pinned to Saturday 14 March 2026, 09:30.
+@Suite("edit in an editor")
+struct EditCommandTests {
+    static let home = """
+        # Home
+
+        - [ ] Call the plumber !! due:2026-03-20
+          The number is on the fridge.
+        - [x] Check the [ ] box done:2026-03-01
+
+        """
+
+    /// A sandbox with `tasks/home.md` and an executable `name` (in `bin/`) running `script`.
+    static func sandbox(editor script: String, name: String = "editor") throws -> Sandbox {
+        let sandbox = try WriteCommandTests.folder(["home.md": home])
+        try sandbox.write("bin/" + name, "#!/bin/sh\n" + script + "\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.path("bin/" + name))
+        try FileManager.default.createDirectory(atPath: sandbox.path("tmp"), withIntermediateDirectories: true)
+        sandbox.environment["TMPDIR"] = sandbox.path("tmp")
+        return sandbox
+    }
+
+    /// The files tick left in the sandbox's temporary folder.
+    static func leftovers(_ sandbox: Sandbox) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: sandbox.path("tmp")).sorted()
+    }
+
+    @Test("with neither $VISUAL nor $EDITOR set, tick runs vi, as git does")
+    func fallsBackToVi() throws {
+        let sandbox = try Self.sandbox(editor: #"sed -i 's/plumber !!/plumber !! #flag/' "$1""#, name: "vi")
+        sandbox.environment["PATH"] = sandbox.path("bin") + ":/usr/bin:/bin"
+        let ref = try sandbox.ref("Call the plumber", dir: "tasks")
+        expectRun(try sandbox.run(["--dir", "tasks", "edit", "plumber"]), status: 0,
+                  stdout: "Edited \(ref) \"Call the plumber\": flag\n", stderr: "")
+        #expect(try sandbox.read("tasks/home.md").contains("- [ ] Call the plumber !! due:2026-03-20 #flag\n"))
+        #expect(try Self.leftovers(sandbox).isEmpty)
+    }
+
+    @Test("a line ending added or turned into CRLF is no change: nothing written, nothing journalled",
+          arguments: [#"printf '\n\n' >> "$1""#, #"sed -i 's/$/\r/' "$1""#, #"printf '\r\n' >> "$1""#])
+    func lineEndingsAreNoChange(script: String) throws {
+        let sandbox = try Self.sandbox(editor: script)
+        let ref = try sandbox.ref("Call the plumber", dir: "tasks")
+        expectRun(try sandbox.run(["--dir", "tasks", "edit", "plumber"], environment: ["EDITOR": sandbox.path("bin/editor")]),
+                  status: 0, stdout: "No change to \(ref) \"Call the plumber\"\n", stderr: "")
+        #expect(try sandbox.read("tasks/home.md") == Self.home)
+        expectRun(try sandbox.run(["--dir", "tasks", "undo"]), status: 1, stdout: "", stderr: "tick: nothing to undo\n")
+    }
+
+    @Test("when the task is gone by the time the editor exits, the text is kept in the file the message names")
+    func keepsTextWhenTaskIsGone() throws {
+        // The editor changes the notes while someone else deletes the task from the list.
+        let sandbox = try Self.sandbox(editor: #"sed -i 's/fridge/freezer/' "$1"; sed -i '/plumber/,+1d' "$HOME/../tasks/home.md""#)
+        let result = try sandbox.run(["--dir", "tasks", "edit", "plumber"], environment: ["EDITOR": sandbox.path("bin/editor")])
+        let kept = try Self.leftovers(sandbox)
+        try #require(kept.count == 1)
+        let file = sandbox.path("tmp/" + kept[0])
+        expectRun(result, status: 1, stdout: "",
+                  stderr: "tick: the task 'Call the plumber' is no longer in home.md (changed meanwhile?); nothing written; "
+                      + "your text is kept in \(file)\n")
+        #expect(try String(contentsOfFile: file, encoding: .utf8)
+                == "Call the plumber !! due:2026-03-20\n\nThe number is on the freezer.\n")
+    }
+
+    @Test("a text that cannot be applied (no title) is kept too, exit 2")
+    func keepsTextWithoutTitle() throws {
+        let sandbox = try Self.sandbox(editor: #"printf '!!! #flag\n\nNew notes\n' > "$1""#)
+        let result = try sandbox.run(["--dir", "tasks", "edit", "plumber"], environment: ["EDITOR": sandbox.path("bin/editor")])
+        let kept = try Self.leftovers(sandbox)
+        try #require(kept.count == 1)
+        expectRun(result, status: 2, stdout: "",
+                  stderr: "tick: a task needs a title; nothing changed; your text is kept in \(sandbox.path("tmp/" + kept[0]))\n")
+        #expect(try sandbox.read("tasks/home.md") == Self.home)
+    }
+
+    @Test("a done task whose title holds [ ] shows its title line from the parser, and is edited in place")
+    func doneTaskWithBoxInTitle() throws {
+        let sandbox = try Self.sandbox(editor: #"cp "$1" "$HOME/../seen.txt"; sed -i 's/box/square/' "$1""#)
+        let ref = try sandbox.ref("Check the [ ] box", dir: "tasks")
+        let result = try sandbox.run(["--dir", "tasks", "edit", ref], environment: ["EDITOR": sandbox.path("bin/editor")])
+        #expect(try sandbox.read("seen.txt") == "Check the [ ] box done:2026-03-01\n")
+        let new = try sandbox.ref("Check the [ ] square", dir: "tasks")
+        expectRun(result, status: 0, stdout: "Edited \(new) \"Check the [ ] square\": title\n", stderr: "")
+        #expect(try sandbox.read("tasks/home.md") == Self.home.replacingOccurrences(
+            of: "- [x] Check the [ ] box done:2026-03-01", with: "- [x] Check the [ ] square done:2026-03-01"))
+    }
+}
