@@ -34,11 +34,35 @@ enum Tick {
         case .run(let path, let arguments, let global):
             // An invalid TICK_NOW is bad input for every command.
             let now = try Now.resolve(option: global.now, environment: context.environment["TICK_NOW"])
+            let settings = readSettings(global, context: context)
             let invocation = Invocation(
                 path: path, arguments: arguments, global: global, context: context,
-                terminal: Terminal.detect(choice: global.color, environment: context.environment), now: now)
+                terminal: Terminal.detect(choice: colorChoice(global, settings, context.environment),
+                                          environment: context.environment),
+                now: now, settings: settings)
             return try path.last!.run!(invocation)
         }
+    }
+
+    /// The configuration files' settings (the user's, then the task folder's, which wins), read
+    /// once; what tick ignored in them is a warning.
+    private static func readSettings(_ global: GlobalOptions, context: Context) -> Settings {
+        var files = Configuration.userFile(environment: context.environment).map { [$0] } ?? []
+        if let location = try? FolderLocation.locate(option: global.dir, environment: context.environment,
+                                                     currentDirectory: context.currentDirectory,
+                                                     fileSystem: context.fileSystem), location.exists {
+            files.append(Configuration.folderFile(in: location.path))
+        }
+        let (settings, warnings) = Configuration.read(files, fileSystem: context.fileSystem)
+        for warning in warnings { context.err.line("tick: warning: " + warning) }
+        return settings
+    }
+
+    /// `--color`, else `NO_COLOR` (through `auto`), else the `color` setting, else `auto`.
+    private static func colorChoice(_ global: GlobalOptions, _ settings: Settings, _ environment: [String: String]) -> ColorChoice {
+        if global.given.contains("color") { return global.color }
+        if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return .auto }
+        return settings.color.flatMap(ColorChoice.init(rawValue:)) ?? .auto
     }
 
     /// Help is wrapped at a fixed width, so that it reads the same everywhere.

@@ -73,7 +73,7 @@ struct EditCommandTests {
         let kept = try Self.leftovers(sandbox)
         try #require(kept.count == 1)
         expectRun(result, status: 2, stdout: "",
-                  stderr: "tick: a task needs a title; nothing changed; your text is kept in \(sandbox.path("tmp/" + kept[0]))\n")
+                  stderr: "tick: a task needs a title; your text is kept in \(sandbox.path("tmp/" + kept[0]))\n")
         #expect(try sandbox.read("tasks/home.md") == Self.home)
     }
 

@@ -36,7 +36,7 @@ struct WriteTextTests {
 
     @Test("a list's file name is its name in lower case with hyphens for spaces", arguments: [
         ("Work Stuff", "work-stuff.md"), ("  Groceries ", "groceries.md"), ("Café  Trips", "café-trips.md"),
-        ("Q3  Plan B", "q3-plan-b.md"), ("x.md", "x.md.md"),
+        ("Q3  Plan B", "q3-plan-b.md"), ("x.md", "x.md"),
     ])
     func fileNames(name: String, file: String) throws {
         #expect(try ListNaming.fileName(for: name) == file)

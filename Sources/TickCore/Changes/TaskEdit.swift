@@ -61,7 +61,7 @@ public enum TaskEdit: Sendable, Equatable {
         case .priority(let level): return task.priority == level
         case .retitle(let title): return task.title == title
         case .replaceNotes(let text): return notes == text
-        case .appendNote(let text): return text.trimmingSpaces().isEmpty
+        case .appendNote(let text): return text.trimmingInvisibleSpace().isEmpty
         }
     }
 }
@@ -82,7 +82,8 @@ extension Priority {
 
 /// Where a new task goes in its list.
 public enum Placement: Sendable, Equatable {
-    /// After the last top-level task of the list.
+    /// In the list's part outside sections: after its last task there, else before the first
+    /// section heading (FORMAT.md, section 8.1).
     case end
     /// After the last task of the section under this heading.
     case section(String)

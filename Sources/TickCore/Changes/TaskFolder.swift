@@ -159,7 +159,7 @@ public final class TaskFolder {
             }
             let point: InsertionPoint
             switch placement {
-            case .end: point = .end
+            case .end: point = .unsectioned
             case .section(let name): point = .section(name)
             case .subtask:
                 guard let parent, let p = document.index(of: parent) else { throw MutationError.taskGone(parent!) }

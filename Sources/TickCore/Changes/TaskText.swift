@@ -17,22 +17,21 @@ public struct TaskText: Sendable, Equatable {
     /// around the notes do not count.
     public func edits(to edited: String, now: Now) throws -> [TaskEdit] {
         var lines = edited.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }.map(String.init)
-        while let first = lines.first, first.trimmingSpaces().isEmpty { lines.removeFirst() }
+        while let first = lines.first, first.trimmingInvisibleSpace().isEmpty { lines.removeFirst() }
         guard !lines.isEmpty else { throw MutationError.badValue("the edited text is empty; nothing changed") }
         let new = try TitleInput(parsing: lines.removeFirst(), now: now)
-        guard !new.title.isEmpty else { throw MutationError.badValue("a task needs a title; nothing changed") }
         let newNotes = lines.joined(separator: "\n")
         let old = try TitleInput(parsing: titleLine, now: now)
 
         var edits: [TaskEdit] = []
-        if new.title != old.title { edits.append(.retitle(new.title)) }
+        if new.title != old.title { edits.append(.retitle(try TaskTitle.validated(new.title))) }
         if new.due != old.due { edits.append(.due(new.due)) }
         if new.priority != old.priority { edits.append(.priority(new.priority ?? .none)) }
         if new.flagged != old.flagged { edits.append(.flag(new.flagged)) }
         if new.doneDate != old.doneDate {
             edits.append(new.doneDate.map { old.doneDate == nil ? .complete(on: $0) : .completionDate($0) } ?? .reopen)
         }
-        if newNotes.trimmingSpaces() != notes.trimmingSpaces() { edits.append(.replaceNotes(newNotes)) }
+        if newNotes.trimmingInvisibleSpace() != notes.trimmingInvisibleSpace() { edits.append(.replaceNotes(newNotes)) }
         return edits
     }
 }
@@ -49,6 +48,6 @@ extension Folder {
             throw MutationError.listGone(path: key.path)
         }
         guard let i = document.index(of: key) else { throw MutationError.taskGone(key) }
-        return TaskText(key: key, titleLine: document.titleLineText(i).trimmingSpaces(), notes: document.notes[i])
+        return TaskText(key: key, titleLine: document.titleLineText(i).trimmingInvisibleSpace(), notes: document.notes[i])
     }
 }

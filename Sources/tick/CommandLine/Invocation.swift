@@ -21,6 +21,8 @@ struct Invocation {
     /// The current moment, from `--now`, `TICK_NOW` or the clock: resolved once per run, so that
     /// every date rule of the command sees the same minute.
     var now: Now
+    /// The configuration files' settings; options and environment variables beat them.
+    var settings: Settings
 
     var command: Command { path.last! }
     var out: Output { context.out }

@@ -9,9 +9,7 @@ let defaultListName = "Inbox"
     let now = invocation.now
     let typed = invocation.values("TITLE").joined(separator: " ")
     var input = try TitleInput(parsing: typed, now: now)
-    guard !input.title.isEmpty else {
-        throw UsageError.invalidInput("a task needs a title" + (typed.trimmingSpaces().isEmpty ? "" : " besides its metadata"))
-    }
+    input.title = try TaskTitle.validated(input.title, besidesMetadata: !typed.trimmingInvisibleSpace().isEmpty)
     if let due = invocation.value("due") {
         guard input.due == nil else { throw UsageError.invalidInput("the due date is given twice: in the title and with --due") }
         input.due = try invocation.dueDate(due)
@@ -29,7 +27,9 @@ let defaultListName = "Inbox"
     let task = NewTask(title: input.title, done: input.doneDate != nil, due: input.due, doneDate: input.doneDate,
                        priority: input.priority ?? .none, flagged: input.flagged, notes: invocation.value("note") ?? "")
 
-    let listText = invocation.value("list")
+    // --list, else the configuration's default-list, else Inbox.
+    let configured = invocation.value("list") == nil ? invocation.settings.defaultList : nil
+    let listText = invocation.value("list") ?? configured
     let toInbox = parentText == nil && (listText == nil || listText?.lowercased() == defaultListName.lowercased())
     // Only the default list may be the first write that creates the folder.
     let session = try invocation.openForWriting(create: toInbox)
@@ -45,7 +45,12 @@ let defaultListName = "Inbox"
         }
         placement = .subtask(of: parent)
     } else if let listText, !toInbox {
-        path = library.lists[try invocation.resolveList(listText, in: library)].file.path
+        do {
+            path = library.lists[try invocation.resolveList(listText, in: library)].file.path
+        } catch let failure as CommandFailure where configured != nil {
+            let origin = invocation.settings.origins["default-list"].map { " (the default-list of \($0))" } ?? ""
+            throw CommandFailure(failure.exitStatus, failure.message + origin)
+        }
     } else {
         // The default list: one named Inbox exactly, else inbox.md, created on demand.
         path = session.folder.defaultListPath(named: defaultListName)

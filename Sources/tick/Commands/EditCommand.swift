@@ -13,8 +13,7 @@ import TickCore
 
     var edits: [TaskEdit] = []
     if let title = invocation.value("title") {
-        guard !title.trimmingSpaces().isEmpty else { throw UsageError.invalidInput("a task needs a title") }
-        edits.append(.retitle(title))
+        edits.append(.retitle(try TaskTitle.validated(title)))
     }
     if let due = invocation.value("due") { edits.append(.due(try invocation.dueDate(due))) }
     if let level = invocation.value("priority") { edits.append(.priority(try priority(named: level, argument: "--priority"))) }
@@ -52,7 +51,7 @@ private func runEditor(_ invocation: Invocation) throws -> ExitStatus {
     let environment = invocation.context.environment
     // As git does: $VISUAL, else $EDITOR, else vi.
     let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }
-        .first { !$0.trimmingSpaces().isEmpty } ?? "vi"
+        .first { !$0.trimmingInvisibleSpace().isEmpty } ?? "vi"
     let loaded = try invocation.load()
     let id = try invocation.resolveTask(invocation.value("REF")!, in: loaded.library)
     let text = try loaded.folder.text(of: id, in: loaded.library)

@@ -61,7 +61,7 @@ private func frontMatterFields(_ invocation: Invocation) throws -> [ListField] {
         fields.append(ListField(key: "symbol", value: value.isEmpty ? nil : value))
     }
     if let color = invocation.value("color") {
-        let value = color.trimmingSpaces()
+        let value = color.trimmingInvisibleSpace()
         fields.append(ListField(key: "color", value: value.isEmpty ? nil : try ListNaming.validatedColor(value)))
     }
     return fields

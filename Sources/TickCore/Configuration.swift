@@ -1,0 +1,152 @@
+import TickFormat
+
+// tick's configuration files: `${XDG_CONFIG_HOME:-~/.config}/tick/config` for the user, and
+// `.tick/config` in the task folder (per clone, like `.git/config`), which wins. Each holds
+// `key = value` lines; `#` starts a comment. The files are untrusted input: they are read without
+// following symbolic links, only as regular files of a bounded size, and a line tick does not
+// understand is a warning naming the file, the line and the key, never a failure.
+
+/// The settings a run of tick takes from its configuration files, read once and passed down.
+/// Command-line options and environment variables beat them; the caller applies that order.
+public struct Settings: Sendable, Equatable {
+    /// The list `tick add` uses without `--list` (`default-list`; tick's own default is Inbox).
+    public var defaultList: String?
+    /// Colour the output (`color`): `auto`, `always` or `never`.
+    public var color: String?
+    /// Where each key's value came from, `FILE:LINE`, for messages that mention it.
+    public var origins: [String: String] = [:]
+
+    public init(defaultList: String? = nil, color: String? = nil) {
+        self.defaultList = defaultList
+        self.color = color
+    }
+}
+
+/// Reads the configuration files into `Settings`.
+public enum Configuration {
+    /// A key tick understands: its name and what its value may be.
+    public struct Key: Sendable {
+        public var name: String
+        /// What the README's table says the value is.
+        public var values: String
+        /// Nil when `value` is fine, else what is expected instead.
+        var check: @Sendable (String) -> String?
+        var apply: @Sendable (inout Settings, String) -> Void
+    }
+
+    /// Every key, in the order of the README's table.
+    public static let keys: [Key] = [
+        Key(name: "default-list", values: "a list's name, file name or path",
+            check: { $0.unicodeScalars.contains { $0.properties.generalCategory == .control } ? "a list's name" : nil },
+            apply: { $0.defaultList = $1 }),
+        Key(name: "color", values: "auto, always or never",
+            check: { ["auto", "always", "never"].contains($0) ? nil : "auto, always or never" },
+            apply: { $0.color = $1 }),
+    ]
+
+    /// A file larger than this is not a configuration file: it is ignored, with a warning.
+    static let maxSize = 64 * 1024
+
+    /// The user's file: `$XDG_CONFIG_HOME/tick/config` when that is an absolute path, else
+    /// `$HOME/.config/tick/config`; nil without either.
+    public static func userFile(environment: [String: String]) -> String? {
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return Path.join(xdg, "tick/config") }
+        if let home = environment["HOME"], home.hasPrefix("/") { return Path.join(home, ".config/tick/config") }
+        return nil
+    }
+
+    /// The task folder's file: `.tick/config`.
+    public static func folderFile(in folder: String) -> String {
+        Path.join(Path.join(folder, FolderLocation.stateFolderName), "config")
+    }
+
+    /// Reads `files` in order (a later file's keys win) into settings, with a warning for each
+    /// file or line that tick ignored. A missing file is no warning.
+    public static func read(_ files: [String], fileSystem: any FileSystem) -> (settings: Settings, warnings: [String]) {
+        var settings = Settings()
+        var warnings: [String] = []
+        for file in files {
+            guard let bytes = load(file, fileSystem: fileSystem, warnings: &warnings) else { continue }
+            parse(bytes, file: file, into: &settings, warnings: &warnings)
+        }
+        return (settings, warnings)
+    }
+
+    /// The bytes of a regular file, read without following a symbolic link; nil (with a
+    /// warning, unless the file is simply missing) otherwise.
+    private static func load(_ file: String, fileSystem: any FileSystem, warnings: inout [String]) -> [UInt8]? {
+        // A file tick cannot even look at (its folder unreadable) counts as missing: the command
+        // says what it cannot read when it needs it.
+        guard let status = try? fileSystem.status(file, followSymlinks: false) else { return nil }
+        switch status.kind {
+        case .file: break
+        case .symlink:
+            warnings.append("\(file): a symbolic link, which tick does not follow for its configuration; ignored")
+            return nil
+        default:
+            warnings.append("\(file): not a regular file; ignored")
+            return nil
+        }
+        guard status.size <= maxSize else {
+            warnings.append("\(file): larger than \(maxSize / 1024) KiB; ignored")
+            return nil
+        }
+        do {
+            let bytes = try fileSystem.readFile(file)
+            guard bytes.count <= maxSize else {
+                warnings.append("\(file): larger than \(maxSize / 1024) KiB; ignored")
+                return nil
+            }
+            return bytes
+        } catch let error as FileSystemError {
+            warnings.append("\(file): \(error.reason); ignored")
+            return nil
+        } catch {
+            return nil
+        }
+    }
+
+    /// `key = value` lines; blank lines and lines starting with `#` are skipped, and ` #` after a
+    /// value starts a comment. Spaces around keys and values do not count.
+    static func parse(_ bytes: [UInt8], file: String, into settings: inout Settings, warnings: inout [String]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
+        for (index, raw) in lines.enumerated() {
+            let place = "\(file):\(index + 1)"
+            var line = Substring(raw)
+            if let comment = commentStart(line) { line = line[..<comment] }
+            let content = trimmed(line)
+            if content.isEmpty { continue }
+            guard let eq = content.firstIndex(of: "=") else {
+                warnings.append("\(place): not a 'key = value' line; ignored")
+                continue
+            }
+            let name = trimmed(content[..<eq]), value = trimmed(content[content.index(after: eq)...])
+            guard let key = keys.first(where: { $0.name == name }) else {
+                warnings.append("\(place): unknown key '\(name.escapingNonPrinting)'; ignored")
+                continue
+            }
+            if let expected = value.isEmpty ? key.values : key.check(value) {
+                warnings.append("\(place): bad value '\(value.escapingNonPrinting)' for \(name) (expected \(expected)); ignored")
+                continue
+            }
+            key.apply(&settings, value)
+            settings.origins[name] = place
+        }
+    }
+
+    /// Where a comment starts: `#` first on the line, or after a space or tab.
+    private static func commentStart(_ line: Substring) -> Substring.Index? {
+        var previous: Character? = nil
+        for i in line.indices {
+            let c = line[i]
+            if c == "#", previous == nil || previous == " " || previous == "\t" || trimmed(line[..<i]).isEmpty { return i }
+            previous = c
+        }
+        return nil
+    }
+
+    private static func trimmed(_ text: Substring) -> String {
+        String(text).trimmingInvisibleSpace()
+    }
+}
