@@ -78,4 +78,17 @@ struct CommandLineTests {
         // --json wins: a program asked for the answer.
         #expect(try quiet(["--json", "flag", "fence"]).stdout.contains("\"title\":\"Paint the fence\""))
     }
+
+    @Test("a missing task or list in the default folder names that folder; one named by --dir does not need to")
+    func defaultFolderNamed() throws {
+        let sandbox = try Sandbox()
+        expectRun(try sandbox.run(["--quiet", "add", "Buy milk"]), status: 0, stdout: "", stderr: "")
+        let folder = sandbox.path("data/tick")
+        expectRun(try sandbox.run(["done", "bread"]), status: 1, stdout: "",
+                  stderr: "tick: no task matches 'bread' in \(folder) (the default folder)\n")
+        expectRun(try sandbox.run(["ls", "groceries"]), status: 1, stdout: "",
+                  stderr: "tick: no list named 'groceries' in \(folder) (the default folder)\n")
+        expectRun(try sandbox.run(["--dir", folder, "done", "bread"]), status: 1, stdout: "",
+                  stderr: "tick: no task matches 'bread'\n")
+    }
 }

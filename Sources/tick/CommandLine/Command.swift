@@ -78,8 +78,9 @@ struct Option: Sendable {
     }
 }
 
-/// The exit statuses of `tick`, documented in the README.
-enum ExitStatus: Int32, Sendable {
+/// The exit statuses of `tick`, documented in the README; `tick --help` renders its table from
+/// `meaning`.
+enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Done.
     case success = 0
     /// A negative answer: not found, ambiguous, conflict, problems found.
@@ -90,4 +91,17 @@ enum ExitStatus: Int32, Sendable {
     case io = 3
     /// An internal error: a bug in tick.
     case `internal` = 4
+}
+
+extension ExitStatus {
+    /// What the status means, as `tick --help` says it.
+    var meaning: String {
+        switch self {
+        case .success: return "Success"
+        case .negative: return "A negative answer: not found, ambiguous, conflict, problems found"
+        case .usage: return "Bad usage or bad input"
+        case .io: return "An I/O error"
+        case .internal: return "An internal error (a bug in tick)"
+        }
+    }
 }

@@ -24,13 +24,7 @@ struct HelpRenderer {
         section("OPTIONS", into: &out)
         out += table(GlobalOptions.table.map { ($0.usage, $0.help) })
         section("EXIT STATUS", into: &out)
-        out += table([
-            ("0", "Success"),
-            ("1", "A negative answer: not found, ambiguous, conflict, problems found"),
-            ("2", "Bad usage or bad input"),
-            ("3", "An I/O error"),
-            ("4", "An internal error (a bug in tick)"),
-        ])
+        out += table(ExitStatus.allCases.map { (String($0.rawValue), $0.meaning) })
         out += "\n" + wrap("Run '\(root.name) help COMMAND' or '\(root.name) COMMAND --help' for a command's "
                            + "arguments and options.", indent: 0)
         return out

@@ -51,10 +51,11 @@ extension Invocation {
         case .notFound:
             let names = library.lists.map { $0.file.baseName }
             let suggestion = Suggestion.closest(to: text.lowercased(), among: names)
-            throw CommandFailure(.negative, "no list named '\(text)'" + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
+            throw CommandFailure(.negative, "no list named '\(text)'" + searched
+                                 + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
         case .ambiguous(let candidates):
             let names = candidates.map { "\(library.lists[$0].name) (\(library.lists[$0].file.path))" }
-            throw CommandFailure(.negative, "'\(text)' names several lists: " + names.joined(separator: ", "))
+            throw CommandFailure(.negative, "'\(text)' names several lists\(searched): " + names.joined(separator: ", "))
         }
     }
 
@@ -62,11 +63,19 @@ extension Invocation {
     func resolveTask(_ text: String, in library: Library) throws -> TaskID {
         switch library.resolve(ref: text) {
         case .found(let id): return id
-        case .notFound: throw CommandFailure(.negative, "no task matches '\(text)'")
+        case .notFound: throw CommandFailure(.negative, "no task matches '\(text)'" + searched)
         case .ambiguous(let candidates):
             let shown = candidates.prefix(8).map { "\(library.ref($0)) (\(library.task($0).title))" }
             let more = candidates.count > 8 ? " and \(candidates.count - 8) more" : ""
-            throw CommandFailure(.negative, "'\(text)' matches several tasks: " + shown.joined(separator: ", ") + more)
+            throw CommandFailure(.negative, "'\(text)' matches several tasks\(searched): " + shown.joined(separator: ", ") + more)
         }
+    }
+
+    /// ` in FOLDER (the default folder)` when the task folder is the default one, which the user
+    /// did not name (no `--dir`, `TICK_DIR` or `.tick/` above): so that a message about a missing
+    /// list or task says where tick looked. Empty otherwise.
+    private var searched: String {
+        guard let folder = try? folder(), folder.location.source == .defaultLocation else { return "" }
+        return " in \(folder.path) (the default folder)"
     }
 }
