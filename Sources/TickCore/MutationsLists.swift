@@ -64,8 +64,6 @@ public enum ListNaming {
         if out.hasSuffix(".md") { out.removeLast(3) }
         while let last = out.last, last == "." || last == "-" || last == " " { out.removeLast() }
         while let first = out.first, first == "." || first == "-" { out.removeFirst() }
-        // Most file systems allow 255 bytes: keep room for `.md` and a suffix.
-        while out.utf8.count > 200 { out.removeLast() }
         guard !out.isEmpty else {
             throw .badListName(name.escapingNonPrinting, reason: "it leaves no letters for a file name")
         }

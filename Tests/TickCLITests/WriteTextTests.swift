@@ -36,7 +36,7 @@ struct WriteTextTests {
 
     @Test("a list's file name is its name in lower case with hyphens for spaces", arguments: [
         ("Work Stuff", "work-stuff.md"), ("  Groceries ", "groceries.md"), ("Café  Trips", "café-trips.md"),
-        ("Q3  Plan B", "q3-plan-b.md"), ("x.md", "x.md.md"),
+        ("Q3  Plan B", "q3-plan-b.md"), ("x.md", "x.md"), ("Notes.MD", "notes.md"),
     ])
     func fileNames(name: String, file: String) throws {
         #expect(try ListNaming.fileName(for: name) == file)
@@ -77,9 +77,11 @@ struct WriteTextTests {
         #expect(try set("# L\n", [("color", nil)]) == "# L\n")
     }
 
-    @Test("colours are names or #RRGGBB; symbols are one line")
+    @Test("colours are names (grey too), #RGB or #RRGGBB; symbols are one line")
     func values() throws {
         #expect(try ListNaming.validatedColor("Blue") == "Blue")
+        #expect(try ListNaming.validatedColor("grey") == "grey")
+        #expect(try ListNaming.validatedColor("#a0C") == "#a0C")
         #expect(try ListNaming.validatedColor("#A0b1C2") == "#A0b1C2")
         #expect(throws: MutationError.self) { try ListNaming.validatedColor("#12345") }
         #expect(throws: MutationError.self) { try ListNaming.validatedColor("teal") }
