@@ -36,7 +36,8 @@ struct WriteTextTests {
 
     @Test("a list's file name is its name in lower case with hyphens for spaces", arguments: [
         ("Work Stuff", "work-stuff.md"), ("  Groceries ", "groceries.md"), ("Café  Trips", "café-trips.md"),
-        ("Q3  Plan B", "q3-plan-b.md"), ("x.md", "x.md"), ("Notes.MD", "notes.md"),
+        ("Q3  Plan B", "q3-plan-b.md"), ("x.md", "x.md"), ("Notes.MD", "notes.md"), ("con", "con-list.md"), ("Aux.txt", "aux-list.txt.md"),
+        ("?Plan:", "plan.md"), ("I\u{307}stanbul", "istanbul.md"),
     ])
     func fileNames(name: String, file: String) throws {
         #expect(try ListNaming.fileName(for: name) == file)
