@@ -43,6 +43,13 @@ struct WriteTextTests {
         #expect(try ListNaming.fileName(for: name) == file)
     }
 
+    @Test("a name made only of characters a file name cannot hold is refused")
+    func noLettersLeft() {
+        #expect(throws: MutationError.badListName("???", reason: "it leaves no letters for a file name")) {
+            try ListNaming.fileName(for: "???")
+        }
+    }
+
     @Test("renaming keeps every byte but the heading's text", arguments: [
         ("# Old\n\n- [ ] a\n", "# New name\n\n- [ ] a\n"),
         ("  #   Old   ##  \r\n- [ ] a\r\n", "  #   New name   ##  \r\n- [ ] a\r\n"),
