@@ -105,7 +105,7 @@ extension Library {
         let segments = entries.map { entry in
             entry.segment ?? storage.own(Segment.build(entry.document!, path: entry.file.path))
         }
-        return Library.assemble(files: entries.map(\.file), segments: segments, storage: storage)
+        return Library.assemble(files: entries.map(\.file), segments: segments, storage: storage, retired: retired)
     }
 }
 
@@ -385,7 +385,9 @@ public final class Mutator {
     /// Reverts the last change tick made to the folder; returns its summary.
     public func undo(force: Bool) throws -> String {
         let summary = try writer.undo(force: force)
+        let before = library
         library = folder.load().library
+        keep(library.retiredRefs(afterUndoing: before))
         return summary
     }
 
@@ -405,7 +407,22 @@ public final class Mutator {
     }
 
     private func refresh(_ documents: [String: Document?]) {
-        library = library.replacing(documents, in: folder)
+        let before = library
+        library = before.replacing(documents, in: folder)
+        var handEdits: [(path: String, written: Document, found: Document)] = []
+        for path in documents.keys.sorted() {
+            guard let versions = writer.journal.lastTwoVersions(of: path), versions.previousAfter != versions.before else { continue }
+            handEdits.append((path, Document(bytes: versions.previousAfter), Document(bytes: versions.before)))
+        }
+        keep(library.retiredRefs(after: before, changing: Set(documents.keys), handEdits: handEdits))
+    }
+
+    /// Records the refs that this change retired (README "Refs"), in `.tick/retired` and in `library`.
+    private func keep(_ retired: RetiredRefs) {
+        guard retired.refs != library.retired.refs else { return }
+        library = library.with(retired: retired)
+        // The lists are written already: a record that cannot be written only weakens later warnings.
+        try? retired.save(root: folder.path)
     }
 
     private func orderedPaths(_ keys: [TaskKey]) -> [String] {

@@ -139,6 +139,16 @@ extension Document {
         return try apply(splices, expecting: expected, task: i)
     }
 
+    /// Gives task `i` the `id:` token `id` (replacing the one it has), or removes it (nil).
+    public func settingID(_ i: Int, _ id: String?) throws(EditError) -> EditResult {
+        let task = try self.task(i)
+        var expected = expectedModel()
+        expected[i].id = id
+        let splices = tokenSplices(task, kind: .id(id ?? ""), text: id.map { "id:\($0)" })
+        (expected[i].title, expected[i].tags) = titleAfter(task, splices)
+        return try apply(splices, expecting: expected, task: i)
+    }
+
     /// Replaces the title text of task `i`, keeping its metadata tokens as written, in order.
     /// The title must not hold metadata tokens itself (take them out and set them separately).
     public func retitling(_ i: Int, _ title: String) throws(EditError) -> EditResult {
@@ -236,7 +246,7 @@ extension Document {
             line.append(contentsOf: token.utf8)
         }
         let expected = Expected(done: new.done, title: String(decoding: title, as: UTF8.self), due: new.due,
-                                doneDate: new.done ? new.doneDate : nil, priority: new.priority, flagged: new.flagged,
+                                doneDate: new.done ? new.doneDate : nil, priority: new.priority, flagged: new.flagged, id: nil,
                                 tags: TitleLine(bytes: [0x20] + title, range: 0..<(title.count + 1), continuation: 0..<0).tags,
                                 depth: 0, parent: nil, section: nil, notes: normalizedNotes(new.notes))
         var noteLines: [[UInt8]] = []
@@ -440,6 +450,7 @@ extension Document {
         var doneDate: Day?
         var priority: Priority
         var flagged: Bool
+        var id: String?
         var tags: [String]
         var depth: Int
         var parent: Int?
@@ -451,7 +462,7 @@ extension Document {
         tasks.indices.map { i in
             let t = tasks[i]
             return Expected(done: t.done, title: t.title, due: t.due, doneDate: t.doneDate, priority: t.priority,
-                            flagged: t.flagged, tags: t.tags, depth: t.depth, parent: t.parent, section: t.section,
+                            flagged: t.flagged, id: t.id, tags: t.tags, depth: t.depth, parent: t.parent, section: t.section,
                             notes: notes[i])
         }
     }
@@ -568,7 +579,7 @@ extension Document {
 
     private func sameSort(_ a: TitleLine.Kind, _ b: TitleLine.Kind) -> Bool {
         switch (a, b) {
-        case (.due, .due), (.done, .done), (.priority, .priority), (.flag, .flag): return true
+        case (.due, .due), (.done, .done), (.priority, .priority), (.flag, .flag), (.id, .id): return true
         default: return false
         }
     }

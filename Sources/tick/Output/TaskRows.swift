@@ -114,6 +114,7 @@ struct TaskRows {
         let list = library.list(id)
         return .object([
             ("ref", .string(library.ref(id))),
+            ("id", .optional(task.id)),
             ("list", .string(list.name)),
             ("file", .string(list.file.path)),
             ("line", .int(task.line)),
