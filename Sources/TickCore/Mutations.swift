@@ -410,10 +410,11 @@ public final class Mutator {
     private func refresh(_ documents: [String: Document?]) {
         let before = library
         library = before.replacing(documents, in: folder)
-        var handEdits: [(path: String, written: Document, found: Document)] = []
+        // A list edited by hand since tick last wrote it: its tasks deleted by hand retire their refs too.
+        var handEdits: [(path: String, written: Document)] = []
         for path in documents.keys.sorted() {
             guard let versions = writer.journal.lastTwoVersions(of: path), versions.previousAfter != versions.before else { continue }
-            handEdits.append((path, Document(bytes: versions.previousAfter), Document(bytes: versions.before)))
+            handEdits.append((path, Document(bytes: versions.previousAfter)))
         }
         keep(library.retiredRefs(after: before, changing: Set(documents.keys), handEdits: handEdits))
     }

@@ -533,20 +533,19 @@ extension Library {
     /// have been shown for one of them while it was alone), then every ref shown before the change in
     /// those lists that no task of them is shown under after it.
     ///
-    /// `handEdits` holds, for a list edited by hand since tick last wrote it, the list as tick left it and as
-    /// the change found it: the refs shown in the first and in neither the second nor anywhere after the
-    /// change are retired first (a task deleted by hand).
+    /// `handEdits` holds the lists edited by hand since tick last wrote them, as tick left them: the refs
+    /// shown there that no task of `before` (the folder as the change found it) is shown under are retired
+    /// first (a task deleted by hand).
     func retiredRefs(after before: Library, changing paths: Set<String>,
-                     handEdits: [(path: String, written: Document, found: Document)] = []) -> RetiredRefs {
+                     handEdits: [(path: String, written: Document)] = []) -> RetiredRefs {
         var vanished: [Ref] = []
         if !handEdits.isEmpty {
-            var shownNow = Set(shownRefs(inListsAt: Set(lists.map(\.file.path))).map(\.hash))
+            // What the change found: the folder as it was before it (a task moved by hand keeps an id ref).
+            let found = Set(before.shownRefs(inListsAt: Set(before.lists.map(\.file.path))).map(\.hash))
             for edit in handEdits {
                 let file = ListFile(path: edit.path, absolutePath: edit.path)
-                let found = Library(documents: [(file, edit.found)], retired: before.retired)
-                shownNow.formUnion(found.shownRefs(inListsAt: [edit.path]).map(\.hash))
                 let written = Library(documents: [(file, edit.written)], retired: before.retired)
-                vanished += written.shownRefs(inListsAt: [edit.path]).filter { !shownNow.contains($0.hash) }
+                vanished += written.shownRefs(inListsAt: [edit.path]).filter { !found.contains($0.hash) }
             }
         }
         let shared = before.sharedTitleRefs(inListsAt: paths) + sharedTitleRefs(inListsAt: paths)

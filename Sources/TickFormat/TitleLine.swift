@@ -114,7 +114,8 @@ struct TitleLine: Sendable {
             return nil
         case UInt8(ascii: "i"), UInt8(ascii: "I"):
             let key = TitleLine.idKey
-            guard w.count > key.count, TitleLine.starts(b, w.lowerBound, with: key, ignoringCase: true) else { return nil }
+            // A bare `id:` is a malformed id too: an empty value.
+            guard w.count >= key.count, TitleLine.starts(b, w.lowerBound, with: key, ignoringCase: true) else { return nil }
             guard TitleLine.starts(b, w.lowerBound, with: key, ignoringCase: false) else {
                 problems.append((w.lowerBound, "'\(text(b, w))' is not metadata: keys are lower case ('id:')"))
                 return nil
