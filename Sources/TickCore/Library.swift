@@ -341,6 +341,8 @@ public struct Library: Sendable {
     /// The refs shown instead of a record's ref, by position: a task named by its title ref whose title
     /// ref was retired is named by its content ref.
     let shownInstead: [Int: UInt64]
+    /// The refs shown instead, for prefix lookups.
+    let insteadIndex: RefIndex
 
     init(lists: [TaskList], shortRefLengths: [UInt8]?, storage: SegmentStorage, retired: RetiredRefs) {
         self.lists = lists
@@ -361,8 +363,9 @@ public struct Library: Sendable {
             }
         }
         shownInstead = instead
-        // Known lengths hold for the records' refs: refs shown instead change them.
-        self.refLengths = RefLengths(instead.isEmpty ? shortRefLengths : nil)
+        insteadIndex = RefIndex(instead.values.sorted().map { Ref(hash: $0) })
+        // Known lengths are those among the records' refs; `refLength` adds the rest.
+        self.refLengths = RefLengths(shortRefLengths)
     }
 
     /// The content ref of task `i` of a list (see `Ref.content`), computed from its record.
@@ -384,8 +387,8 @@ public struct Library: Sendable {
         return Ref(hash: lists[id.list].segment.cold(id.index).refHash)
     }
 
-    /// Length of each task's short ref among the tasks (retired refs aside), by position (list order, then
-    /// document order).
+    /// Length of each task's short ref among the records' refs (retired refs and refs shown instead aside),
+    /// by position (list order, then document order). The cache keeps it.
     var shortRefLengths: [UInt8] {
         if let table = refLengths.table { return table }
         var hashes: [Ref] = []
@@ -393,7 +396,6 @@ public struct Library: Sendable {
         for list in lists {
             for i in 0..<list.taskCount { hashes.append(Ref(hash: list.segment.cold(i).refHash)) }
         }
-        for (position, hash) in shownInstead { hashes[position] = Ref(hash: hash) }
         let index = RefIndex(hashes)
         let table = (0..<hashes.count).map { UInt8(index.shortRef(at: $0).utf8.count) }
         refLengths.table = table
@@ -457,8 +459,36 @@ public struct Library: Sendable {
     /// The length of a task's short ref: the shortest prefix, at least 3 symbols, that no other
     /// task's ref (equal refs aside) nor any retired ref shares.
     public func refLength(_ id: TaskID) -> Int {
-        let own = lengthAmongTasks(id)
-        return retired.isEmpty ? own : max(own, retiredLength(fullRef(id)))
+        guard !retired.isEmpty else { return lengthAmongTasks(id) }
+        let ref = fullRef(id)
+        var length = retiredLength(ref)
+        if shownInstead.isEmpty {
+            length = max(length, lengthAmongTasks(id))
+        } else {
+            // Apart from every record's ref (a task shown instead is measured alone) and every ref shown instead.
+            let own = shownInstead[position(of: id)] == nil ? lengthAmongTasks(id) : lengthAlone(id, hash: ref.hash)
+            let apart = min(max(Ref.minimumLength, insteadIndex.sharedPrefixLength(with: ref) + 1), Ref.fullLength)
+            length = max(length, own, apart)
+        }
+        return length
+    }
+
+    /// The length that sets `hash` apart from the records' refs of every other task.
+    private func lengthAlone(_ id: TaskID, hash: UInt64) -> Int {
+        let me = position(of: id)
+        var longest = 0
+        var p = 0
+        for list in lists {
+            for i in 0..<list.taskCount {
+                defer { p += 1 }
+                var a = hash, b = list.segment.cold(i).refHash
+                guard p != me, a != b else { continue }
+                var shared = 0
+                while shared < Ref.fullLength, a % 27 == b % 27 { a /= 27; b /= 27; shared += 1 }
+                longest = max(longest, shared)
+            }
+        }
+        return min(max(Ref.minimumLength, longest + 1), Ref.fullLength)
     }
 
     private func lengthAmongTasks(_ id: TaskID) -> Int {
@@ -466,22 +496,7 @@ public struct Library: Sendable {
         // A few lookups measure the task against all others; many build the whole table once.
         refLengths.singles += 1
         if refLengths.singles > 32 { return Int(shortRefLengths[position(of: id)]) }
-        let hash = fullRef(id).hash
-        let me = position(of: id)
-        var longest = 0
-        var p = 0
-        for list in lists {
-            for i in 0..<list.taskCount {
-                defer { p += 1 }
-                guard p != me else { continue }
-                var a = hash, b = shownInstead.isEmpty ? list.segment.cold(i).refHash : (shownInstead[p] ?? list.segment.cold(i).refHash)
-                guard a != b else { continue }
-                var shared = 0
-                while shared < Ref.fullLength, a % 27 == b % 27 { a /= 27; b /= 27; shared += 1 }
-                longest = max(longest, shared)
-            }
-        }
-        return min(max(Ref.minimumLength, longest + 1), Ref.fullLength)
+        return lengthAlone(id, hash: record(id).refHash)
     }
 
     /// Appends a short ref to `out`, without making a string.

@@ -4,7 +4,8 @@ import Glibc
 import Musl
 #endif
 
-// Task refs: stable short names for tasks, and resolving what a user typed to a task.
+// Task refs: which hash names a task, the shortest prefixes rows show, and the refs tick retired.
+// Resolving what a user typed is `Library.resolve(ref:)`.
 
 // MARK: - Ref
 
@@ -218,7 +219,7 @@ private func commonPrefixLength(_ a: UInt64, _ b: UInt64) -> Int {
 
 // MARK: - RefIndex
 
-/// The refs of every task of a folder: shortest unique prefixes, and resolution of what a user typed.
+/// The refs of every task of a folder: shortest unique prefixes, and the tasks a prefix starts.
 ///
 /// Built once from all full refs (a sort, then one pass comparing each ref with its neighbours in text
 /// order), so it stays fast at 100,000 tasks. Tasks are named by their position in the array given to `init`.
