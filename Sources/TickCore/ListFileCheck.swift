@@ -7,11 +7,20 @@ public struct ListFileCheck: Sendable {
     public let diagnostics: [Diagnostic]
     /// The offset of the first byte that does not read back as itself, or nil when all do.
     public let firstDifference: Int?
+    /// The `id:` of each task that has one, with the task's line and the token's column (1-based),
+    /// for the duplicates across files that `tick check` reports.
+    public let ids: [(id: String, line: Int, column: Int)]
 
     public init(_ bytes: [UInt8]) {
         let document = Document(bytes: bytes)
         diagnostics = document.checkDiagnostics()
         let written = document.serialize()
+        ids = document.tasks.compactMap { task in
+            guard let id = task.id else { return nil }
+            let text = Array(document.lineText(task.line).utf8), token = Array("id:\(id)".utf8)
+            let offset = text.indices.first { text[$0...].starts(with: token) } ?? 0
+            return (id, task.line, offset + 1)
+        }
         firstDifference = written == bytes ? nil
             : zip(written, bytes).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(written.count, bytes.count)
     }

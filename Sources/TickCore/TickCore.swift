@@ -13,3 +13,5 @@ public typealias Priority = TickFormat.Priority
 public typealias Diagnostic = TickFormat.Diagnostic
 /// The fields of a task to add.
 public typealias NewTask = TickFormat.NewTask
+/// The colours a list may take.
+public typealias ListColor = TickFormat.ListColor

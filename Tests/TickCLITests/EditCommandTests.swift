@@ -66,14 +66,11 @@ struct EditCommandTests {
                 == "Call the plumber !! due:2026-03-20\n\nThe number is on the freezer.\n")
     }
 
-    @Test("a text that cannot be applied (no title) is kept too, exit 2")
-    func keepsTextWithoutTitle() throws {
+    @Test("a text without a title is refused, exit 2, and nothing changes")
+    func refusesTextWithoutTitle() throws {
         let sandbox = try Self.sandbox(editor: #"printf '!!! #flag\n\nNew notes\n' > "$1""#)
         let result = try sandbox.run(["--dir", "tasks", "edit", "plumber"], environment: ["EDITOR": sandbox.path("bin/editor")])
-        let kept = try Self.leftovers(sandbox)
-        try #require(kept.count == 1)
-        expectRun(result, status: 2, stdout: "",
-                  stderr: "tick: a task needs a title; your text is kept in \(sandbox.path("tmp/" + kept[0]))\n")
+        expectRun(result, status: 2, stdout: "", stderr: "tick: a task needs a title\n")
         #expect(try sandbox.read("tasks/home.md") == Self.home)
     }
 

@@ -23,6 +23,8 @@ public enum TaskEdit: Sendable, Equatable {
     case replaceNotes(String)
     /// Adds a paragraph after the notes.
     case appendNote(String)
+    /// Gives the task an `id:` token with this value (FORMAT.md 5.8); a task that has one keeps it.
+    case giveID(String)
 
     /// The field this edit changes, as a command's report names it.
     public var field: String {
@@ -34,12 +36,13 @@ public enum TaskEdit: Sendable, Equatable {
         case .priority: return "priority"
         case .retitle: return "title"
         case .replaceNotes, .appendNote: return "notes"
+        case .giveID: return "id"
         }
     }
 
     /// How the journal (and so `tick undo`) names a change made of this edit alone, before the
     /// tasks' titles.
-    var summary: String {
+    public var summary: String {
         switch self {
         case .complete, .completionDate: return "completed"
         case .reopen: return "reopened"
@@ -47,6 +50,7 @@ public enum TaskEdit: Sendable, Equatable {
         case .due(let due): return "set due \(due?.description ?? "none") on"
         case .priority(let level): return "set priority \(level.name) on"
         case .retitle, .replaceNotes, .appendNote: return "edited"
+        case .giveID: return "gave an id to"
         }
     }
 
@@ -62,8 +66,14 @@ public enum TaskEdit: Sendable, Equatable {
         case .retitle(let title): return task.title == title
         case .replaceNotes(let text): return notes == text
         case .appendNote(let text): return text.trimmingInvisibleSpace().isEmpty
+        case .giveID: return task.id != nil
         }
     }
+}
+
+extension Library {
+    /// Whether `edit` would leave task `id` as it is (a no-op).
+    public func leavesAsIs(_ edit: TaskEdit, _ id: TaskID) -> Bool { edit.leavesAsIs(task(id), notes: notes(id)) }
 }
 
 extension Priority {
@@ -128,6 +138,7 @@ extension Document {
         case .retitle(let title): return try retitling(i, title).document
         case .replaceNotes(let notes): return try replacingNotes(i, notes).document
         case .appendNote(let note): return try appendingNote(i, note).document
+        case .giveID(let value): return try settingID(i, value).document
         }
     }
 }

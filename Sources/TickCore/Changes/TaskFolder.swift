@@ -63,43 +63,47 @@ public final class TaskFolder {
     /// subtasks too. `summary` names the change in the journal (default: the edit's own words).
     public func edit(_ ids: [TaskID], _ edits: [TaskEdit], summary: String? = nil)
         throws -> (library: Library, tasks: [Edited]) {
+        try edit(ids.map { ($0, edits) }, summary: summary ?? (edits.count == 1 ? edits[0].summary : "edited"))
+    }
+
+    /// Applies each task's own edits, in one change, as `edit(_:_:summary:)` does.
+    public func edit(_ plan: [(id: TaskID, edits: [TaskEdit])], summary: String) throws -> (library: Library, tasks: [Edited]) {
         let before = library
-        var plan: [TaskID: [TaskEdit]] = [:]
+        var applying: [TaskID: [TaskEdit]] = [:]
         var order: [TaskID] = []
         var subtasks: [TaskID: Int] = [:]
-        for id in ids {
+        for (id, edits) in plan {
             let task = before.task(id), notes = before.notes(id)
             let applied = edits.filter { !$0.leavesAsIs(task, notes: notes) }
-            guard !applied.isEmpty, plan[id] == nil else { continue }
-            plan[id] = applied
+            guard !applied.isEmpty, applying[id] == nil else { continue }
+            applying[id] = applied
             order.append(id)
         }
         // A completed parent takes its open subtasks with it (FORMAT.md §8.2).
-        if case .complete? = edits.first, edits.count == 1 {
-            for id in order {
-                let open = before.descendants(of: id).filter { !before.task($0).done && plan[$0] == nil }
-                for sub in open {
-                    plan[sub] = edits
-                    order.append(sub)
-                }
-                subtasks[id] = open.count
+        for id in order {
+            guard let complete = applying[id]?.first(where: { if case .complete = $0 { return true } else { return false } })
+            else { continue }
+            let open = before.descendants(of: id).filter { !before.task($0).done && applying[$0] == nil }
+            for sub in open {
+                applying[sub] = [complete]
+                order.append(sub)
             }
+            subtasks[id] = open.count
         }
         var after: [TaskID: TaskKey] = [:]
         if !order.isEmpty {
-            let keyed = order.map { (before.key($0), plan[$0]!) }
-            let named = ids.filter { plan[$0] != nil }
-            let words = summary ?? (edits.count == 1 ? edits[0].summary : "edited")
+            let keyed = order.map { (before.key($0), applying[$0]!) }
+            let named = plan.map(\.id).filter { applying[$0] != nil }
             // Nothing written (the bytes came out the same): nothing changed, nothing to report.
-            if let keys = try update(keyed, summary: "\(words) " + titles(named, in: before)) {
+            if let keys = try update(keyed, summary: "\(summary) " + titles(named, in: before)) {
                 for (id, key) in zip(order, keys) { after[id] = key }
             }
         }
         let now = library
-        let tasks = ids.reduce(into: [Edited]()) { result, id in
+        let tasks = plan.map(\.id).reduce(into: [Edited]()) { result, id in
             guard !result.contains(where: { $0.before == id }) else { return }
             let found = after[id].flatMap(now.id(of:)) ?? now.id(of: before.key(id))
-            result.append(Edited(before: id, after: found, applied: after[id] == nil ? [] : plan[id] ?? [],
+            result.append(Edited(before: id, after: found, applied: after[id] == nil ? [] : applying[id] ?? [],
                                  subtasks: after[id] == nil ? 0 : subtasks[id] ?? 0))
         }
         return (now, tasks)
@@ -434,7 +438,9 @@ public final class TaskFolder {
     public func undo(force: Bool) throws -> String {
         guard let writer else { throw StorageError.nothingToUndo }
         let summary = try writer.undo(force: force)
+        let before = library
         library = folder.load().library
+        keep(library.retiredRefs(afterUndoing: before))
         return summary
     }
 
@@ -473,7 +479,7 @@ public final class TaskFolder {
             })
         }
         try write(summary, recording)
-        library = library.replacing(results.value.mapValues { $0.map { Document(bytes: $0) } }, in: folder)
+        refresh(results.value.mapValues { $0.map { Document(bytes: $0) } })
     }
 
     /// The list at `path` as its file holds it now.
@@ -486,7 +492,31 @@ public final class TaskFolder {
     }
 
     private func refresh(_ documents: [String: Document]) {
-        library = library.replacing(documents.mapValues { Optional($0) }, in: folder)
+        refresh(documents.mapValues { Optional($0) })
+    }
+
+    /// The library with the lists at these paths replaced (nil: the file is gone), and the refs
+    /// the change retired recorded.
+    private func refresh(_ documents: [String: Document?]) {
+        let before = library
+        library = before.replacing(documents, in: folder)
+        // A list edited by hand since tick last wrote it: its tasks deleted by hand retire their refs too.
+        var handEdits: [(path: String, written: Document)] = []
+        if let writer {
+            for path in documents.keys.sorted() {
+                guard let versions = writer.journal.lastTwoVersions(of: path), versions.previousAfter != versions.before else { continue }
+                handEdits.append((path, Document(bytes: versions.previousAfter)))
+            }
+        }
+        keep(library.retiredRefs(after: before, changing: Set(documents.keys), handEdits: handEdits))
+    }
+
+    /// Records the refs that this change retired (README "Refs"), in `.tick/retired` and in `library`.
+    private func keep(_ retired: RetiredRefs) {
+        guard retired.refs != library.retired.refs else { return }
+        library = library.with(retired: retired)
+        // The lists are written already: a record that cannot be written only weakens later warnings.
+        try? retired.save(root: folder.path)
     }
 
     private func orderedPaths(_ keys: [TaskKey]) -> [String] {

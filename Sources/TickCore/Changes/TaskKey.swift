@@ -3,7 +3,7 @@ import TickFormat
 // Naming a task so that a change finds it again in whatever bytes its file holds when tick writes.
 
 /// A task named so that tick can find it again in bytes read later: its list file, its title
-/// and how many earlier tasks of that list have the same title (the identity behind its ref).
+/// and how many earlier tasks of that list have the same title. (Refs are made otherwise: FORMAT.md 5.9.)
 ///
 /// Line numbers and indexes go stale as soon as someone edits the file; a key does not, unless
 /// the task's own title changes (or a same-titled task is added or removed above it).
@@ -18,9 +18,6 @@ public struct TaskKey: Hashable, Sendable, CustomStringConvertible {
         self.title = title
         self.occurrence = occurrence
     }
-
-    /// The task's full ref.
-    public var ref: Ref { Ref(path: path, title: title, occurrence: occurrence) }
 
     public var description: String { "'\(title)' in \(path)" }
 }
@@ -104,6 +101,6 @@ extension Library {
         let segments = entries.map { entry in
             entry.segment ?? storage.own(Segment.build(entry.document!, path: entry.file.path))
         }
-        return Library.assemble(files: entries.map(\.file), segments: segments, storage: storage)
+        return Library.assemble(files: entries.map(\.file), segments: segments, storage: storage, retired: retired)
     }
 }

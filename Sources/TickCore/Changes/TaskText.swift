@@ -17,7 +17,8 @@ public struct TaskText: Sendable, Equatable {
     /// around the notes do not count.
     public func edits(to edited: String, now: Now) throws -> [TaskEdit] {
         var lines = edited.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }.map(String.init)
-        while let first = lines.first, first.trimmingInvisibleSpace().isEmpty { lines.removeFirst() }
+        let blank = { (line: String) in line.unicodeScalars.allSatisfy { $0 == " " || $0 == "\t" || $0 == "\r" || $0 == "\n" } }
+        while let first = lines.first, blank(first) { lines.removeFirst() }
         guard !lines.isEmpty else { throw MutationError.badValue("the edited text is empty; nothing changed") }
         let new = try TitleInput(parsing: lines.removeFirst(), now: now)
         let newNotes = lines.joined(separator: "\n")

@@ -48,6 +48,8 @@ private struct Problem {
 
     var roundTripFailures = 0
     var filesWithProblems = Set<String>()
+    /// Where each `id:` value was seen first: an id names one task of the folder (FORMAT.md 5.8).
+    var firstID: [String: String] = [:]
     for problem in problems { filesWithProblems.insert(problem.file) }
     for target in targets {
         let bytes: [UInt8]
@@ -68,6 +70,15 @@ private struct Problem {
             problems.append(Problem(file: target.display, line: diagnostic.line, column: diagnostic.column,
                                     message: diagnostic.message))
             filesWithProblems.insert(target.display)
+        }
+        for (id, line, column) in check.ids {
+            if let first = firstID[id] {
+                problems.append(Problem(file: target.display, line: line, column: column,
+                                        message: "duplicate id 'id:\(id)': \(first) has it too; an id names one task"))
+                filesWithProblems.insert(target.display)
+            } else {
+                firstID[id] = "\(target.display):\(line)"
+            }
         }
     }
 
@@ -108,3 +119,4 @@ private func locate(_ file: String, in folder: Folder, invocation: Invocation) t
     }
     throw UsageError.invalidInput("no such list file: '\(file)'")
 }
+

@@ -64,13 +64,7 @@ private func runEditor(_ invocation: Invocation) throws -> ExitStatus {
         invocation.say(unchanged(describe(id, in: loaded.library)))
         return loaded.status
     }
-    let edits: [TaskEdit]
-    do {
-        edits = try text.edits(to: edited, now: invocation.now)
-    } catch {
-        keep = true
-        throw KeptText(error, file: file)
-    }
+    let edits = try text.edits(to: edited, now: invocation.now)
     guard !edits.isEmpty else {
         invocation.say(unchanged(describe(id, in: loaded.library)))
         return loaded.status

@@ -28,7 +28,14 @@ func runFlag(_ flagged: Bool) -> Command.Run {
 /// A command that applies one edit to each task its REF arguments name.
 private func editing(_ invocation: Invocation, _ edit: TaskEdit) throws -> ExitStatus {
     let session = try invocation.openForWriting(create: false)
-    let ids = try invocation.resolveTasks(invocation.values("REF"), in: session.library)
+    let library = session.library
+    // `done` settles an ambiguous REF by its open tasks, `reopen` by its done ones.
+    let preferring: ((TaskID) -> Bool)?
+    switch edit {
+    case .complete, .reopen: preferring = { !library.leavesAsIs(edit, $0) }
+    default: preferring = nil
+    }
+    let ids = try invocation.resolveTasks(invocation.values("REF"), in: library, preferring: preferring)
     let (after, tasks) = try session.folder.edit(ids, [edit])
     invocation.report(tasks.compactMap { task in task.after.map { changeLine(edit, task, $0, in: after) } },
                       tasks: tasks.compactMap(\.after), in: after)
@@ -49,6 +56,7 @@ func changeLine(_ edit: TaskEdit, _ task: TaskFolder.Edited, _ id: TaskID, in li
     case .due(let due): return due.map { "Due \($0): " + name } ?? "Removed the due date of " + name
     case .priority(let level): return level == .none ? "Removed the priority of " + name : "Priority \(level.name): " + name
     case .retitle, .replaceNotes, .appendNote: return "Edited \(name): " + edit.field
+    case .giveID(let value): return "Gave id:\(value) to " + name
     }
 }
 
@@ -70,6 +78,7 @@ extension TaskEdit {
         case .retitle(let title): return "titled \"\(title)\""
         case .replaceNotes: return "with these notes"
         case .appendNote: return "with nothing to append"
+        case .giveID: return "with an id"
         }
     }
 }
