@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TickCore
 
 /// The bad input matrix (docs/BAD-INPUT.md): one test per row, each running the built binary on a
 /// folder made for it and checking the message, the exit status and that no file changed.
@@ -225,7 +226,7 @@ struct BadInputTests {
     @Test("a binary file named .md is read as bytes: no crash, exact round trip, exit 0")
     func binaryFile() throws {
         let (sandbox, lists) = try Self.make()
-        var rng = SplitMix64(seed: 6)
+        var rng = SeededGenerator(seed: 6)
         var bytes = (0..<65_536).map { _ in UInt8.random(in: 0...255, using: &rng) }
         // A task after a NUL byte, so that the file holds one task whatever the random bytes make.
         bytes += [0, 0x0A, 0x0A] + Array("- [ ] after the binary part\n".utf8) + [0, 0xFF]
