@@ -90,4 +90,28 @@ struct FoldingTests {
     func noGermanTransliteration() {
         #expect(Folding.fold("Müller Übung Öl Ärger") == Array("muller ubung ol arger".utf8))
     }
+
+    @Test("search finds final sigma, ligatures and fullwidth letters from plain words, and the reverse")
+    func searchFindsCompatibilityForms() {
+        let library = makeLibrary([("greek.md", "- [ ] Οδός Αθηνάς\n- [ ] ﬁle the taxes\n- [ ] ＴＩＣＫ report\n- [ ] file the other taxes\n- [ ] Müller\n")])
+        func titles(_ words: [String]) -> [String] { library.titles(library.search(words).map(\.id)) }
+        #expect(titles(["ΟΔΟΣ"]) == ["Οδός Αθηνάς"])
+        #expect(titles(["οδοσ"]) == ["Οδός Αθηνάς"])
+        #expect(titles(["file"]) == ["ﬁle the taxes", "file the other taxes"])
+        #expect(titles(["ﬁle", "other"]) == ["file the other taxes"])
+        #expect(titles(["tick"]) == ["ＴＩＣＫ report"])
+        #expect(titles(["muller"]) == ["Müller"])
+        #expect(titles(["mueller"]) == [])
+    }
+
+    @Test("a hit gives the ranges of the searched words in the title, in characters")
+    func titleMatches() throws {
+        let library = makeLibrary([("home.md", "- [ ] Call Müller about the ﬁle\n  the number is on the fridge\n")])
+        let hit = try #require(library.search(["muller", "fi", "fridge"]).first)
+        let title = library.task(hit.id).title
+        // "Call " is 5 characters, "Müller" 6; the ligature is the 23rd character, one character wide.
+        #expect(hit.matches(in: title) == [5..<11, 22..<23])
+        #expect(hit.noteLine?.matches == [21..<27])
+        #expect(hit.matches(in: "nothing here") == [])
+    }
 }

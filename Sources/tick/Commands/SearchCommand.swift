@@ -19,10 +19,14 @@ import TickCore
                         rows: hits.map(\.id))
     var scratch = RowScratch()
     for hit in hits {
-        rows.write(hit.id, to: out, indent: 0, scratch: &scratch)
+        if terminal.color {
+            out.line(rows.row(hit.id, indent: 0, highlight: hit.matches(in: library.task(hit.id).title)))
+        } else {
+            rows.write(hit.id, to: out, indent: 0, scratch: &scratch)
+        }
         if let note = hit.noteLine {
             let lead = String(repeating: " ", count: rows.refWidth + 2) + "  ↳ "
-            var text = terminal.color ? highlighted(note.text, note.matches, enabled: true) : note.text
+            var text = terminal.color ? highlighted(note.text, note.matches) : note.text
             if let width = terminal.width, !terminal.color {
                 text = fit(text, to: max(10, width - displayWidth(lead)))
             }
@@ -38,8 +42,8 @@ import TickCore
 }
 
 /// `text` with the character ranges shown in reverse video.
-private func highlighted(_ text: String, _ ranges: [Range<Int>], enabled: Bool) -> String {
-    guard enabled, !ranges.isEmpty else { return text }
+func highlighted(_ text: String, _ ranges: [Range<Int>]) -> String {
+    guard !ranges.isEmpty else { return text }
     let characters = Array(text)
     var out = ""
     var at = 0

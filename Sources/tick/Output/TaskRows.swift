@@ -70,7 +70,8 @@ struct TaskRows {
     private func style(_ text: String, _ s: Style) -> String { s.apply(text, enabled: terminal.color) }
 
     /// One row, indented by `indent` columns before the ref and `level` nesting steps before the checkbox.
-    func row(_ id: TaskID, indent: Int = 2, level: Int = 0) -> String {
+    /// With colour, the characters of the title in `highlight` (search matches) are in reverse video.
+    func row(_ id: TaskID, indent: Int = 2, level: Int = 0, highlight: [Range<Int>] = []) -> String {
         let task = library.task(id)
         let ref = library.ref(id)
         let lead = String(repeating: " ", count: indent)
@@ -101,6 +102,11 @@ struct TaskRows {
         if let width = terminal.width {
             let used = displayWidth(lead) + 4 + tail.reduce(0) { $0 + displayWidth($1.plain) }
             title = fit(title, to: max(10, width - used))
+        }
+        if terminal.color, !highlight.isEmpty {
+            // A fitted title ends in `…`, which is not part of any match.
+            let kept = title == task.title ? title.count : title.count - 1
+            title = highlighted(title, highlight.compactMap { $0.clamped(to: 0..<kept) }.filter { !$0.isEmpty })
         }
         if task.done { title = style(title, .dim) }
         return lead + checkbox + " " + title + tail.map(\.styled).joined()
