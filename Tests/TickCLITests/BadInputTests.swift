@@ -392,7 +392,7 @@ struct BadInputTests {
         let before = FolderSnapshot(lists)
         for value in ["2026-02-30", "2026-03-14T25:00", "2026-03-14T24:00", "2026-13-01", ""] {
             expectRun(try sandbox.run(["--dir", lists, "--now", value, "today"]), status: 2, stdout: "",
-                      stderr: "tick: --now is not a date: '\(value)' (expected YYYY-MM-DD or YYYY-MM-DDTHH:MM)\n")
+                      stderr: "tick: --now is not a date: '\(value)' (expected a date word, YYYY-MM-DD or YYYY-MM-DDTHH:MM)\n")
         }
         for value in ["2026-02-30", "2026-03-14T25:00", "+999999d"] {
             expectRun(try sandbox.run(["--dir", lists, "today"], environment: ["TICK_NOW": value]), status: 2, stdout: "",
@@ -441,8 +441,9 @@ struct BadInputTests {
         let (sandbox, lists) = try Self.make()
         try sandbox.write("lists/a.md", "- [ ] one\n")
         let before = FolderSnapshot(lists)
-        let forms = "(expected today, tomorrow, yesterday, a weekday (fri or friday), next week, +3d, +2w, +1m, "
-            + "eow, eom, YYYY-MM-DD or YYYY-MM-DDTHH:MM, each optionally followed by a time such as 9:00)"
+        let forms = "(expected today, tomorrow, yesterday, tonight, a weekday (fri, friday, next friday), next week, "
+            + "next month, in 3 days, +3d, -1d, +2w, +1m, +1y, eow, eom, a month and day (dec 24, 24 dec), "
+            + "YYYY-MM-DD or YYYY-MM-DDTHH:MM, each optionally followed by a time such as 9:00 or 5pm, or a time alone)"
         let refused: [(String, String)] = [
             ("2026-02-30", "no such day: '2026-02-30'"),
             ("+9999999d", "date out of range: '+9999999d' (years 1 to 9999)"),

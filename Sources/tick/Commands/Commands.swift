@@ -137,9 +137,12 @@ enum Commands {
     static let writeDiscussion = "Prints one line per task naming what changed and the task's ref; with --json, "
         + "an array of the changed task objects; with --quiet, nothing. Only the lines of the tasks named change; "
         + "every other byte of the file stays as it was."
-    static let dateHelp = "today, tomorrow, yesterday, a weekday (fri or friday: the next one after today), "
-        + "next week (next Monday), +3d, +2w, +1m, eow (the coming Sunday), eom (the month's last day), "
-        + "YYYY-MM-DD or YYYY-MM-DDTHH:MM, each optionally followed by a time such as 9:00"
+    static let dateHelp = "today, tomorrow, yesterday, tonight (today 18:00), a weekday (fri, friday or "
+        + "next friday: the next one after today), next week (next Monday), next month (its first day), "
+        + "in 3 days (or weeks, months, years), +3d, -1d, +2w, +1m, +1y, eow (the coming Sunday), eom (the "
+        + "month's last day), a month and day (dec 24, 24 dec, december 24: this year if still to come, else "
+        + "next year), YYYY-MM-DD (2026-1-5 too) or YYYY-MM-DDTHH:MM, each optionally followed by a time "
+        + "such as 9:00, 17:30, 9am or 5pm; or a time alone (today if still to come, else tomorrow)"
     static let priorityChoices = ["low", "medium", "high", "none"]
 
     static let add: Command = Command(
