@@ -149,7 +149,8 @@ enum Commands {
         name: "add",
         summary: "Add a task",
         discussion: "The title's words may carry metadata as in the files: a priority (!, !! or !!!), #flag, "
-            + "and a due date with any date word (due:fri, due:+3d, due:tomorrow 9:00), written as "
+            + "and a due date with any date word (due:fri, due:+3d, due:tomorrow 9:00; the words of a longer "
+            + "form joined with hyphens: due:in-3-days, due:dec-24T9am), written as "
             + "due:YYYY-MM-DD. Without --list the task goes to the list named Inbox (inbox.md, created with a "
             + "# Inbox heading when missing). It goes after the last task of the list or of its section; with "
             + "--parent, after the last subtask of that task.\n\n"
