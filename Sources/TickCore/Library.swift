@@ -442,11 +442,11 @@ public struct Library: Sendable {
 
     /// What a row shows, read from the record once, without making dates or strings.
     public func rowFields(_ id: TaskID) -> (refHash: UInt64, refLength: Int, done: Bool, priority: Int, flagged: Bool,
-                                           dueDay: Int32, dueMinutes: Int16, hasNotes: Bool,
+                                           dueDay: Int32, dueMinutes: Int16, doneDay: Int32, hasNotes: Bool,
                                            title: UnsafeBufferPointer<UInt8>) {
         let segment = lists[id.list].segment
         let h = segment.hot(id.index), c = segment.cold(id.index)
-        return (c.refHash, refLength(id), h.done, Int(h.priority), h.flagged, h.dueDay, h.dueMinutes,
+        return (c.refHash, refLength(id), h.done, Int(h.priority), h.flagged, h.dueDay, h.dueMinutes, h.doneDay,
                 c.notes.length > 0, segment.bytes(c.title))
     }
 

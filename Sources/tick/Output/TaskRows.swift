@@ -3,8 +3,9 @@ import TickCore
 /// One task as a row shows it, read from its record once.
 ///
 /// The row reads the same without colour: `ref  [ ] title !! ⚑  due Fri  ✎  · List`, where
-/// `!`/`!!`/`!!!` is the priority, `⚑` the flag, `due …` or `overdue …` the due date in words, `✎`
-/// marks notes and `· List` names the list in cross-list views.
+/// `!`/`!!`/`!!!` is the priority, `⚑` the flag, `due …` or `overdue …` the due date in words
+/// (`done …` the `done:` date in Completed), `✎` marks notes and `· List` names the list in
+/// cross-list views.
 struct Row {
     var refHash: UInt64
     var refLength: Int
@@ -19,6 +20,8 @@ struct Row {
     var dueMinutes: Int16
     /// Open and past its due at "now" (`DueDate.isOverdue`).
     var overdue: Bool
+    /// The `done:` day (days since 1970-01-01), or `.min`.
+    var doneDay: Int32
     var hasNotes: Bool
     /// The task's list (an index into `Library.lists`).
     var list: Int
@@ -36,6 +39,7 @@ struct Row {
         dueMinutes = fields.dueMinutes
         overdue = !fields.done
             && DueDate.isOverdue(day: fields.dueDay, minutes: fields.dueMinutes, today: today, nowMinutes: minutes)
+        doneDay = fields.doneDay
         hasNotes = fields.hasNotes
         list = id.list
     }
@@ -55,6 +59,8 @@ final class TaskRows {
     let width: Int?
     /// Whether rows name their list (cross-list views).
     let showList: Bool
+    /// Whether rows show their `done:` date (`done yesterday`), as Completed does.
+    let showDoneDate: Bool
     /// Width of the ref column: the longest ref among the rows shown.
     let refWidth: Int
     /// Today's day number.
@@ -63,11 +69,15 @@ final class TaskRows {
     private var bytes: [UInt8] = []
     /// Due words by due (day and minutes) and form, made once per distinct due.
     private var dueWords: [Int: [UInt8]] = [:]
+    /// `done:` days in words, made once per day.
+    private var doneDays: [Int32: [UInt8]] = [:]
     /// List names as bytes, made once per list.
     private var listNames: [[UInt8]?] = []
 
-    init(library: Library, now: Now, terminal: Terminal, showList: Bool, rows: [TaskID]) {
+    init(library: Library, now: Now, terminal: Terminal, showList: Bool, showDoneDate: Bool = false,
+         rows: [TaskID]) {
         self.library = library
+        self.showDoneDate = showDoneDate
         self.now = now
         styler = Styler(enabled: terminal.color)
         width = terminal.width
@@ -143,6 +153,11 @@ final class TaskRows {
             b.append(contentsOf: words(row, short: layout.shortDue))
             if row.overdue { styler.end(&b) }
         }
+        if layout.due, showDoneDate, row.doneDay != .min {
+            b.append(contentsOf: Self.gap)
+            b.append(contentsOf: Self.doneWord)
+            b.append(contentsOf: doneWords(row.doneDay))
+        }
         if layout.notes, row.hasNotes {
             b.append(contentsOf: Self.gap)
             styler.wrap(Self.notes, .dim, &b)
@@ -171,6 +186,9 @@ final class TaskRows {
             if layout.priority, row.priority > 0 { tail += 1 + row.priority }
             if layout.flag, row.flagged { tail += 2 }
             if layout.due, row.hasDue { tail += Self.gap.count + dueColumns(row, short: layout.shortDue) }
+            if layout.due, showDoneDate, row.doneDay != .min {
+                tail += Self.gap.count + Self.doneWord.count + doneWords(row.doneDay).count
+            }
             if layout.notes, row.hasNotes { tail += Self.gap.count + 1 }
             if layout.list { tail += Self.gap.count + 2 + columns(listName(row.list)) }
             return width - fixed - tail
@@ -221,6 +239,14 @@ final class TaskRows {
         return made
     }
 
+    /// The `done:` day in words: `today`, `yesterday`, `Mar 12`.
+    private func doneWords(_ day: Int32) -> [UInt8] {
+        if let known = doneDays[day] { return known }
+        let made = Array(DueDate(day: Day(daysSinceEpoch: Int(day)), minutes: nil).relativeText(to: now).utf8)
+        doneDays[day] = made
+        return made
+    }
+
     /// Columns of the due part after its gap: `due tomorrow`, `overdue Mar 10`, `Mar 20`, `late Mar 10`.
     private func dueColumns(_ row: Row, short: Bool) -> Int {
         let prefix = row.overdue ? (short ? Self.late : Self.overdue) : (short ? [] : Self.due)
@@ -251,6 +277,7 @@ final class TaskRows {
     private static let overdue = Array("overdue ".utf8)
     private static let late = Array("late ".utf8)
     private static let due = Array("due ".utf8)
+    private static let doneWord = Array("done ".utf8)
     private static let notes = Array("✎".utf8)
     private static let listMark = Array("· ".utf8)
     private static let ellipsis = Array("…".utf8)
