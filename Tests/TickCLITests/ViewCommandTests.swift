@@ -137,6 +137,21 @@ struct ViewCommandTests {
         }
     }
 
+    @Test("list colours come from the one colour type: an unknown colour is shown without colour")
+    func listColours() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("w/a.md", "---\ncolor: pink\n---\n# Pink\n- [ ] a\n")
+        try sandbox.write("w/b.md", "---\ncolor: grey\n---\n# Grey\n- [ ] b\n")
+        try sandbox.write("w/c.md", "---\ncolor: \"#2a9\"\n---\n# Short hex\n- [ ] c\n")
+        let home = try sandbox.run(["--dir", "w", "--color", "always"], environment: ["COLORTERM": "truecolor"])
+        #expect(home.stdout.contains("  Pink  "))
+        #expect(!home.stdout.contains("mPink"))
+        #expect(home.stdout.contains("\u{1B}[90mGrey\u{1B}[0m"))
+        #expect(home.stdout.contains("\u{1B}[38;2;34;170;153mShort hex\u{1B}[0m"))
+        let palette = try sandbox.run(["--dir", "w", "--color", "always"])
+        #expect(palette.stdout.contains("  Short hex  "), "no true colour: no colour for a hex value")
+    }
+
     /// The ref of the task titled `title`.
     private func ref(_ sandbox: Sandbox, _ title: String) throws -> String {
         let shown = try JSONSerialization.jsonObject(with: Data(try sandbox.run(["--dir", "w", "show", title, "--json"]).stdout.utf8))

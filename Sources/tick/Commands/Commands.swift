@@ -283,8 +283,7 @@ enum Commands {
     static let symbolOption = Option(name: "symbol", valueName: "SYMBOL",
                                      help: "An emoji or short word shown beside the list's name (\"\" removes it)")
     static let colorOption = Option(name: "color", valueName: "COLOR",
-                                    help: "red, orange, yellow, green, blue, purple, brown, gray or #RRGGBB "
-                                        + "(\"\" removes it)")
+                                    help: ListColor.accepted + " (\"\" removes it)")
 
     static let list: Command = Command(
         name: "list",
