@@ -15,7 +15,7 @@ import TickCore
     }
 
     let terminal = invocation.terminal
-    let rows = TaskRows(library: library, now: try invocation.now(), terminal: terminal, showList: false, rows: allRows)
+    var rows = TaskRows(library: library, now: try invocation.now(), terminal: terminal, showList: false, rows: allRows)
     let bold = { (text: String) in Style.bold.apply(text, enabled: terminal.color) }
     let list = library.lists[index]
     out.line((list.symbol.map { $0 + " " } ?? "") + bold(terminal.listColored(list.name, color: list.color)))

@@ -154,7 +154,7 @@ func runView(_ view: SmartView) -> Command.Run {
         }
 
         let terminal = invocation.terminal
-        let rows = TaskRows(library: library, now: now, terminal: terminal, showList: view != .all,
+        var rows = TaskRows(library: library, now: now, terminal: terminal, showList: view != .all,
                             showDoneDate: view == .completed, rows: ids)
         let bold = { (text: String) in Style.bold.apply(text, enabled: terminal.color) }
         switch view {

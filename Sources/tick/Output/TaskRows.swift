@@ -50,8 +50,9 @@ struct Row {
 /// Writes rows as bytes: the one renderer of a task row, for every view, `ls`, `show` and `pick`.
 ///
 /// Styling goes through a `Styler` that writes nothing without colour; a row is fitted to the
-/// terminal only when there is a width (see `RowLayout` for what gives way first).
-final class TaskRows {
+/// terminal only when there is a width (see `fitted` for what gives way first). A value type, so
+/// that its memos are reached without the run-time exclusivity checks a class's properties need.
+struct TaskRows {
     let library: Library
     let now: Now
     let styler: Styler
@@ -94,22 +95,25 @@ final class TaskRows {
 
     /// Writes the row of `id` and a line feed, indented by `indent` columns before the ref and
     /// `level` nesting steps before the checkbox.
-    func write(_ id: TaskID, to out: Output, indent: Int = 2, level: Int = 0) {
-        bytes.removeAll(keepingCapacity: true)
-        append(row(id), indent: indent, level: level, to: &bytes)
-        bytes.append(0x0A)
-        out.write(bytes: bytes)
+    mutating func write(_ id: TaskID, to out: Output, indent: Int = 2, level: Int = 0) {
+        var b: [UInt8] = []
+        swap(&b, &bytes)
+        b.removeAll(keepingCapacity: true)
+        append(row(id), indent: indent, level: level, to: &b)
+        b.append(0x0A)
+        out.write(bytes: b)
+        swap(&b, &bytes)
     }
 
     /// The row of `id` as text, without its line feed.
-    func text(_ id: TaskID, indent: Int = 2, level: Int = 0) -> String {
+    mutating func text(_ id: TaskID, indent: Int = 2, level: Int = 0) -> String {
         var b: [UInt8] = []
         append(row(id), indent: indent, level: level, to: &b)
         return String(decoding: b, as: UTF8.self)
     }
 
     /// Appends one row to `b`.
-    func append(_ row: Row, indent: Int, level: Int, to b: inout [UInt8]) {
+    mutating func append(_ row: Row, indent: Int, level: Int, to b: inout [UInt8]) {
         let lead = indent + refWidth + 2 + 2 * level
         var layout = RowLayout(showList: showList)
         if let width { layout = fitted(row, lead: lead, width: width) }
@@ -177,7 +181,7 @@ final class TaskRows {
     /// the list name goes, then the due words shorten to the date, then the title is cut (to no
     /// fewer than `RowLayout.shortestTitle` columns); after that the notes mark, the due, the flag
     /// and the priority go in turn, and the title is cut to what is left.
-    func fitted(_ row: Row, lead: Int, width: Int) -> RowLayout {
+    mutating func fitted(_ row: Row, lead: Int, width: Int) -> RowLayout {
         var layout = RowLayout(showList: showList)
         let fixed = lead + Self.openBox.count + 1
         let title = columns(row.title)
@@ -227,7 +231,7 @@ final class TaskRows {
     // MARK: - Parts
 
     /// The due in words (`tomorrow`, `Fri 09:30`), or in its short form, the date (`Mar 20`).
-    private func words(_ row: Row, short: Bool) -> [UInt8] {
+    private mutating func words(_ row: Row, short: Bool) -> [UInt8] {
         let key = (Int(row.dueDay) * 1441 + Int(row.dueMinutes) + 1) * 2 + (short ? 1 : 0)
         if let known = dueWords[key] { return known }
         let day = Day(daysSinceEpoch: Int(row.dueDay))
@@ -240,7 +244,7 @@ final class TaskRows {
     }
 
     /// The `done:` day in words: `today`, `yesterday`, `Mar 12`.
-    private func doneWords(_ day: Int32) -> [UInt8] {
+    private mutating func doneWords(_ day: Int32) -> [UInt8] {
         if let known = doneDays[day] { return known }
         let made = Array(DueDate(day: Day(daysSinceEpoch: Int(day)), minutes: nil).relativeText(to: now).utf8)
         doneDays[day] = made
@@ -248,12 +252,12 @@ final class TaskRows {
     }
 
     /// Columns of the due part after its gap: `due tomorrow`, `overdue Mar 10`, `Mar 20`, `late Mar 10`.
-    private func dueColumns(_ row: Row, short: Bool) -> Int {
+    private mutating func dueColumns(_ row: Row, short: Bool) -> Int {
         let prefix = row.overdue ? (short ? Self.late : Self.overdue) : (short ? [] : Self.due)
         return prefix.count + words(row, short: short).count
     }
 
-    private func listName(_ list: Int) -> [UInt8] {
+    private mutating func listName(_ list: Int) -> [UInt8] {
         if list < listNames.count, let known = listNames[list] { return known }
         if list >= listNames.count { listNames += repeatElement(nil, count: list - listNames.count + 1) }
         let name = Array(library.lists[list].name.utf8)
