@@ -412,15 +412,6 @@ public struct Library: Sendable {
         return min(max(Ref.minimumLength, longest + 1), Ref.fullLength)
     }
 
-    /// Appends a short ref to `out`, without making a string.
-    public static func appendRef(hash: UInt64, length: Int, to out: inout [UInt8]) {
-        var h = hash
-        for _ in 0..<length {
-            out.append(Ref.alphabet[Int(h % 27)])
-            h /= 27
-        }
-    }
-
     /// Appends a task's title (UTF-8 as written; invalid sequences become U+FFFD) to `out`.
     public func appendTitle(_ id: TaskID, to out: inout [UInt8]) {
         let bytes = lists[id.list].segment.bytes(record(id).title)

@@ -120,7 +120,7 @@ struct TaskRows {
 
         appendSpaces(indent, to: &b)
         styler.begin(.dim, &b)
-        Library.appendRef(hash: row.refHash, length: row.refLength, to: &b)
+        Ref(hash: row.refHash).append(row.refLength, to: &b)
         styler.end(&b)
         appendSpaces(lead - indent - row.refLength, to: &b)
         if row.done {
