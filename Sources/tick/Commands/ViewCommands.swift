@@ -58,16 +58,18 @@ import TickCore
 }
 
 /// A list's symbol as the home screen shows it: at most 8 terminal columns.
-func listSymbol(_ list: TaskList) -> String { fit(list.symbol ?? "", to: 8) }
+func listSymbol(_ list: TaskList) -> String {
+    guard let symbol = list.symbol else { return "" }
+    // A character takes at least as many bytes as columns: 8 bytes or fewer always fit.
+    return symbol.utf8.count <= 8 ? symbol : fit(symbol, to: 8)
+}
 
-/// Each list's name, followed by its file when another list has the same name (ignoring case), so
-/// that two lists called Work can be told apart.
+/// Each list's name, followed by its file when another list has the same name, so that two lists
+/// called Work can be told apart.
 func listLabels(_ library: Library) -> [String] {
     var count: [String: Int] = [:]
-    for list in library.lists { count[list.name.lowercased(), default: 0] += 1 }
-    return library.lists.map { list in
-        count[list.name.lowercased()]! > 1 ? "\(list.name) (\(list.file.path))" : list.name
-    }
+    for list in library.lists { count[list.name, default: 0] += 1 }
+    return library.lists.map { list in count[list.name]! > 1 ? "\(list.name) (\(list.file.path))" : list.name }
 }
 
 // MARK: - Lists

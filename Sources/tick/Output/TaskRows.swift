@@ -154,7 +154,7 @@ struct TaskRows {
             } else if !layout.shortDue {
                 b.append(contentsOf: Self.due)
             }
-            b.append(contentsOf: words(row, short: layout.shortDue))
+            appendWords(row, short: layout.shortDue, to: &b)
             if row.overdue { styler.end(&b) }
         }
         if layout.due, showDoneDate, row.doneDay != .min {
@@ -170,7 +170,11 @@ struct TaskRows {
             b.append(contentsOf: Self.gap)
             styler.begin(.dim, &b)
             b.append(contentsOf: Self.listMark)
-            b.append(contentsOf: listName(row.list))
+            if row.list < listNames.count, let known = listNames[row.list] {
+                b.append(contentsOf: known)
+            } else {
+                b.append(contentsOf: listName(row.list))
+            }
             styler.end(&b)
         }
     }
@@ -230,6 +234,16 @@ struct TaskRows {
 
     // MARK: - Parts
 
+    /// Appends the due in words, or its short form.
+    private mutating func appendWords(_ row: Row, short: Bool, to b: inout [UInt8]) {
+        let key = (Int(row.dueDay) * 1441 + Int(row.dueMinutes) + 1) * 2 + (short ? 1 : 0)
+        if let known = dueWords[key] {
+            b.append(contentsOf: known)
+        } else {
+            b.append(contentsOf: words(row, short: short))
+        }
+    }
+
     /// The due in words (`tomorrow`, `Fri 09:30`), or in its short form, the date (`Mar 20`).
     private mutating func words(_ row: Row, short: Bool) -> [UInt8] {
         let key = (Int(row.dueDay) * 1441 + Int(row.dueMinutes) + 1) * 2 + (short ? 1 : 0)
@@ -265,6 +279,7 @@ struct TaskRows {
         return name
     }
 
+    @inline(__always)
     private func appendSpaces(_ n: Int, to b: inout [UInt8]) {
         if n <= Self.spaces.count {
             b.append(contentsOf: Self.spaces[0..<max(0, n)])
