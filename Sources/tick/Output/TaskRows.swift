@@ -142,17 +142,26 @@ struct TaskRows {
             b.append(contentsOf: repeatElement(UInt8(ascii: "!"), count: row.priority))
             styler.end(&b)
         }
+        // Without colour, each part's lead and text go in one append (thousands of rows go to a pipe).
         if layout.flag, row.flagged {
-            b.append(0x20)
-            styler.wrap(Self.flag, .magenta, &b)
+            if styler.enabled {
+                b.append(0x20)
+                styler.wrap(Self.flag, .magenta, &b)
+            } else {
+                b.append(contentsOf: Self.plainFlag)
+            }
         }
         if layout.due, row.hasDue {
-            b.append(contentsOf: Self.gap)
             if row.overdue {
-                styler.begin(.red, &b)
-                b.append(contentsOf: layout.shortDue ? Self.late : Self.overdue)
-            } else if !layout.shortDue {
-                b.append(contentsOf: Self.due)
+                if styler.enabled {
+                    b.append(contentsOf: Self.gap)
+                    styler.begin(.red, &b)
+                    b.append(contentsOf: layout.shortDue ? Self.late : Self.overdue)
+                } else {
+                    b.append(contentsOf: layout.shortDue ? Self.plainLate : Self.plainOverdue)
+                }
+            } else {
+                b.append(contentsOf: layout.shortDue ? Self.gap : Self.plainDue)
             }
             appendWords(row, short: layout.shortDue, to: &b)
             if row.overdue { styler.end(&b) }
@@ -163,13 +172,21 @@ struct TaskRows {
             b.append(contentsOf: doneWords(row.doneDay))
         }
         if layout.notes, row.hasNotes {
-            b.append(contentsOf: Self.gap)
-            styler.wrap(Self.notes, .dim, &b)
+            if styler.enabled {
+                b.append(contentsOf: Self.gap)
+                styler.wrap(Self.notes, .dim, &b)
+            } else {
+                b.append(contentsOf: Self.plainNotes)
+            }
         }
         if layout.list {
-            b.append(contentsOf: Self.gap)
-            styler.begin(.dim, &b)
-            b.append(contentsOf: Self.listMark)
+            if styler.enabled {
+                b.append(contentsOf: Self.gap)
+                styler.begin(.dim, &b)
+                b.append(contentsOf: Self.listMark)
+            } else {
+                b.append(contentsOf: Self.plainListMark)
+            }
             if row.list < listNames.count, let known = listNames[row.list] {
                 b.append(contentsOf: known)
             } else {
@@ -300,6 +317,12 @@ struct TaskRows {
     private static let notes = Array("✎".utf8)
     private static let listMark = Array("· ".utf8)
     private static let ellipsis = Array("…".utf8)
+    private static let plainFlag = Array(" ⚑".utf8)
+    private static let plainDue = Array("  due ".utf8)
+    private static let plainOverdue = Array("  overdue ".utf8)
+    private static let plainLate = Array("  late ".utf8)
+    private static let plainNotes = Array("  ✎".utf8)
+    private static let plainListMark = Array("  · ".utf8)
 
     // MARK: - JSON
 
