@@ -57,11 +57,12 @@ import TickCore
     return loaded.status
 }
 
-/// A list's symbol as the home screen shows it: at most 8 terminal columns.
+/// A list's symbol as the home screen shows it: a symbol wider than FORMAT.md allows (8 terminal
+/// columns) is cut, and `tick check` reports it.
 func listSymbol(_ list: TaskList) -> String {
     guard let symbol = list.symbol else { return "" }
-    // A character takes at least as many bytes as columns: 8 bytes or fewer always fit.
-    return symbol.utf8.count <= 8 ? symbol : fit(symbol, to: 8)
+    // A character takes at least as many bytes as columns: that many bytes or fewer always fit.
+    return symbol.utf8.count <= ListNaming.maxSymbolWidth ? symbol : fit(symbol, to: ListNaming.maxSymbolWidth)
 }
 
 /// Each list's name, followed by its file when another list has the same name, so that two lists

@@ -332,6 +332,7 @@ struct TaskRows {
         let list = library.list(id)
         return .object([
             ("ref", .string(library.ref(id))),
+            ("id", .optional(task.id)),
             ("list", .string(list.name)),
             ("file", .string(list.file.path)),
             ("line", .int(task.line)),
@@ -472,11 +473,10 @@ func padded(_ text: String, to width: Int) -> String {
 // MARK: - List colours
 
 extension Terminal {
-    /// A list's name in its own colour (`ListColor`): a name maps to the 16-colour palette, `#RGB` and
-    /// `#RRGGBB` apply only where the terminal announces true colour, and a colour `tick check` calls
-    /// unknown is shown without colour.
+    /// A list's name in its own colour (`ListColor`): a named colour from the 16-colour palette, a
+    /// hex colour only where the terminal announces true colour; an unknown colour shows none.
     func listColored(_ text: String, color: String?) -> String {
-        guard self.color, let color, let code = ListColor(color)?.terminalCode(trueColor: trueColor) else { return text }
+        guard self.color, let code = color.flatMap(ListColor.init)?.terminalCode(trueColor: trueColor) else { return text }
         return "\u{1B}[\(code)m\(text)\u{1B}[0m"
     }
 }
