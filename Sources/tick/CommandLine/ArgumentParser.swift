@@ -160,7 +160,7 @@ enum ArgumentParser {
         if global.help { return .help(path: path) }
         if global.version { return .version }
         if let deferredError { throw deferredError }
-        if let now = global.now { _ = try Now(parsing: now, source: "--now") }
+        if let now = global.now { _ = try Now(option: now) }
         guard command.run != nil else {
             throw UsageError.missingSubcommand(in: commandPath(path), choices: command.subcommands.map(\.name))
         }
