@@ -149,6 +149,21 @@ struct CacheCorruptionTests {
         #expect(flips == original.count * 8)
     }
 
+    @Test("a view that reads only hot records proves only them; the other areas wait for their first use")
+    func lazyAreas() throws {
+        let dir = try Self.makeFolder(lists: 2, tasksPerList: 4...4, seed: 3)
+        let folder = Self.folder(dir.path)
+        _ = folder.load()
+        let library = folder.load().library
+        let proofs = library.lists.compactMap { $0.segment.proof }
+        #expect(proofs.count == 2)
+        #expect(proofs.allSatisfy { $0.unproven.pointee == SegmentProof.hot | SegmentProof.cold | SegmentProof.text })
+        _ = library.counts(now: Self.now)
+        #expect(proofs.allSatisfy { $0.unproven.pointee == SegmentProof.cold | SegmentProof.text })
+        _ = library.tasks(in: ViewQuery(view: .all), now: Self.now).map { library.task($0) }
+        #expect(proofs.allSatisfy { $0.unproven.pointee == 0 })
+    }
+
     @Test("a damaged cache file is written anew: at once when found on loading, else by the next run")
     func damageIsRepaired() throws {
         let dir = try Self.makeFolder(lists: 1, tasksPerList: 4...4, seed: 7)
