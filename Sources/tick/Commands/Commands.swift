@@ -249,10 +249,10 @@ enum Commands {
     static let listNameArgument = Argument(
         name: "NAME", help: "The list: its name or file name (a unique prefix is enough) or its path")
     static let symbolOption = Option(name: "symbol", valueName: "SYMBOL",
-                                     help: "An emoji or short word shown beside the list's name (\"\" removes it)")
+                                     help: "An emoji or short word shown beside the list's name, at most "
+                                        + "\(ListNaming.maxSymbolWidth) columns (\"\" removes it)")
     static let colorOption = Option(name: "color", valueName: "COLOR",
-                                    help: "red, orange, yellow, green, blue, purple, brown, gray or #RRGGBB "
-                                        + "(\"\" removes it)")
+                                    help: ListColor.accepted + " (\"\" removes it)")
 
     static let list: Command = Command(
         name: "list",
