@@ -263,6 +263,7 @@ final class TaskRows {
         let list = library.list(id)
         return .object([
             ("ref", .string(library.ref(id))),
+            ("id", .optional(task.id)),
             ("list", .string(list.name)),
             ("file", .string(list.file.path)),
             ("line", .int(task.line)),
