@@ -137,8 +137,6 @@ extension DueDate {
     }
 }
 
-private let weekdayNames = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
-
 private func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
 private func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
 
@@ -210,7 +208,8 @@ private func parseDay(_ b: [UInt8], now: Now, text: String) throws(DateError) ->
     if word == "next week" || word == "next-week" || isNextWeek(b) {
         return try offset(8 - today.weekday)
     }
-    if let index = weekdayNames.firstIndex(where: { $0 == word || ($0.prefix(3) == word && word.count == 3) }) {
+    let names = weekdayNames.map { $0.lowercased() }
+    if let index = names.firstIndex(where: { $0 == word || ($0.prefix(3) == word && word.count == 3) }) {
         let ahead = (index + 1 - today.weekday + 7) % 7
         return try offset(ahead == 0 ? 7 : ahead)
     }
@@ -251,14 +250,17 @@ private func addingMonths(_ n: Int, to day: Day, text: String) throws(DateError)
 // MARK: - Rendering and urgency
 
 extension Day {
+    /// `Monday` … `Sunday`.
+    public var weekdayName: String { weekdayNames[weekday - 1] }
+
     /// `Mon` … `Sun`.
-    public var weekdayAbbreviation: String { weekdayAbbreviations[weekday - 1] }
+    public var weekdayAbbreviation: String { String(weekdayName.prefix(3)) }
 
     /// `Jan` … `Dec`.
     public var monthAbbreviation: String { monthAbbreviations[month - 1] }
 }
 
-private let weekdayAbbreviations = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+private let weekdayNames = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 private let monthAbbreviations = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
 extension DueDate {
@@ -286,9 +288,16 @@ extension DueDate {
     /// Whether the due has passed at `now`: a date-only due from the next day on, a due with a time
     /// from that very minute on.
     public func isOverdue(at now: Now) -> Bool {
-        if day != now.day { return day < now.day }
-        guard let minutes else { return false }
-        return minutes <= now.minutes
+        DueDate.isOverdue(day: Int32(day.daysSinceEpoch), minutes: Int16(minutes ?? -1),
+                          today: Int32(now.day.daysSinceEpoch), nowMinutes: now.minutes)
+    }
+
+    /// The overdue rule, the one place it is written, on a record's numbers: a due `day` (days since
+    /// 1970-01-01, `.min` for none) before `today`, or today with a due time (`minutes` after
+    /// midnight, -1 for none) not after `nowMinutes`.
+    @inlinable
+    public static func isOverdue(day: Int32, minutes: Int16, today: Int32, nowMinutes: Int) -> Bool {
+        day != .min && (day < today || (day == today && minutes >= 0 && Int(minutes) <= nowMinutes))
     }
 
     /// Whether the due falls today or earlier (the Today view), whatever its time.

@@ -53,7 +53,7 @@ struct HotRecord {
 
     /// Whether the task is overdue at `now` (see `DueDate.isOverdue`), without making dates.
     func isOverdue(today: Int32, minutes: Int) -> Bool {
-        dueDay != .min && (dueDay < today || (dueDay == today && dueMinutes >= 0 && Int(dueMinutes) <= minutes))
+        DueDate.isOverdue(day: dueDay, minutes: dueMinutes, today: today, nowMinutes: minutes)
     }
 }
 

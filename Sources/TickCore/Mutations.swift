@@ -153,7 +153,8 @@ public enum MutationError: Error, Equatable, Sendable, CustomStringConvertible {
 
 /// Where a new task goes.
 public enum Placement: Sendable, Equatable {
-    /// After the last top-level task of the list.
+    /// In the list's part outside sections: after its last task there, else before the first
+    /// section heading (FORMAT.md, section 8.1).
     case end
     /// After the last task of the section under this heading.
     case section(String)
@@ -234,7 +235,7 @@ public final class Mutator {
             }
             let point: InsertionPoint
             switch placement {
-            case .end: point = .end
+            case .end: point = .unsectioned
             case .section(let name): point = .section(name)
             case .subtask(of: let parent):
                 guard let p = document.index(of: parent) else { throw MutationError.taskGone(parent) }

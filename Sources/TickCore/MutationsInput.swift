@@ -78,7 +78,7 @@ public struct TitleInput: Equatable, Sendable {
             }
         }
         kept += text[cursor...]
-        title = kept.trimmingSpaces()
+        title = kept.trimmingInvisibleSpace()
     }
 
     public init(title: String, due: DueDate? = nil, priority: Priority? = nil, flagged: Bool = false, doneDate: Day? = nil) {
@@ -117,26 +117,44 @@ public struct TitleInput: Equatable, Sendable {
     }
 }
 
+/// The one check of a task's title, for every path that writes one (`add`, `edit --title`, the
+/// editor): trimmed of invisible space at both ends (`isInvisibleSpace`: every Unicode space,
+/// zero-width characters, the byte order mark, …), not empty, and nothing `tick check` would
+/// report or read as metadata (FORMAT.md, sections 5 and 8.1).
+public enum TaskTitle {
+    /// The title to write. `besidesMetadata` words the refusal of an empty title for a typed line
+    /// that held only metadata tokens.
+    public static func validated(_ title: String, besidesMetadata: Bool = false) throws(TitleInputError) -> String {
+        let trimmed = title.trimmingInvisibleSpace()
+        guard !trimmed.isEmpty else { throw .emptyTitle(besidesMetadata: besidesMetadata) }
+        if let problem = Document.titleProblem(trimmed) { throw .unwritable(problem) }
+        return trimmed
+    }
+}
+
 /// Why a typed title line was refused.
 public enum TitleInputError: Error, Equatable, Sendable, CustomStringConvertible {
     case date(DateError)
     /// Two tokens of one kind.
     case repeated(String)
+    /// Nothing but invisible space (or, besides metadata tokens, nothing at all).
+    case emptyTitle(besidesMetadata: Bool)
+    /// Text that tick cannot write as a title, or that `tick check` would report.
+    case unwritable(String)
 
     public var description: String {
         switch self {
         case .date(let error): return error.description
         case .repeated(let what): return "the title gives its \(what) twice"
+        case .emptyTitle(let besidesMetadata): return "a task needs a title" + (besidesMetadata ? " besides its metadata" : "")
+        case .unwritable(let problem): return "cannot write this title: \(problem)"
         }
     }
 }
 
-private func isSeparator(_ c: Character) -> Bool { c == " " || c == "\t" || c == "\n" || c == "\r" }
-
-extension String {
-    /// Without leading and trailing spaces, tabs and line breaks.
-    func trimmingSpaces() -> String {
-        guard let first = firstIndex(where: { !isSeparator($0) }), let last = lastIndex(where: { !isSeparator($0) }) else { return "" }
-        return String(self[first...last])
-    }
+/// Word separators of a typed title line: spaces, tabs, line breaks and the Unicode space
+/// separators that separate words in a title line (FORMAT.md, section 5).
+private func isSeparator(_ c: Character) -> Bool {
+    c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\r\n"
+        || c.unicodeScalars.allSatisfy { $0.properties.generalCategory == .spaceSeparator }
 }

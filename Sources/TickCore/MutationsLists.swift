@@ -1,232 +1,151 @@
 // The text of list files that tick writes: a new list's file name and first lines, a renamed
-// heading, and front matter keys set or removed in place.
+// heading, and front matter keys set or removed in place. The edits themselves are TickFormat's
+// document edits; this file holds the naming rules and turns edit errors into `MutationError`s.
 
 /// Rules for list names and the files they name.
 public enum ListNaming {
-    /// The colour names a list's `color` may take (FORMAT.md, section 2), besides `#RRGGBB`.
-    public static let colorNames = ["red", "orange", "yellow", "green", "blue", "purple", "brown", "gray"]
+    /// The widest symbol, in terminal columns (FORMAT.md, section 2).
+    public static let maxSymbolWidth = Document.maxSymbolWidth
 
-    /// The name, trimmed, if it can name a list: not empty, no `/`, no `..`, no leading dot, no
-    /// control characters.
+    /// The name, trimmed of invisible space (`isInvisibleSpace`), if it can name a list: not
+    /// empty, no `/`, no `..`, no leading dot, and nothing that hides or reorders text: no
+    /// control characters (U+0085 among them), line or paragraph separators (U+2028, U+2029),
+    /// bidirectional embeddings, overrides or isolates (U+202A–202E, U+2066–2069), zero-width
+    /// spaces (U+200B, U+2060, U+FEFF, U+180E), and no zero-width joiner or non-joiner (U+200D,
+    /// U+200C) except between two visible characters, where emoji sequences and some scripts need
+    /// them. The one validator for names: `fileName(for:)` builds on it.
     public static func validated(_ name: String) throws(MutationError) -> String {
-        let trimmed = name.trimmingSpaces()
-        guard !trimmed.isEmpty else { throw .badListName(name, reason: "the name is empty") }
-        if trimmed.contains("/") { throw .badListName(name, reason: "a name cannot hold '/'") }
-        if trimmed.contains("..") { throw .badListName(name, reason: "a name cannot hold '..'") }
-        if trimmed.hasPrefix(".") { throw .badListName(name, reason: "a name cannot start with '.'") }
-        if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            // Escaped (\u{01}, \t) so that the message stays one readable line, without Swift's quotes.
-            throw .badListName(String(name.debugDescription.dropFirst().dropLast()), reason: "a name cannot hold control characters")
+        let trimmed = name.trimmingInvisibleSpace()
+        func refuse(_ reason: String) -> MutationError { .badListName(name.escapingNonPrinting, reason: reason) }
+        guard !trimmed.isEmpty else { throw refuse("the name is empty") }
+        if trimmed.contains("/") { throw refuse("a name cannot hold '/'") }
+        if trimmed.contains("..") { throw refuse("a name cannot hold '..'") }
+        if trimmed.hasPrefix(".") { throw refuse("a name cannot start with '.'") }
+        let scalars = Array(trimmed.unicodeScalars)
+        for (k, scalar) in scalars.enumerated() {
+            switch scalar.value {
+            case 0x2028, 0x2029:
+                throw refuse("a name cannot hold a line or paragraph separator")
+            case 0x202A...0x202E, 0x2066...0x2069:
+                throw refuse("a name cannot hold bidirectional controls")
+            case 0x200B, 0x2060, 0xFEFF, 0x180E:
+                throw refuse("a name cannot hold zero-width characters")
+            case 0x200C, 0x200D:
+                let joins = k > 0 && k + 1 < scalars.count && !isInvisibleSpace(scalars[k - 1]) && !isInvisibleSpace(scalars[k + 1])
+                if !joins { throw refuse("a name cannot hold zero-width characters") }
+            default:
+                if scalar.properties.generalCategory == .control { throw refuse("a name cannot hold control characters") }
+            }
         }
         return trimmed
     }
 
-    /// The file name of a list named `name`: lower case, each run of spaces a hyphen, `.md`.
-    /// `Work Stuff` → `work-stuff.md`.
+    /// The file name of a list named `name`, safe on every file system a folder may be synced to:
+    /// lower case; each run of spaces (any invisible space) and of the characters Windows forbids
+    /// (`: * ? " < > | \`) one hyphen; no leading or trailing hyphen, dot or space; a name that
+    /// ends in `.md` does not get a second one; `İ` becomes `i` (not `i` and a combining dot);
+    /// a name Windows reserves (`con`, `nul`, `com1`, …) gets `-list`; letters of every script stay
+    /// as they are. `Work Stuff` → `work-stuff.md`, `Q3: Plan?` → `q3-plan.md`.
     public static func fileName(for name: String) throws(MutationError) -> String {
         let valid = try validated(name)
         var out = ""
-        var space = false
-        for c in valid.lowercased() {
-            if c == " " || c == "\t" {
-                space = true
+        var separator = false
+        for character in valid {
+            let isSeparator = character.unicodeScalars.allSatisfy { isInvisibleSpace($0) || forbiddenInFileNames.contains($0) }
+            if isSeparator {
+                separator = true
                 continue
             }
-            if space { out += "-" }
-            space = false
-            out.append(c)
+            if separator, !out.isEmpty { out += "-" }
+            separator = false
+            // U+0130 lower-cases to "i" and a combining dot above; a file name wants the plain "i".
+            out += character.unicodeScalars.first == "\u{130}" ? "i" : character.lowercased()
         }
+        if out.hasSuffix(".md") { out.removeLast(3) }
+        while let last = out.last, last == "." || last == "-" || last == " " { out.removeLast() }
+        while let first = out.first, first == "." || first == "-" { out.removeFirst() }
+        // Most file systems allow 255 bytes: keep room for `.md` and a suffix.
+        while out.utf8.count > 200 { out.removeLast() }
+        guard !out.isEmpty else {
+            throw .badListName(name.escapingNonPrinting, reason: "it leaves no letters for a file name")
+        }
+        let base = out.split(separator: ".").first.map(String.init) ?? out
+        if reservedOnWindows.contains(base) { out += "-list" }
         return out + ".md"
     }
 
-    /// Checks a `color` value: a colour name or `#RRGGBB`; returns it as written.
+    /// The characters Windows does not allow in a file name (`/` is refused in names already).
+    private static let forbiddenInFileNames: Set<Unicode.Scalar> = [":", "*", "?", "\"", "<", ">", "|", "\\", "/"]
+
+    private static let reservedOnWindows: Set<String> = Set(["con", "prn", "aux", "nul"]
+        + (1...9).map { "com\($0)" } + (1...9).map { "lpt\($0)" })
+
+    /// The order of lists by name: folded (lower case, without accents, `Über` next to `U`), with
+    /// the exact bytes to break ties.
+    public static func sortKey(_ name: String) -> ListSortKey {
+        ListSortKey(folded: Folding.fold(name), exact: Array(name.utf8))
+    }
+
+    /// Checks a `color` value (`ListColor`); returns it as written.
     public static func validatedColor(_ value: String) throws(MutationError) -> String {
-        let lower = value.lowercased()
-        let hex = lower.count == 7 && lower.hasPrefix("#") && lower.dropFirst().allSatisfy(\.isHexDigit)
-        guard hex || colorNames.contains(lower) else {
-            throw .badValue("invalid colour '\(value)': expected \(colorNames.joined(separator: ", ")) or #RRGGBB")
+        guard ListColor(value) != nil else {
+            throw .badValue("invalid colour '\(value.escapingNonPrinting)': expected \(ListColor.accepted)")
         }
         return value
     }
 
-    /// Checks a `symbol` value: one line without control characters.
+    /// Checks a `symbol` value: one line without control characters, at most 8 terminal columns.
     public static func validatedSymbol(_ value: String) throws(MutationError) -> String {
-        let trimmed = value.trimmingSpaces()
-        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-            throw .badValue("invalid symbol \(value.debugDescription): no control characters or line breaks")
+        let trimmed = value.trimmingInvisibleSpace()
+        guard !trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" }) else {
+            throw .badValue("invalid symbol '\(value.escapingNonPrinting)': no control characters or line breaks")
+        }
+        guard terminalWidth(trimmed) <= maxSymbolWidth else {
+            throw .badValue("invalid symbol '\(trimmed.escapingNonPrinting)': it takes \(terminalWidth(trimmed)) columns, at most \(maxSymbolWidth)")
         }
         return trimmed
     }
 }
 
-/// The bytes of list files: a new list, a new name, new front matter.
+/// Where a list goes when lists are sorted by name (`ListNaming.sortKey(_:)`).
+public struct ListSortKey: Comparable, Sendable {
+    var folded: [UInt8]
+    var exact: [UInt8]
+
+    public static func < (a: ListSortKey, b: ListSortKey) -> Bool {
+        a.folded != b.folded ? a.folded.lexicographicallyPrecedes(b.folded) : a.exact.lexicographicallyPrecedes(b.exact)
+    }
+}
+
+/// The bytes of list files: a new list, a new name, new front matter (TickFormat's list edits,
+/// with their errors as `MutationError`s).
 public enum ListText {
     /// A new list: front matter when a symbol or colour is given, then `# name`.
     public static func new(name: String, fields: [(key: String, value: String)]) throws(MutationError) -> [UInt8] {
-        var text = ""
-        if !fields.isEmpty {
-            text += "---\n"
-            for (key, value) in fields { text += "\(key): \(quoted(value))\n" }
-            text += "---\n"
+        do {
+            return try Document.newList(name: name, fields: fields).serialize()
+        } catch {
+            throw .badListName(name.escapingNonPrinting, reason: error.message)
         }
-        text += "# \(name)\n"
-        let bytes = Array(text.utf8)
-        let document = Document(bytes: bytes)
-        guard document.heading == name else {
-            throw .badListName(name, reason: "it does not read back as the same heading (Markdown markup?)")
-        }
-        for (key, value) in fields where document.frontMatter?[key] != value {
-            throw .badValue("cannot write \(key) '\(value)' so that it reads back the same")
-        }
-        return bytes
     }
 
     /// `bytes` with the list's level-1 heading renamed to `name` (a heading added at the top, after
     /// any front matter, when it has none). Every other byte stays.
     public static func renamed(_ bytes: [UInt8], to name: String) throws(MutationError) -> [UInt8] {
-        let document = Document(bytes: bytes)
-        let lines = LineTable(bytes)
-        let ending = Array(document.lineEnding.rawValue.utf8)
-        var out: [UInt8]
-        if let n = document.headingLine {
-            let line = Array(bytes[lines.content(n)])
-            let bom = n == 1 && line.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-            let indent = bom + line.dropFirst(bom).prefix { $0 == 0x20 }.count
-            let hashes = line.dropFirst(indent).prefix { $0 == UInt8(ascii: "#") }.count
-            var replacement: [UInt8]
-            if hashes == 1 {
-                // ATX: keep the indentation, the marker, its spacing and a closing sequence.
-                let afterMarker = line.dropFirst(indent + 1)
-                let spacing = afterMarker.prefix { $0 == 0x20 || $0 == 0x09 }
-                replacement = Array(line.prefix(indent + 1)) + (spacing.isEmpty ? [0x20] : Array(spacing)) + Array(name.utf8)
-                var end = line.count
-                while end > 0, line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
-                var closing = end
-                while closing > indent + 1, line[closing - 1] == UInt8(ascii: "#") { closing -= 1 }
-                if closing < end, closing > indent + 1, line[closing - 1] == 0x20 || line[closing - 1] == 0x09 {
-                    var start = closing
-                    while start > indent + 1, line[start - 1] == 0x20 || line[start - 1] == 0x09 { start -= 1 }
-                    replacement += line[start...]
-                } else {
-                    replacement += line[end...]
-                }
-            } else {
-                // Setext: the text line, indentation kept; its underline stays.
-                replacement = Array(line.prefix(indent)) + Array(name.utf8)
-            }
-            let range = lines.content(n)
-            out = Array(bytes[..<range.lowerBound]) + replacement + Array(bytes[range.upperBound...])
-        } else {
-            let at = document.frontMatter.map { lines.end($0.closingLine) } ?? (bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0)
-            let heading = Array("# \(name)".utf8) + ending + (at < bytes.count ? ending : [])
-            var lead: [UInt8] = []
-            if at > 0, at == bytes.count, let last = bytes.last, last != 0x0A, last != 0x0D { lead = ending }
-            out = Array(bytes[..<at]) + lead + heading + Array(bytes[at...])
+        do {
+            return try Document(bytes: bytes).renamingList(to: name).document.serialize()
+        } catch {
+            throw .badListName(name.escapingNonPrinting, reason: error.message)
         }
-        let result = Document(bytes: out)
-        guard result.heading == name, sameTasks(result, document) else {
-            throw .badListName(name, reason: "it does not read back as the list's heading (Markdown markup?)")
-        }
-        return out
     }
 
-    /// `bytes` with front matter keys set (a nil value removes the key), each line changed in
-    /// place, a missing key added before the closing `---`, and the block added at the top when
-    /// the file has none (or removed when its last key goes).
+    /// `bytes` with front matter keys set (a nil value removes the key); see
+    /// `Document.settingFrontMatter(_:)`.
     public static func settingFields(_ bytes: [UInt8], _ fields: [(key: String, value: String?)]) throws(MutationError) -> [UInt8] {
-        var out = bytes
-        for (key, value) in fields {
-            out = try setting(out, key: key, value: value)
+        do {
+            return try Document(bytes: bytes).settingFrontMatter(fields).document.serialize()
+        } catch {
+            throw .badValue(error.message)
         }
-        let before = Document(bytes: bytes)
-        let after = Document(bytes: out)
-        for (key, value) in fields where after.frontMatter?[key] != value {
-            throw .badValue("cannot write \(key) '\(value ?? "")' so that it reads back the same")
-        }
-        guard sameTasks(before, after), before.heading == after.heading else {
-            throw .badValue("setting \(fields.map(\.key).joined(separator: " and ")) would change the list's tasks or name")
-        }
-        return out
-    }
-
-    private static func setting(_ bytes: [UInt8], key: String, value: String?) throws(MutationError) -> [UInt8] {
-        let document = Document(bytes: bytes)
-        let lines = LineTable(bytes)
-        let ending = Array(document.lineEnding.rawValue.utf8)
-        let line = value.map { Array("\(key): \(quoted($0))".utf8) }
-        guard let front = document.frontMatter else {
-            guard let line else { return bytes }
-            let bom = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-            let block = Array("---".utf8) + ending + line + ending + Array("---".utf8) + ending
-            return Array(bytes[..<bom]) + block + Array(bytes[bom...])
-        }
-        let keyLine = (2..<front.closingLine).first { n in
-            let text = bytes[lines.content(n)]
-            return text.starts(with: Array((key + ":").utf8))
-        }
-        switch (keyLine, line) {
-        case (let n?, let line?):
-            let range = lines.content(n)
-            return Array(bytes[..<range.lowerBound]) + line + Array(bytes[range.upperBound...])
-        case (let n?, nil):
-            if front.fields.count == 1 {
-                // The last key: the block goes, or what remains would read as Markdown.
-                let start = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-                return Array(bytes[..<start]) + Array(bytes[lines.end(front.closingLine)...])
-            }
-            return Array(bytes[..<lines.start(n)]) + Array(bytes[lines.end(n)...])
-        case (nil, let line?):
-            let at = lines.start(front.closingLine)
-            return Array(bytes[..<at]) + line + ending + Array(bytes[at...])
-        case (nil, nil):
-            return bytes
-        }
-    }
-
-    /// A value as a front matter value: quoted when it starts with a quote or `#`, or ends in space.
-    static func quoted(_ value: String) -> String {
-        if let first = value.first, first == "\"" || first == "'" || first == "#" { return "\"\(value)\"" }
-        return value
-    }
-
-    private static func sameTasks(_ a: Document, _ b: Document) -> Bool {
-        a.tasks.count == b.tasks.count && zip(a.tasks, b.tasks).allSatisfy { $0.title == $1.title && $0.done == $1.done }
-            && a.notes == b.notes
-    }
-}
-
-/// Line boundaries of a file's bytes: LF, CRLF and CR endings.
-struct LineTable {
-    /// Start offset of each line, plus the end of the bytes.
-    private var starts: [Int] = [0]
-    private let bytes: [UInt8]
-
-    init(_ bytes: [UInt8]) {
-        self.bytes = bytes
-        var i = 0
-        while i < bytes.count {
-            if bytes[i] == 0x0A {
-                starts.append(i + 1)
-            } else if bytes[i] == 0x0D {
-                if i + 1 < bytes.count, bytes[i + 1] == 0x0A { i += 1 }
-                starts.append(i + 1)
-            }
-            i += 1
-        }
-        if starts.last != bytes.count { starts.append(bytes.count) }
-    }
-
-    /// Offset where line `n` (1-based) starts.
-    func start(_ n: Int) -> Int { starts[min(n - 1, starts.count - 1)] }
-
-    /// Offset after line `n`'s ending.
-    func end(_ n: Int) -> Int { starts[min(n, starts.count - 1)] }
-
-    /// Line `n` without its ending.
-    func content(_ n: Int) -> Range<Int> {
-        var e = end(n)
-        if e > start(n), bytes[e - 1] == 0x0A { e -= 1 }
-        if e > start(n), bytes[e - 1] == 0x0D { e -= 1 }
-        return start(n)..<e
     }
 }

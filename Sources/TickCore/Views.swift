@@ -193,7 +193,7 @@ public enum ScheduleGroup: Hashable, Sendable {
         case .today: return "Today"
         case .tomorrow: return "Tomorrow"
         case .weekday(let day):
-            return ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"][day.weekday - 1]
+            return day.weekdayName
         case .date(let day):
             let text = day.weekdayAbbreviation + " " + day.monthAbbreviation + " " + String(day.day)
             return day.year == now.day.year ? text : text + " " + String(day.year)

@@ -21,6 +21,8 @@ public struct Document: Sendable {
     /// Line of that heading.
     public private(set) var headingLine: Int?
     public private(set) var frontMatter: FrontMatter?
+    /// A first line `---` that does not open front matter (FORMAT.md, section 2).
+    public private(set) var unrecognizedFrontMatter: FrontMatter.Unrecognized?
     public private(set) var diagnostics: [Diagnostic] = []
 
     var lines: Lines
@@ -33,7 +35,11 @@ public struct Document: Sendable {
         self.bytes = bytes
         lines = Lines(bytes)
         bomLength = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        frontMatter = FrontMatter.detect(in: bytes, lines: lines, bomLength: bomLength)
+        switch FrontMatter.detect(in: bytes, lines: lines, bomLength: bomLength) {
+        case .none: break
+        case .frontMatter(let block): frontMatter = block
+        case .unrecognized(let why): unrecognizedFrontMatter = why
+        }
         parse()
     }
 
@@ -65,14 +71,21 @@ public struct Document: Sendable {
 
     // MARK: - Parsing
 
+    /// With front matter, the bytes cmark reads: front matter is not Markdown, so its lines are
+    /// empty (their line ends kept). Nil without front matter (cmark reads the bytes as they are,
+    /// the first line's columns shifted by the byte order mark).
+    func markdownWithoutFrontMatter() -> [UInt8]? {
+        guard let frontMatter else { return nil }
+        var input: [UInt8] = []
+        input.reserveCapacity(bytes.count)
+        for n in 1...frontMatter.closingLine { input += bytes[lines.contentEnd(n)..<lines.end(n)] }
+        input += bytes[lines.end(frontMatter.closingLine)...]
+        return input
+    }
+
     private mutating func parse() {
         let outline: BlockOutline
-        if let frontMatter {
-            // Front matter is not Markdown: cmark sees those lines empty (their line ends kept).
-            var input: [UInt8] = []
-            input.reserveCapacity(bytes.count)
-            for n in 1...frontMatter.closingLine { input += bytes[lines.contentEnd(n)..<lines.end(n)] }
-            input += bytes[lines.end(frontMatter.closingLine)...]
+        if let input = markdownWithoutFrontMatter() {
             outline = input.withUnsafeBufferPointer { CommonMarkConverter.outline(of: $0, columnShiftOnFirstLine: 0) }
         } else if Document.mayContainTasks(bytes) || bytes.contains(where: Document.startsHeading) {
             outline = bytes.withUnsafeBufferPointer {
@@ -130,9 +143,9 @@ public struct Document: Sendable {
                 done: state != 0x20, title: scan.title, due: nil, doneDate: nil, priority: .none,
                 flagged: false, tags: scan.tags, line: paragraph.line, parent: parentTask, section: nil,
                 depth: parentTask.map { tasks[$0].depth + 1 } ?? 0,
-                firstLine: item.line, lastLine: contentEnd, contentEndLine: contentEnd,
+                firstLine: item.line, lastLine: contentEnd, contentEndLine: contentEnd, paragraphEndLine: paragraphEnd,
                 checkbox: checkbox, marker: markerStart..<markerEnd, titleRange: titleRange,
-                tokens: scan.tokens, duplicates: scan.duplicates, quoteDepth: item.quoteDepth, ordered: item.ordered,
+                tokens: scan.tokens, duplicates: scan.duplicates, malformed: scan.malformed, quoteDepth: item.quoteDepth, ordered: item.ordered,
                 contentColumn: visualColumn(of: checkbox, line: paragraph.line))
             for token in scan.tokens {
                 switch token.kind {
@@ -156,18 +169,12 @@ public struct Document: Sendable {
         diagnostics.sort { ($0.line, $0.column) < ($1.line, $1.column) }
     }
 
-    /// The colours a list may name in its front matter (FORMAT.md, section 2).
-    public static let colorNames: Set<String> = ["red", "orange", "yellow", "green", "blue", "purple", "brown", "gray"]
-
-    /// A `color` that is neither a named colour nor `#RRGGBB` is reported (and shown without colour).
+    /// A `color` that `ListColor` does not accept is reported (and shown without colour).
     private mutating func checkColor() {
-        guard let frontMatter, let color = frontMatter["color"] else { return }
-        let hex = color.utf8.count == 7 && color.hasPrefix("#")
-            && color.utf8.dropFirst().allSatisfy { ($0 >= 0x30 && $0 <= 0x39) || ($0 | 0x20 >= 0x61 && $0 | 0x20 <= 0x66) }
-        guard !hex, !Document.colorNames.contains(color.lowercased()) else { return }
+        guard let frontMatter, let color = frontMatter["color"], ListColor(color) == nil else { return }
         let line = (2..<frontMatter.closingLine).first { lineText($0).hasPrefix("color:") } ?? 1
         diagnostics.append(Diagnostic(line: line, column: 1,
-                                      message: "unknown colour '\(color)': expected one of \(Document.colorNames.sorted().joined(separator: ", ")) or #RRGGBB"))
+                                      message: "unknown colour '\(color.escapingNonPrinting)': expected \(ListColor.accepted)"))
     }
 
     /// Blank lines between two tasks belong to the task above.
@@ -198,10 +205,14 @@ public struct Document: Sendable {
 
     // MARK: - Lines
 
-    /// Whether line `n` holds nothing but whitespace inside `quoteDepth` block quotes.
+    /// Where the text of line `n` starts: its start, after the byte order mark on line 1.
+    func textStart(_ n: Int) -> Int { lines.start(n) + (n == 1 ? bomLength : 0) }
+
+    /// Whether line `n` holds nothing but whitespace inside `quoteDepth` block quotes (a byte
+    /// order mark is not text).
     func isBlank(_ n: Int, quoteDepth: Int) -> Bool {
         var quotes = 0
-        for i in lines.start(n)..<lines.contentEnd(n) {
+        for i in textStart(n)..<lines.contentEnd(n) {
             let b = bytes[i]
             if isSpaceOrTab(b) { continue }
             if b == UInt8(ascii: ">"), quotes < quoteDepth { quotes += 1; continue }
@@ -214,7 +225,7 @@ public struct Document: Sendable {
     /// A byte order mark on line 1 is not text and takes no column.
     func visualColumn(of offset: Int, line n: Int) -> Int {
         var column = 0
-        for i in min(lines.start(n) + (n == 1 ? bomLength : 0), offset)..<offset {
+        for i in min(textStart(n), offset)..<offset {
             column = bytes[i] == 0x09 ? (column / 4 + 1) * 4 : column + 1
         }
         return column

@@ -37,6 +37,8 @@ public struct Task: Sendable {
     var lastLine: Int
     /// Last line with content (no trailing blank lines).
     var contentEndLine: Int
+    /// Last line of the task's first paragraph (the title line and its continuation lines).
+    var paragraphEndLine: Int
     /// Offset of the `[` of the checkbox.
     var checkbox: Int
     /// Offset where the list marker starts, and where it ends.
@@ -46,6 +48,8 @@ public struct Task: Sendable {
     var tokens: [TitleLine.Token]
     /// Repeated tokens (title text, removed when tick clears their kind).
     var duplicates: [TitleLine.Token]
+    /// Malformed `due:` and `done:` words (title text, replaced when tick sets their field).
+    var malformed: [TitleLine.Malformed]
     var quoteDepth: Int
     var ordered: Bool
     /// Visual column (tabs to multiples of 4) of the checkbox on its line: where notes start.

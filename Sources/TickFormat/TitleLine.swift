@@ -10,6 +10,12 @@ struct TitleLine: Sendable {
         case flag
     }
 
+    struct Malformed: Sendable {
+        /// A `due:` word; else a `done:` word.
+        var due: Bool
+        var range: Range<Int>
+    }
+
     struct Token: Sendable {
         var kind: Kind
         /// Absolute byte range of the word in the document.
@@ -21,6 +27,9 @@ struct TitleLine: Sendable {
     /// Later tokens of a kind already seen: title text, but removed along with the first when
     /// tick clears that kind.
     var duplicates: [Token] = []
+    /// Words that look like a `due:` or `done:` token but are not one (a malformed value, a key
+    /// not in lower case): title text, replaced or removed when tick sets or clears that field.
+    var malformed: [Malformed] = []
     /// Tags as written, without `#`, in line order.
     var tags: [String] = []
     /// The title: the line without checkbox and metadata tokens, trimmed.
@@ -85,6 +94,7 @@ struct TitleLine: Sendable {
                 guard TitleLine.starts(b, w.lowerBound, with: key, ignoringCase: false) else {
                     let name = String(decoding: key, as: UTF8.self)
                     problems.append((w.lowerBound, "'\(text(b, w))' is not metadata: keys are lower case ('\(name)')"))
+                    malformed.append(Malformed(due: isDue, range: w))
                     return nil
                 }
                 let value = b[(w.lowerBound + key.count)..<w.upperBound]
@@ -95,6 +105,7 @@ struct TitleLine: Sendable {
                     if let day = Day(iso: value) { return .done(day) }
                     problems.append((w.lowerBound, "malformed completion date '\(text(b, w))': expected done:YYYY-MM-DD"))
                 }
+                malformed.append(Malformed(due: isDue, range: w))
                 return nil
             }
             return nil

@@ -191,7 +191,7 @@ struct ReadCommandTests {
         let result = try sandbox.run(["--dir", "w", "scheduled"], environment: ["COLUMNS": "60"])
         let row = try #require(result.stdout.split(separator: "\n").last)
         #expect(row.count == 60)
-        #expect(row.hasSuffix("… !!  due Fri  · long"))
+        #expect(row.hasSuffix("… !!  Mar 20"))
         let unfitted = try sandbox.run(["--dir", "w", "scheduled"])
         #expect(unfitted.stdout.contains("word end !!"))
     }

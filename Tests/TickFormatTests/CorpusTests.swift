@@ -1,22 +1,24 @@
 import Testing
 import TickFormat
 
-/// The spec corpus (`../shared/corpus/` from the package root): every example input, as written
-/// and with checkboxes inserted, round-trips byte for byte, and the tasks found hold up against
-/// checks that need no other Markdown implementation.
+/// The spec examples (the fixture `Fixtures/spec-examples/`): every example input, as written and
+/// with checkboxes inserted, round-trips byte for byte, and the tasks found hold up against checks
+/// that need no other Markdown implementation.
 @Suite("spec corpus")
 struct CorpusTests {
-    @Test("the corpus reader finds every example of the spec files", arguments: SpecFile.allCases)
-    func readsEveryExample(file: SpecFile) throws {
+    @Test("the fixture holds every example of its spec version, in order", arguments: SpecFile.allCases)
+    func holdsEveryExample(file: SpecFile) throws {
+        let fixture = try SpecCorpus.fixture(file)
+        #expect(fixture.spec == file.title)
+        #expect(fixture.version == file.version)
+        #expect(fixture.license == "CC-BY-SA 4.0")
         let examples = try SpecCorpus.examples(of: file)
-        // Count the opening fences a second, simpler way: as lines of text.
-        let text = String(decoding: try SpecCorpus.rawContents(of: file), as: UTF8.self)
-        let fences = text.split(separator: "\n", omittingEmptySubsequences: false)
-            .filter { $0 == "\(String(repeating: "`", count: 32)) example" || $0.hasPrefix("\(String(repeating: "`", count: 32)) example ") }
-        #expect(examples.count == fences.count)
-        #expect(examples.map(\.number) == Array(1...fences.count))
+        #expect(examples.count == file.exampleCount)
+        #expect(examples.map(\.number) == Array(1...file.exampleCount))
+        #expect(zip(examples, examples.dropFirst()).allSatisfy { $0.line < $1.line }, "spec lines must increase")
+        #expect(examples.allSatisfy { $0.markdown.last == 0x0A }, "every input ends with a line feed")
         #expect(examples.contains { $0.markdown.contains(0x09) }, "→ must become a tab")
-        #expect(!examples.contains { $0.markdown.starts(with: Array("→".utf8)) })
+        #expect(!examples.contains { String(decoding: $0.markdown, as: UTF8.self).contains("→") })
     }
 
     @Test("every example round-trips byte for byte, in every form and with any line ending", arguments: SpecFile.allCases)
@@ -49,7 +51,7 @@ struct CorpusTests {
         var tasks = 0
         for example in try SpecCorpus.examples(of: .gfm) {
             let found = Document(bytes: example.markdown).tasks.map(\.done)
-            #expect(found == CmarkGFM.checkboxes(inHTML: example.html), "\(example)")
+            #expect(found == example.checkboxes, "\(example)")
             tasks += found.count
         }
         // The task list section's two examples: 2 + 4 checkboxes.

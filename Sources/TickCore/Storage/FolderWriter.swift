@@ -421,16 +421,7 @@ public final class FolderWriter {
     }
 
     private func refuseConflictMarkers(_ bytes: [UInt8], path: String) throws {
-        var line = 1
-        var start = 0
-        for i in 0...bytes.count where i == bytes.count || bytes[i] == 0x0A {
-            let text = bytes[start..<i]
-            for marker in ["<<<<<<< ", ">>>>>>> "] where text.starts(with: marker.utf8) {
-                throw StorageError.conflictMarkers(path: path, line: line)
-            }
-            line += 1
-            start = i + 1
-        }
+        if let line = Document.conflictMarkerLine(in: bytes) { throw StorageError.conflictMarkers(path: path, line: line) }
     }
 
     private func nextTemporary(in folder: String, for name: String) -> String {

@@ -9,9 +9,7 @@ let defaultListName = "Inbox"
     let now = try invocation.now()
     let typed = invocation.values("TITLE").joined(separator: " ")
     var input = try TitleInput(parsing: typed, now: now)
-    guard !input.title.isEmpty else {
-        throw UsageError.invalidInput("a task needs a title" + (typed.trimmingSpaces().isEmpty ? "" : " besides its metadata"))
-    }
+    input.title = try TaskTitle.validated(input.title, besidesMetadata: !typed.trimmingInvisibleSpace().isEmpty)
     if let due = invocation.value("due") {
         guard input.due == nil else { throw UsageError.invalidInput("the due date is given twice: in the title and with --due") }
         input.due = try invocation.dueDate(due)

@@ -67,7 +67,7 @@ private struct Problem {
                                 + "(first difference at byte \(offset)); please report it")
             roundTripFailures += 1
         }
-        for diagnostic in document.diagnostics {
+        for diagnostic in document.checkDiagnostics() {
             problems.append(Problem(file: target.display, line: diagnostic.line, column: diagnostic.column,
                                     message: diagnostic.message))
             filesWithProblems.insert(target.display)

@@ -32,7 +32,7 @@ import TickCore
         if !changes.contains("notes") { changes.append("notes") }
     }
     if let title = invocation.value("title") {
-        guard !title.trimmingSpaces().isEmpty else { throw UsageError.invalidInput("a task needs a title") }
+        let title = try TaskTitle.validated(title)
         edits.append { try $0.retitling($1, title).document }
         changes.insert("title", at: 0)
     }
@@ -89,14 +89,14 @@ private func runEditor(_ invocation: Invocation) throws -> ExitStatus {
     while let first = lines.first, first.trimmingSpaces().isEmpty { lines.removeFirst() }
     guard !lines.isEmpty else { throw UsageError.invalidInput("the edited text is empty; nothing changed") }
     let newTitle = try TitleInput(parsing: lines.removeFirst(), now: now)
-    guard !newTitle.title.isEmpty else { throw UsageError.invalidInput("a task needs a title; nothing changed") }
     let newNotes = lines.joined(separator: "\n")
     let old = try TitleInput(parsing: titleLine, now: now)
 
     var edits: [@Sendable (Document, Int) throws -> Document] = []
     var changes: [String] = []
     if newTitle.title != old.title {
-        edits.append { try $0.retitling($1, newTitle.title).document }
+        let title = try TaskTitle.validated(newTitle.title)
+        edits.append { try $0.retitling($1, title).document }
         changes.append("title")
     }
     if newTitle.due != old.due {

@@ -26,7 +26,7 @@ import TickCore
                 out.line("  " + bold(section))
             }
             let indent = group.section == nil ? 2 : 4
-            for row in group.rows { out.line(rows.row(row.id, indent: indent, level: row.level)) }
+            for row in group.rows { rows.write(row.id, to: out, indent: indent, level: row.level) }
         }
     }
     if view.active.isEmpty {

@@ -51,7 +51,7 @@ let pickViews: [SmartView] = [.today, .flagged, .scheduled]
     let terminal = invocation.terminal
     let rows = TaskRows(library: library, now: now, terminal: terminal, showList: true, rows: [chosen])
     out.line(Style.bold.apply("Do now", enabled: terminal.color))
-    out.line(rows.row(chosen))
+    rows.write(chosen, to: out)
     if chosen == current { out.line("  (the only task to pick from)") }
     out.line()
     out.line("When it is done: tick pick --done. Another one: tick pick.")

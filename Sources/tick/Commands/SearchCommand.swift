@@ -17,16 +17,21 @@ import TickCore
     let terminal = invocation.terminal
     let rows = TaskRows(library: library, now: try invocation.now(), terminal: terminal, showList: true,
                         rows: hits.map(\.id))
-    var scratch = RowScratch()
     for hit in hits {
-        rows.write(hit.id, to: out, indent: 0, scratch: &scratch)
+        rows.write(hit.id, to: out, indent: 0)
         if let note = hit.noteLine {
             let lead = String(repeating: " ", count: rows.refWidth + 2) + "  ↳ "
-            var text = terminal.color ? highlighted(note.text, note.matches, enabled: true) : note.text
-            if let width = terminal.width, !terminal.color {
-                text = fit(text, to: max(10, width - displayWidth(lead)))
+            var text = note.text
+            var matches = note.matches
+            if let width = terminal.width {
+                text = fit(text, to: max(RowLayout.shortestTitle, width - displayWidth(lead)))
+                // Only what is left of the line is highlighted, the `…` never.
+                let kept = text == note.text ? text.count : text.count - 1
+                matches = matches.compactMap { range in
+                    range.lowerBound < kept ? range.lowerBound..<min(range.upperBound, kept) : nil
+                }
             }
-            out.line(lead + text)
+            out.line(lead + highlighted(text, matches, enabled: terminal.color))
         }
     }
     if hits.isEmpty {

@@ -16,7 +16,8 @@ import TickCore
     let task = library.task(id)
     let list = library.list(id)
     let bold = { (text: String) in Style.bold.apply(text, enabled: terminal.color) }
-    out.line((task.done ? "[x] " : "[ ] ") + bold(task.title))
+    let title = terminal.width.map { fit(task.title, to: $0 - 4) } ?? task.title
+    out.line((task.done ? "[x] " : "[ ] ") + bold(title))
 
     var fields: [(String, String)] = [("ref", library.ref(id)), ("list", list.name)]
     if let section = task.section { fields.append(("section", section)) }
@@ -49,7 +50,7 @@ import TickCore
         out.line()
         out.line(bold("Subtasks"))
         let rows = TaskRows(library: library, now: now, terminal: terminal, showList: false, rows: children)
-        for child in children { out.line(rows.row(child)) }
+        for child in children { rows.write(child, to: out) }
     }
     return loaded.status
 }

@@ -95,7 +95,6 @@ func runView(_ view: SmartView) -> Command.Run {
 
         let rows = TaskRows(library: library, now: now, terminal: invocation.terminal,
                             showList: view != .all, rows: ids)
-        var scratch = RowScratch()
         let bold = { (text: String) in Style.bold.apply(text, enabled: invocation.terminal.color) }
         switch view {
         case .scheduled:
@@ -107,7 +106,7 @@ func runView(_ view: SmartView) -> Command.Run {
                     out.line(bold(group.title(now: now)))
                     current = group
                 }
-                rows.write(id, to: out, scratch: &scratch)
+                rows.write(id, to: out)
             }
         case .all:
             var current: Int?
@@ -119,17 +118,17 @@ func runView(_ view: SmartView) -> Command.Run {
                     out.line(symbol + bold(invocation.terminal.listColored(list.name, color: list.color)))
                     current = id.list
                 }
-                rows.write(id, to: out, scratch: &scratch)
+                rows.write(id, to: out)
             }
         case .today:
             out.line(bold("Today") + ", " + longDate(now.day))
-            for id in ids { rows.write(id, to: out, scratch: &scratch) }
+            for id in ids { rows.write(id, to: out) }
         case .flagged:
             out.line(bold("Flagged"))
-            for id in ids { rows.write(id, to: out, scratch: &scratch) }
+            for id in ids { rows.write(id, to: out) }
         case .completed:
             out.line(bold("Completed"))
-            for id in ids { rows.write(id, to: out, scratch: &scratch) }
+            for id in ids { rows.write(id, to: out) }
         }
         if ids.isEmpty {
             if view == .scheduled || view == .all { out.line(emptyMessage(view)) } else { out.line("  " + emptyMessage(view)) }
@@ -150,6 +149,5 @@ private func emptyMessage(_ view: SmartView) -> String {
 
 /// `Saturday Mar 14` (with the year only when asked).
 func longDate(_ day: Day, year: Bool = false) -> String {
-    let names = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
-    return names[day.weekday - 1] + " " + day.monthAbbreviation + " " + String(day.day) + (year ? " \(day.year)" : "")
+    day.weekdayName + " " + day.monthAbbreviation + " " + String(day.day) + (year ? " \(day.year)" : "")
 }

@@ -1,114 +1,263 @@
 import TickCore
 
-/// Renders tasks: one row per task for people, one object per task for programs.
+/// One task as a row shows it, read from its record once.
 ///
-/// A row: `ref  [ ] title !! ⚑  due Fri  ✎  · List`. Every meaning is in words or symbols, so the
-/// row reads the same without colour: `!`/`!!`/`!!!` priority, `⚑` flagged, `due …` or
-/// `overdue …`, `✎` has notes, `· List` in cross-list views.
-struct TaskRows {
+/// The row reads the same without colour: `ref  [ ] title !! ⚑  due Fri  ✎  · List`, where
+/// `!`/`!!`/`!!!` is the priority, `⚑` the flag, `due …` or `overdue …` the due date in words, `✎`
+/// marks notes and `· List` names the list in cross-list views.
+struct Row {
+    var refHash: UInt64
+    var refLength: Int
+    var done: Bool
+    /// The title's bytes as written (they live as long as the library).
+    var title: UnsafeBufferPointer<UInt8>
+    var priority: Int
+    var flagged: Bool
+    /// The due day (days since 1970-01-01), or `.min` when there is none.
+    var dueDay: Int32
+    /// Minutes after midnight of the due time, or -1.
+    var dueMinutes: Int16
+    /// Open and past its due at "now" (`DueDate.isOverdue`).
+    var overdue: Bool
+    var hasNotes: Bool
+    /// The task's list (an index into `Library.lists`).
+    var list: Int
+
+    /// The row of `id`, with "now" as today's day number and the minutes after midnight.
+    init(_ id: TaskID, in library: Library, today: Int32, minutes: Int) {
+        let fields = library.rowFields(id)
+        refHash = fields.refHash
+        refLength = fields.refLength
+        done = fields.done
+        title = fields.title
+        priority = fields.priority
+        flagged = fields.flagged
+        dueDay = fields.dueDay
+        dueMinutes = fields.dueMinutes
+        overdue = !fields.done
+            && DueDate.isOverdue(day: fields.dueDay, minutes: fields.dueMinutes, today: today, nowMinutes: minutes)
+        hasNotes = fields.hasNotes
+        list = id.list
+    }
+
+    var hasDue: Bool { dueDay != .min }
+}
+
+/// Writes rows as bytes: the one renderer of a task row, for every view, `ls`, `show` and `pick`.
+///
+/// Styling goes through a `Styler` that writes nothing without colour; a row is fitted to the
+/// terminal only when there is a width (see `RowLayout` for what gives way first).
+final class TaskRows {
     let library: Library
     let now: Now
-    let terminal: Terminal
+    let styler: Styler
+    /// Columns to fit each row into, or nil.
+    let width: Int?
     /// Whether rows name their list (cross-list views).
-    var showList: Bool
+    let showList: Bool
     /// Width of the ref column: the longest ref among the rows shown.
-    var refWidth: Int
+    let refWidth: Int
+    /// Today's day number.
+    private let today: Int32
+
+    private var bytes: [UInt8] = []
+    /// Due words by due (day and minutes) and form, made once per distinct due.
+    private var dueWords: [Int: [UInt8]] = [:]
+    /// List names as bytes, made once per list.
+    private var listNames: [[UInt8]?] = []
 
     init(library: Library, now: Now, terminal: Terminal, showList: Bool, rows: [TaskID]) {
         self.library = library
         self.now = now
-        self.terminal = terminal
+        styler = Styler(enabled: terminal.color)
+        width = terminal.width
         self.showList = showList
         var widest = Ref.minimumLength
         for id in rows { widest = max(widest, library.refLength(id)) }
         refWidth = widest
+        today = Int32(now.day.daysSinceEpoch)
+        bytes.reserveCapacity(256)
     }
 
-    /// Writes one row to `out`: the same text as `row`, built as bytes when there is no colour and
-    /// no width to fit (output to a pipe or a file, where thousands of rows go at once).
-    func write(_ id: TaskID, to out: Output, indent: Int = 2, level: Int = 0, scratch: inout RowScratch) {
-        guard !terminal.color, terminal.width == nil else {
-            out.line(row(id, indent: indent, level: level))
-            return
-        }
+    /// The row value of `id`.
+    func row(_ id: TaskID) -> Row { Row(id, in: library, today: today, minutes: now.minutes) }
+
+    /// Writes the row of `id` and a line feed, indented by `indent` columns before the ref and
+    /// `level` nesting steps before the checkbox.
+    func write(_ id: TaskID, to out: Output, indent: Int = 2, level: Int = 0) {
+        bytes.removeAll(keepingCapacity: true)
+        append(row(id), indent: indent, level: level, to: &bytes)
+        bytes.append(0x0A)
+        out.write(bytes: bytes)
+    }
+
+    /// The row of `id` as text, without its line feed.
+    func text(_ id: TaskID, indent: Int = 2, level: Int = 0) -> String {
         var b: [UInt8] = []
-        swap(&b, &scratch.bytes)
-        b.removeAll(keepingCapacity: true)
-        let fields = library.rowFields(id)
-        b.append(contentsOf: RowScratch.spaces[0..<min(indent, RowScratch.spaces.count)])
-        Library.appendRef(hash: fields.refHash, length: fields.refLength, to: &b)
-        let gap = refWidth - fields.refLength + 2 + 2 * level
-        if gap <= RowScratch.spaces.count {
-            b.append(contentsOf: RowScratch.spaces[0..<gap])
+        append(row(id), indent: indent, level: level, to: &b)
+        return String(decoding: b, as: UTF8.self)
+    }
+
+    /// Appends one row to `b`.
+    func append(_ row: Row, indent: Int, level: Int, to b: inout [UInt8]) {
+        let lead = indent + refWidth + 2 + 2 * level
+        var layout = RowLayout(showList: showList)
+        if let width { layout = fitted(row, lead: lead, width: width) }
+
+        appendSpaces(indent, to: &b)
+        styler.begin(.dim, &b)
+        Library.appendRef(hash: row.refHash, length: row.refLength, to: &b)
+        styler.end(&b)
+        appendSpaces(lead - indent - row.refLength, to: &b)
+        if row.done {
+            styler.wrap(Self.doneBox, .green, &b)
         } else {
-            b.append(contentsOf: repeatElement(0x20, count: gap))
+            b.append(contentsOf: Self.openBox)
         }
-        b.append(contentsOf: fields.done ? RowScratch.doneBox : RowScratch.openBox)
         b.append(0x20)
-        Library.appendText(fields.title, to: &b)
-        if fields.priority > 0 {
+        if row.done { styler.begin(.dim, &b) }
+        if let room = layout.titleRoom {
+            appendCut(row.title, to: room, &b)
+        } else {
+            Library.appendText(row.title, to: &b)
+        }
+        if row.done { styler.end(&b) }
+        if layout.priority, row.priority > 0 {
             b.append(0x20)
-            b.append(contentsOf: repeatElement(UInt8(ascii: "!"), count: fields.priority))
+            styler.begin(row.priority >= 3 ? .red : .yellow, &b)
+            b.append(contentsOf: repeatElement(UInt8(ascii: "!"), count: row.priority))
+            styler.end(&b)
         }
-        if fields.flagged { b.append(contentsOf: RowScratch.flag) }
-        if fields.dueDay != .min {
-            let overdue = fields.dueDay < scratch.today(now)
-                || (fields.dueDay == scratch.today(now) && fields.dueMinutes >= 0 && Int(fields.dueMinutes) <= now.minutes)
-            b.append(contentsOf: !fields.done && overdue ? RowScratch.overdue : RowScratch.due)
-            scratch.appendWords(day: fields.dueDay, minutes: fields.dueMinutes, now: now, to: &b)
+        if layout.flag, row.flagged {
+            b.append(0x20)
+            styler.wrap(Self.flag, .magenta, &b)
         }
-        if fields.hasNotes { b.append(contentsOf: RowScratch.notes) }
-        if showList {
-            b.append(contentsOf: RowScratch.listMark)
-            scratch.appendListName(id.list, library: library, to: &b)
-        }
-        b.append(0x0A)
-        out.write(bytes: b)
-        swap(&b, &scratch.bytes)
-    }
-
-    private func style(_ text: String, _ s: Style) -> String { s.apply(text, enabled: terminal.color) }
-
-    /// One row, indented by `indent` columns before the ref and `level` nesting steps before the checkbox.
-    func row(_ id: TaskID, indent: Int = 2, level: Int = 0) -> String {
-        let task = library.task(id)
-        let ref = library.ref(id)
-        let lead = String(repeating: " ", count: indent)
-            + style(ref, .dim) + String(repeating: " ", count: refWidth - ref.count + 2)
-            + String(repeating: "  ", count: level)
-        let checkbox = task.done ? style("[x]", .green) : "[ ]"
-
-        var tail: [(plain: String, styled: String)] = []
-        if let marker = task.priority.token {
-            tail.append((" " + marker, " " + style(marker, task.priority == .high ? .red : .yellow)))
-        }
-        if task.flagged { tail.append((" ⚑", " " + style("⚑", .magenta))) }
-        if let due = task.due {
-            let words = due.relativeText(to: now)
-            if !task.done, due.isOverdue(at: now) {
-                tail.append(("  overdue " + words, "  " + style("overdue " + words, .red)))
-            } else {
-                tail.append(("  due " + words, "  due " + words))
+        if layout.due, row.hasDue {
+            b.append(contentsOf: Self.gap)
+            if row.overdue {
+                styler.begin(.red, &b)
+                b.append(contentsOf: layout.shortDue ? Self.late : Self.overdue)
+            } else if !layout.shortDue {
+                b.append(contentsOf: Self.due)
             }
+            b.append(contentsOf: words(row, short: layout.shortDue))
+            if row.overdue { styler.end(&b) }
         }
-        if !library.notes(id).isEmpty { tail.append(("  ✎", "  " + style("✎", .dim))) }
-        if showList {
-            let name = library.list(id).name
-            tail.append(("  · " + name, "  " + style("· " + name, .dim)))
+        if layout.notes, row.hasNotes {
+            b.append(contentsOf: Self.gap)
+            styler.wrap(Self.notes, .dim, &b)
         }
-
-        var title = task.title
-        if let width = terminal.width {
-            let used = displayWidth(lead) + 4 + tail.reduce(0) { $0 + displayWidth($1.plain) }
-            title = fit(title, to: max(10, width - used))
+        if layout.list {
+            b.append(contentsOf: Self.gap)
+            styler.begin(.dim, &b)
+            b.append(contentsOf: Self.listMark)
+            b.append(contentsOf: listName(row.list))
+            styler.end(&b)
         }
-        if task.done { title = style(title, .dim) }
-        return lead + checkbox + " " + title + tail.map(\.styled).joined()
     }
+
+    // MARK: - Fitting
+
+    /// The parts of `row` that fit in `width` columns, giving way in the order the README states:
+    /// the list name goes, then the due words shorten to the date, then the title is cut (to no
+    /// fewer than `RowLayout.shortestTitle` columns); after that the notes mark, the due, the flag
+    /// and the priority go in turn, and the title is cut to what is left.
+    func fitted(_ row: Row, lead: Int, width: Int) -> RowLayout {
+        var layout = RowLayout(showList: showList)
+        let fixed = lead + Self.openBox.count + 1
+        let title = columns(row.title)
+        func room() -> Int {
+            var tail = 0
+            if layout.priority, row.priority > 0 { tail += 1 + row.priority }
+            if layout.flag, row.flagged { tail += 2 }
+            if layout.due, row.hasDue { tail += Self.gap.count + dueColumns(row, short: layout.shortDue) }
+            if layout.notes, row.hasNotes { tail += Self.gap.count + 1 }
+            if layout.list { tail += Self.gap.count + 2 + columns(listName(row.list)) }
+            return width - fixed - tail
+        }
+        if title <= room() { return layout }
+        layout.list = false
+        if title <= room() { return layout }
+        if row.hasDue, dueColumns(row, short: true) < dueColumns(row, short: false) {
+            layout.shortDue = true
+            if title <= room() { return layout }
+        }
+        let shortest = min(title, RowLayout.shortestTitle)
+        for part in [\RowLayout.notes, \.due, \.flag, \.priority] where room() < shortest {
+            layout[keyPath: part] = false
+        }
+        if title > room() { layout.titleRoom = max(0, room()) }
+        return layout
+    }
+
+    /// Appends the title cut to `room` columns: whole characters, no trailing space, then `…`.
+    private func appendCut(_ title: UnsafeBufferPointer<UInt8>, to room: Int, _ b: inout [UInt8]) {
+        guard room > 0 else { return }
+        var kept = ""
+        var used = 0
+        for character in String(decoding: title, as: UTF8.self) {
+            let w = characterWidth(character)
+            if used + w > room - 1 { break }
+            kept.append(character)
+            used += w
+        }
+        while let last = kept.last, last.isWhitespace { kept.removeLast() }
+        b.append(contentsOf: kept.utf8)
+        b.append(contentsOf: Self.ellipsis)
+    }
+
+    // MARK: - Parts
+
+    /// The due in words (`tomorrow`, `Fri 09:30`), or in its short form, the date (`Mar 20`).
+    private func words(_ row: Row, short: Bool) -> [UInt8] {
+        let key = (Int(row.dueDay) * 1441 + Int(row.dueMinutes) + 1) * 2 + (short ? 1 : 0)
+        if let known = dueWords[key] { return known }
+        let day = Day(daysSinceEpoch: Int(row.dueDay))
+        let text = short
+            ? day.monthAbbreviation + " " + String(day.day)
+            : DueDate(day: day, minutes: row.dueMinutes < 0 ? nil : Int(row.dueMinutes)).relativeText(to: now)
+        let made = Array(text.utf8)
+        dueWords[key] = made
+        return made
+    }
+
+    /// Columns of the due part after its gap: `due tomorrow`, `overdue Mar 10`, `Mar 20`, `late Mar 10`.
+    private func dueColumns(_ row: Row, short: Bool) -> Int {
+        let prefix = row.overdue ? (short ? Self.late : Self.overdue) : (short ? [] : Self.due)
+        return prefix.count + words(row, short: short).count
+    }
+
+    private func listName(_ list: Int) -> [UInt8] {
+        if list < listNames.count, let known = listNames[list] { return known }
+        if list >= listNames.count { listNames += repeatElement(nil, count: list - listNames.count + 1) }
+        let name = Array(library.lists[list].name.utf8)
+        listNames[list] = name
+        return name
+    }
+
+    private func appendSpaces(_ n: Int, to b: inout [UInt8]) {
+        if n <= Self.spaces.count {
+            b.append(contentsOf: Self.spaces[0..<max(0, n)])
+        } else {
+            b.append(contentsOf: repeatElement(0x20, count: n))
+        }
+    }
+
+    private static let spaces = [UInt8](repeating: 0x20, count: 64)
+    private static let openBox = Array("[ ]".utf8)
+    private static let doneBox = Array("[x]".utf8)
+    private static let flag = Array("⚑".utf8)
+    private static let gap = Array("  ".utf8)
+    private static let overdue = Array("overdue ".utf8)
+    private static let late = Array("late ".utf8)
+    private static let due = Array("due ".utf8)
+    private static let notes = Array("✎".utf8)
+    private static let listMark = Array("· ".utf8)
+    private static let ellipsis = Array("…".utf8)
+
+    // MARK: - JSON
 
     /// The task object of `--json`, with exactly the keys the README documents.
-    func json(_ id: TaskID) -> JSON { Self.json(id, in: library) }
-
     static func json(_ id: TaskID, in library: Library) -> JSON {
         let task = library.task(id)
         let list = library.list(id)
@@ -131,56 +280,51 @@ struct TaskRows {
     }
 }
 
-/// Buffers and memos reused across the rows of one command.
-struct RowScratch {
-    static let spaces = [UInt8](repeating: 0x20, count: 64)
-    static let openBox = Array("[ ]".utf8)
-    static let doneBox = Array("[x]".utf8)
-    static let flag = Array(" ⚑".utf8)
-    static let overdue = Array("  overdue ".utf8)
-    static let due = Array("  due ".utf8)
-    static let notes = Array("  ✎".utf8)
-    static let listMark = Array("  · ".utf8)
+/// Which parts of a row are shown, and how: all of them, unless the row had to fit a width.
+struct RowLayout: Equatable {
+    /// The fewest columns a title is cut to before the notes mark, due, flag and priority give way.
+    static let shortestTitle = 6
 
-    var bytes: [UInt8] = []
-    private var dueWords: [Int: [UInt8]] = [:]
-    private var listNames: [[UInt8]?] = []
+    var list: Bool
+    var shortDue = false
+    var due = true
+    var notes = true
+    var flag = true
+    var priority = true
+    /// The columns the title is cut to (its `…` included), or nil when it is shown whole.
+    var titleRoom: Int?
 
-    init() { bytes.reserveCapacity(256) }
+    init(showList: Bool) { list = showList }
+}
 
-    /// The relative words for a due (`tomorrow`, `Fri 09:30`), made once per distinct due.
-    mutating func appendWords(day: Int32, minutes: Int16, now: Now, to out: inout [UInt8]) {
-        let key = Int(day) * 1441 + Int(minutes) + 1
-        if let known = dueWords[key] { out.append(contentsOf: known); return }
-        let due = DueDate(day: Day(daysSinceEpoch: Int(day)), minutes: minutes < 0 ? nil : Int(minutes))
-        let words = Array(due.relativeText(to: now).utf8)
-        dueWords[key] = words
-        out.append(contentsOf: words)
+/// Writes ANSI styles into a row's bytes, or nothing at all when colour is off.
+struct Styler {
+    let enabled: Bool
+
+    func begin(_ style: Style, _ b: inout [UInt8]) {
+        guard enabled else { return }
+        b.append(contentsOf: [0x1B, UInt8(ascii: "[")])
+        b.append(contentsOf: style.rawValue.utf8)
+        b.append(UInt8(ascii: "m"))
     }
 
-    private var todayNumber: Int32?
-
-    /// Today's day number, computed once.
-    mutating func today(_ now: Now) -> Int32 {
-        if let todayNumber { return todayNumber }
-        let n = Int32(now.day.daysSinceEpoch)
-        todayNumber = n
-        return n
+    func end(_ b: inout [UInt8]) {
+        guard enabled else { return }
+        b.append(contentsOf: [0x1B, UInt8(ascii: "["), UInt8(ascii: "0"), UInt8(ascii: "m")])
     }
 
-    mutating func appendListName(_ list: Int, library: Library, to out: inout [UInt8]) {
-        if list < listNames.count, let known = listNames[list] { out.append(contentsOf: known); return }
-        if list >= listNames.count { listNames += repeatElement(nil, count: list - listNames.count + 1) }
-        let name = Array(library.lists[list].name.utf8)
-        listNames[list] = name
-        out.append(contentsOf: name)
+    /// `text` in `style`.
+    func wrap(_ text: [UInt8], _ style: Style, _ b: inout [UInt8]) {
+        begin(style, &b)
+        b.append(contentsOf: text)
+        end(&b)
     }
 }
 
 // MARK: - Widths
 
-/// Columns a string takes on a terminal: wide and emoji characters count two, marks none;
-/// ANSI colour sequences count nothing.
+/// Columns a string takes on a terminal: wide and emoji characters count two, marks and invisible
+/// format characters none; ANSI colour sequences count nothing.
 func displayWidth(_ text: String) -> Int {
     var width = 0
     var inEscape = false
@@ -198,25 +342,47 @@ func displayWidth(_ text: String) -> Int {
     return width
 }
 
+/// Columns of UTF-8 text (invalid sequences count as U+FFFD).
+func columns(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+    if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return bytes.count }
+    return displayWidth(String(decoding: bytes, as: UTF8.self))
+}
+
+func columns(_ bytes: [UInt8]) -> Int {
+    bytes.withUnsafeBufferPointer { columns($0) }
+}
+
+/// Columns one character (a grapheme cluster) takes on a terminal.
 func characterWidth(_ character: Character) -> Int {
-    guard let scalar = character.unicodeScalars.first else { return 0 }
+    let scalars = character.unicodeScalars
+    guard let scalar = scalars.first else { return 0 }
     if scalar.value < 0x7F { return scalar.value < 0x20 ? 0 : 1 }
+    if scalar.value < 0xA0 { return 0 }
     let properties = scalar.properties
-    if properties.generalCategory == .nonspacingMark || properties.generalCategory == .enclosingMark { return 0 }
-    if properties.isEmojiPresentation || character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
+    switch properties.generalCategory {
+    case .nonspacingMark, .enclosingMark, .format, .control: return 0
+    default: break
+    }
+    // An emoji (alone, with a variation selector, a skin tone or joined into one) is two columns;
+    // a text-style selector (U+FE0E) keeps it at one.
+    if scalars.contains(where: { $0.value == 0xFE0E }) { return 1 }
+    if properties.isEmojiPresentation || scalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
+    if (0x1F1E6...0x1F1FF).contains(scalar.value) { return 2 }  // a regional-indicator flag
     switch scalar.value {
-    case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-         0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
-         0xFFE0...0xFFE6, 0x20000...0x3FFFD:
+    case 0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF,
+         0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3,
+         0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+         0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
         return 2
     default:
         return 1
     }
 }
 
-/// `text` cut to `width` columns, ending in `…` when cut.
+/// `text` cut to `width` columns, ending in `…` (with no space before it) when cut.
 func fit(_ text: String, to width: Int) -> String {
     guard displayWidth(text) > width else { return text }
+    guard width > 0 else { return "" }
     var out = ""
     var used = 0
     for character in text {
@@ -225,6 +391,7 @@ func fit(_ text: String, to width: Int) -> String {
         out.append(character)
         used += w
     }
+    while let last = out.last, last.isWhitespace { out.removeLast() }
     return out + "…"
 }
 

@@ -1,131 +1,107 @@
 import Foundation
 
-/// The spec files of the shared test corpus, read from `../shared/corpus/` beside the package root.
+/// The spec examples of the test fixture `Tests/TickFormatTests/Fixtures/spec-examples/`: the
+/// example inputs of the CommonMark and GFM specs, extracted from the spec texts by the `extract`
+/// script beside them (the fixture's README names the versions, the source and the licence).
 enum SpecFile: String, CaseIterable, Sendable, CustomStringConvertible {
-    case commonMark = "commonmark-spec.txt"
-    case gfm = "gfm-spec.txt"
+    case commonMark = "commonmark.json"
+    case gfm = "gfm.json"
 
-    var description: String { rawValue }
-}
+    /// The spec, as the fixture file's `spec` field names it.
+    var title: String {
+        switch self {
+        case .commonMark: "CommonMark Spec"
+        case .gfm: "GitHub Flavored Markdown Spec"
+        }
+    }
 
-/// One example of a spec file: the Markdown input and the HTML the spec expects for it.
-struct SpecExample: Sendable, CustomStringConvertible {
-    var file: SpecFile
-    /// 1-based number, counted over every example of the file (extension examples included),
-    /// as the specs' own test runners number them.
-    var number: Int
-    /// 1-based line of the opening fence in the spec file.
-    var line: Int
-    /// The input, with `→` replaced by a tab.
-    var markdown: [UInt8]
-    var html: String
+    /// The version of the spec the examples come from.
+    var version: String {
+        switch self {
+        case .commonMark: "0.31.2"
+        case .gfm: "0.29"
+        }
+    }
 
-    var description: String { "\(file) example \(number) (line \(line))" }
-}
-
-enum SpecCorpusError: Error, CustomStringConvertible {
-    case packageRootNotFound(from: String)
-    case unreadable(path: String)
-    case unterminatedExample(file: SpecFile, line: Int)
+    /// How many examples that version of the spec has (opening fences in its spec text).
+    var exampleCount: Int {
+        switch self {
+        case .commonMark: 655
+        case .gfm: 673
+        }
+    }
 
     var description: String {
         switch self {
-        case .packageRootNotFound(let from):
-            "no Package.swift in any folder above \(from)"
-        case .unreadable(let path):
-            "cannot read the spec corpus file \(path) (expected at ../shared/corpus/ from the package root)"
-        case .unterminatedExample(let file, let line):
-            "\(file):\(line): example without a closing fence"
+        case .commonMark: "CommonMark \(version)"
+        case .gfm: "GFM \(version)"
+        }
+    }
+}
+
+/// One example of a spec: its Markdown input and the checkboxes of the HTML the spec expects.
+struct SpecExample: Sendable, CustomStringConvertible {
+    var file: SpecFile
+    /// 1-based number, counted over every example of the spec (extension examples included),
+    /// as the specs' own test runners number them.
+    var number: Int
+    /// 1-based line of the opening fence in the spec text.
+    var line: Int
+    /// The input, with the spec's `→` replaced by a tab.
+    var markdown: [UInt8]
+    /// The task-list checkboxes of the spec's expected HTML, in order: true when checked.
+    var checkboxes: [Bool]
+
+    var description: String { "\(file) example \(number) (spec line \(line))" }
+}
+
+/// One fixture file, as `extract` writes it.
+struct SpecFixture: Decodable {
+    struct Example: Decodable {
+        var example: Int
+        var line: Int
+        var markdown: String
+        var checkboxes: [Bool]
+    }
+
+    var spec: String
+    var version: String
+    var source: String
+    var license: String
+    var examples: [Example]
+}
+
+enum SpecCorpusError: Error, CustomStringConvertible {
+    case unreadable(path: String)
+
+    var description: String {
+        switch self {
+        case .unreadable(let path): "cannot read the spec examples fixture \(path)"
         }
     }
 }
 
 enum SpecCorpus {
-    /// A line of 32 backticks: the closing fence, and the start of every opening fence.
-    static let fence = [UInt8](repeating: UInt8(ascii: "`"), count: 32)
-    static let openingFence = fence + Array(" example".utf8)
+    /// The fixture folder: `Fixtures/spec-examples` in the test target, found from this file.
+    static let directory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/spec-examples")
 
-    /// The corpus folder: `../shared/corpus` from the package root, which is the nearest folder
-    /// above `testFile` that holds a `Package.swift`.
-    static func directory(testFile: String = #filePath) throws -> URL {
-        var folder = URL(fileURLWithPath: testFile).deletingLastPathComponent()
-        while !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
-            let parent = folder.deletingLastPathComponent()
-            guard parent.path != folder.path else { throw SpecCorpusError.packageRootNotFound(from: testFile) }
-            folder = parent
-        }
-        return folder.deletingLastPathComponent().appendingPathComponent("shared/corpus").standardizedFileURL
-    }
-
-    /// Every example of `file`, in order.
-    static func examples(of file: SpecFile, testFile: String = #filePath) throws -> [SpecExample] {
-        try examples(in: rawContents(of: file, testFile: testFile), file: file)
-    }
-
-    /// The bytes of `file`.
-    static func rawContents(of file: SpecFile, testFile: String = #filePath) throws -> [UInt8] {
-        let path = try directory(testFile: testFile).appendingPathComponent(file.rawValue).path
+    /// The fixture file of `file`, decoded.
+    static func fixture(_ file: SpecFile) throws -> SpecFixture {
+        let path = directory.appendingPathComponent(file.rawValue).path
         guard let data = FileManager.default.contents(atPath: path) else {
             throw SpecCorpusError.unreadable(path: path)
         }
-        return [UInt8](data)
+        return try JSONDecoder().decode(SpecFixture.self, from: data)
     }
 
-    /// Splits a spec file into its examples: an opening fence (32 backticks, ` example`, and an
-    /// optional extension name), the input lines, a line `.`, the HTML lines, a closing fence.
-    static func examples(in bytes: [UInt8], file: SpecFile) throws -> [SpecExample] {
-        enum State { case prose, markdown, html }
-        let tab: [UInt8] = [0x09]
-        let arrow = Array("→".utf8)
-
-        var examples: [SpecExample] = []
-        var state = State.prose
-        var markdown: [UInt8] = []
-        var html: [UInt8] = []
-        var openedAt = 0
-        for (index, line) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
-            switch state {
-            case .prose:
-                if line.starts(with: openingFence), line.count == openingFence.count || line[line.startIndex + openingFence.count] == 0x20 {
-                    state = .markdown
-                    openedAt = index + 1
-                    markdown = []
-                    html = []
-                }
-            case .markdown:
-                if line.elementsEqual([UInt8(ascii: ".")]) {
-                    state = .html
-                } else {
-                    markdown += replacing(arrow, with: tab, in: Array(line)) + [0x0A]
-                }
-            case .html:
-                if line.elementsEqual(fence) {
-                    state = .prose
-                    examples.append(SpecExample(file: file, number: examples.count + 1, line: openedAt,
-                                                markdown: markdown, html: String(decoding: html, as: UTF8.self)))
-                } else {
-                    html += line + [0x0A]
-                }
-            }
+    /// Every example of `file`, in order.
+    static func examples(of file: SpecFile) throws -> [SpecExample] {
+        try fixture(file).examples.map {
+            SpecExample(file: file, number: $0.example, line: $0.line, markdown: Array($0.markdown.utf8),
+                        checkboxes: $0.checkboxes)
         }
-        guard state == .prose else { throw SpecCorpusError.unterminatedExample(file: file, line: openedAt) }
-        return examples
-    }
-
-    private static func replacing(_ pattern: [UInt8], with replacement: [UInt8], in line: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(line.count)
-        var i = 0
-        while i < line.count {
-            if line[i...].starts(with: pattern) {
-                out += replacement
-                i += pattern.count
-            } else {
-                out.append(line[i])
-                i += 1
-            }
-        }
-        return out
     }
 }
 

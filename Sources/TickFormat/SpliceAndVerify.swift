@@ -1,0 +1,100 @@
+// The last step of every edit: splice new bytes in, re-parse, and check that the result holds
+// exactly the intended tasks, trying structure fixes when it does not.
+
+// MARK: - Splicing and verification
+
+extension Document {
+    /// What a task should look like after an edit: the fields that re-parsing must reproduce.
+    struct Expected: Equatable, Sendable {
+        var done: Bool
+        var title: String
+        var due: DueDate?
+        var doneDate: Day?
+        var priority: Priority
+        var flagged: Bool
+        var tags: [String]
+        var depth: Int
+        var parent: Int?
+        var section: String?
+        var notes: String
+    }
+
+    func expectedModel() -> [Expected] {
+        tasks.indices.map { i in
+            let t = tasks[i]
+            return Expected(done: t.done, title: t.title, due: t.due, doneDate: t.doneDate, priority: t.priority,
+                            flagged: t.flagged, tags: t.tags, depth: t.depth, parent: t.parent, section: t.section,
+                            notes: notes[i])
+        }
+    }
+
+    struct Splice {
+        var range: Range<Int>
+        var bytes: [UInt8]
+    }
+
+    /// Applies `splices` (sorted, not overlapping), re-parses, and checks the result against
+    /// `expected`; when it differs, tries each of `alternatives` in turn (each a structure fix).
+    ///
+    /// Besides the tasks, every edit keeps what lies outside them: the byte order mark, the front
+    /// matter and the list's name.
+    func apply(_ splices: [Splice], expecting expected: [Expected], task: Int?,
+               alternatives: [[Splice]] = []) throws(EditError) -> EditResult {
+        for (attempt, candidate) in ([splices] + alternatives).enumerated() {
+            let out = splicing(candidate)
+            let document = Document(bytes: out)
+            guard keepsFileParts(document), document.expectedModel() == expected else { continue }
+            let lo = candidate.map(\.range.lowerBound).min() ?? 0
+            let hi = candidate.map(\.range.upperBound).max() ?? 0
+            let growth = out.count - bytes.count
+            var fixes: [StructureFix] = []
+            if attempt > 0 {
+                // An alternative adds blank lines beside the plain splice; name where they went.
+                let plain = Document(bytes: splicing(splices))
+                fixes = blankLinesAdded(from: plain, to: document)
+            }
+            return EditResult(document: document, task: task, fixes: fixes,
+                              replaced: lo..<hi, replacement: lo..<(hi + growth))
+        }
+        let line = lines.line(containing: min(splices.first?.range.lowerBound ?? 0, max(bytes.count - 1, 0)))
+        throw EditError(reason: .structure, line: line,
+                        message: "line \(line): the edit would change the list's structure (an unclosed code fence or HTML block, or text that reads as a list item); refusing it")
+    }
+
+    /// Whether `edited` keeps this document's byte order mark, front matter and name.
+    private func keepsFileParts(_ edited: Document) -> Bool {
+        guard edited.bomLength == bomLength, edited.heading == heading else { return false }
+        switch (frontMatter, edited.frontMatter) {
+        case (nil, nil): return true
+        case (let a?, let b?): return a.fields.elementsEqual(b.fields) { $0 == $1 }
+        default: return false
+        }
+    }
+
+    func splicing(_ splices: [Splice]) -> [UInt8] {
+        var out: [UInt8] = []
+        var cursor = 0
+        for s in splices.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
+            out += bytes[cursor..<s.range.lowerBound]
+            out += s.bytes
+            cursor = s.range.upperBound
+        }
+        return out + bytes[cursor...]
+    }
+
+    /// The lines of `fixed` that are blank lines missing from `plain`.
+    private func blankLinesAdded(from plain: Document, to fixed: Document) -> [StructureFix] {
+        var fixes: [StructureFix] = []
+        var p = 1
+        var f = 1
+        while f <= fixed.lineCount {
+            if p <= plain.lineCount, plain.lineText(p) == fixed.lineText(f) {
+                p += 1
+            } else {
+                fixes.append(.blankLine(at: f))
+            }
+            f += 1
+        }
+        return fixes
+    }
+}

@@ -1,0 +1,269 @@
+// Edits of a document's structure: a task inserted, removed, or taken out to move elsewhere.
+
+// MARK: - Inserting, removing, moving
+
+extension Document {
+    /// Inserts a new task in canonical form.
+    public func inserting(_ new: NewTask, at point: InsertionPoint) throws(EditError) -> EditResult {
+        let title = Array(trimmedSeparators(Array(new.title.utf8)))
+        try checkTitle(title, line: 0)
+        var line = [UInt8]("[\(new.done ? "x" : " ")] ".utf8) + title
+        for token in [new.priority.token, new.flagged ? "#flag" : nil, new.due.map { "due:\($0)" },
+                      new.done ? new.doneDate.map { "done:\($0)" } : nil].compactMap({ $0 }) {
+            if line.count > 4 { line.append(0x20) }
+            line.append(contentsOf: token.utf8)
+        }
+        let expected = Expected(done: new.done, title: String(decoding: title, as: UTF8.self), due: new.due,
+                                doneDate: new.done ? new.doneDate : nil, priority: new.priority, flagged: new.flagged,
+                                tags: TitleLine(bytes: [0x20] + title, range: 0..<(title.count + 1), continuation: 0..<0).tags,
+                                depth: 0, parent: nil, section: nil, notes: normalizedNotes(new.notes))
+        var noteLines: [[UInt8]] = []
+        if !expected.notes.isEmpty {
+            noteLines = expected.notes.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.utf8) }
+        }
+        let fragment = TaskFragment(lines: [[UInt8(ascii: "-"), 0x20] + line] + noteLines.map { $0.isEmpty ? [] : [0x20, 0x20] + $0 },
+                                    markerLength: 1, expected: [expected])
+        return try inserting(fragment, at: point, canonicalMarker: true)
+    }
+
+    /// Removes task `i` with its notes and subtasks (and the blank lines it owns).
+    public func removing(_ i: Int) throws(EditError) -> EditResult {
+        let task = try self.task(i)
+        let end = descendantsEnd(i)
+        var expected = expectedModel()
+        expected.removeSubrange(i..<end)
+        let removed = end - i
+        for k in expected.indices {
+            if let p = expected[k].parent { expected[k].parent = p >= end ? p - removed : p }
+        }
+        // From the start of its text: a byte order mark before the first task stays.
+        let range = textStart(task.firstLine)..<lines.end(task.lastLine)
+        let blank = blankLine(like: task)
+        return try apply([Splice(range: range, bytes: [])], expecting: expected, task: nil,
+                         alternatives: [[Splice(range: range, bytes: blank + lineEnding.bytes)]])
+    }
+
+    /// Task `i` with its notes and subtasks, taken out of their container so they can be inserted
+    /// into another document (see `inserting(_:at:)`); remove it here with `removing(_:)`.
+    public func extracting(_ i: Int) throws(EditError) -> TaskFragment {
+        let task = try self.task(i)
+        let column = visualColumn(of: task.marker.lowerBound, line: task.firstLine)
+        var result: [[UInt8]] = []
+        for n in task.firstLine...task.contentEndLine {
+            let from = n == task.firstLine ? task.marker.lowerBound : indentEnd(line: n, quoteDepth: task.quoteDepth, column: column)
+            result.append(Array(bytes[from..<lines.contentEnd(n)]))
+        }
+        var expected = Array(expectedModel()[i..<descendantsEnd(i)])
+        let base = expected[0].depth
+        for k in expected.indices {
+            expected[k].depth -= base
+            expected[k].parent = expected[k].parent.map { $0 - i }
+            if k == 0 { expected[k].parent = nil }
+        }
+        return TaskFragment(lines: result, markerLength: task.marker.count, expected: expected)
+    }
+
+    /// Inserts a fragment taken out of a document by `extracting(_:)`.
+    public func inserting(_ fragment: TaskFragment, at point: InsertionPoint) throws(EditError) -> EditResult {
+        try inserting(fragment, at: point, canonicalMarker: false)
+    }
+
+    /// Inserts `fragment` in four steps: where it goes, the form it copies from its neighbour, its
+    /// lines in that form, and the splice (with the blank lines that may keep the structure).
+    private func inserting(_ fragment: TaskFragment, at point: InsertionPoint, canonicalMarker: Bool) throws(EditError) -> EditResult {
+        let site = try insertionSite(for: point)
+        let form = itemForm(at: site, for: fragment, canonicalMarker: canonicalMarker)
+        let text = fragmentLines(fragment, in: form)
+        let (splice, alternatives) = insertionSplices(text, at: site, form: form)
+        let (expected, index) = expectedModel(inserting: fragment, at: site)
+        return try apply([splice], expecting: expected, task: index, alternatives: alternatives)
+    }
+
+    /// Where an inserted task goes.
+    struct InsertionSite {
+        /// The task whose form the new item copies, if any.
+        var neighbour: Int?
+        /// The line after which the new lines go (0: at the start of the text).
+        var after: Int
+        var depth = 0
+        var parent: Int? = nil
+        /// The new task's section, as re-parsing must find it.
+        var section: String?
+        /// Without a neighbour: whether the new task starts a block (after a blank line), and
+        /// whether a heading follows it (then a blank line goes after it too).
+        var startsBlock = true
+        var headingFollows = false
+    }
+
+    /// Step 1: the neighbour and the line after which the new task goes.
+    private func insertionSite(for point: InsertionPoint) throws(EditError) -> InsertionSite {
+        switch point {
+        case .end:
+            let neighbour = tasks.lastIndex { $0.parent == nil }
+            return InsertionSite(neighbour: neighbour, after: neighbour.map { tasks[$0].contentEndLine } ?? lines.count,
+                                 section: neighbour.map { tasks[$0].section } ?? sections.last.flatMap { $0.level == 1 ? nil : $0.text })
+        case .unsectioned:
+            if let neighbour = tasks.lastIndex(where: { $0.parent == nil && $0.section == nil }) {
+                return InsertionSite(neighbour: neighbour, after: tasks[neighbour].contentEndLine, section: nil)
+            }
+            guard let first = sections.first(where: { $0.level > 1 }) else {
+                return InsertionSite(neighbour: nil, after: lines.count, section: nil)
+            }
+            return InsertionSite(neighbour: nil, after: lastTextLine(before: first.line, notBefore: 0), section: nil,
+                                 headingFollows: true)
+        case .section(let name):
+            let wanted = name.lowercased()
+            guard let s = sections.firstIndex(where: { $0.text.lowercased() == wanted }) else {
+                throw EditError(reason: .noSuchSection, line: 0, message: "no section '\(name)' in this list")
+            }
+            let heading = sections[s]
+            // Tasks under a deeper heading have that heading as their section, so the section's
+            // own lines end at the next heading of any level.
+            let limit = s + 1 < sections.count ? sections[s + 1].line : lines.count + 1
+            let neighbour = tasks.lastIndex { $0.parent == nil && $0.firstLine > heading.line && $0.firstLine < limit }
+            let after = neighbour.map { tasks[$0].contentEndLine } ?? lastTextLine(before: limit, notBefore: heading.line)
+            return InsertionSite(neighbour: neighbour, after: after, section: heading.level == 1 ? nil : heading.text)
+        case .subtask(of: let p):
+            let parentTask = try task(p)
+            let neighbour = ((p + 1)..<descendantsEnd(p)).last { tasks[$0].parent == p }
+            return InsertionSite(neighbour: neighbour, after: neighbour.map { tasks[$0].contentEndLine } ?? parentTask.contentEndLine,
+                                 depth: parentTask.depth + 1, parent: p, section: parentTask.section, startsBlock: false)
+        }
+    }
+
+    /// The last line before `limit` that is not blank, or `floor` when there is none after it.
+    private func lastTextLine(before limit: Int, notBefore floor: Int) -> Int {
+        var line = limit - 1
+        while line > floor, isBlank(line, quoteDepth: 0) { line -= 1 }
+        return line
+    }
+
+    /// How the new item is written: its container prefix, marker, spacing and line ending.
+    struct ItemForm {
+        var prefix: [UInt8]
+        var marker: [UInt8]
+        var spacing: [UInt8] = [0x20]
+        var ending: [UInt8]
+    }
+
+    /// Step 2: the form copied from the neighbour (or the parent's indentation, or the canonical `- `).
+    private func itemForm(at site: InsertionSite, for fragment: TaskFragment, canonicalMarker: Bool) -> ItemForm {
+        if let n = site.neighbour {
+            let t = tasks[n]
+            return ItemForm(prefix: continuationPrefix(Array(bytes[textStart(t.firstLine)..<t.marker.lowerBound])),
+                            marker: nextMarker(after: Array(bytes[t.marker])),
+                            spacing: t.firstLine == t.line ? Array(bytes[t.marker.upperBound..<t.checkbox]) : [0x20],
+                            ending: lines.ending(t.firstLine, in: bytes)?.bytes ?? lineEnding.bytes)
+        }
+        if let p = site.parent {
+            return ItemForm(prefix: continuationPrefix(Array(bytes[textStart(tasks[p].line)..<tasks[p].checkbox])),
+                            marker: [UInt8(ascii: "-")], ending: lineEnding.bytes)
+        }
+        return ItemForm(prefix: [], marker: canonicalMarker ? [UInt8(ascii: "-")] : Array(fragment.lines[0].prefix(fragment.markerLength)),
+                        ending: lineEnding.bytes)
+    }
+
+    /// Step 3: the fragment's lines re-marked and re-indented under the form's prefix, each ended.
+    private func fragmentLines(_ fragment: TaskFragment, in form: ItemForm) -> [UInt8] {
+        let afterMarker = fragment.lines[0].dropFirst(fragment.markerLength)
+        let oldSpacing = afterMarker.isEmpty ? 1 : afterMarker.prefix(while: isSpaceOrTab).count
+        let shift = (form.marker.count + form.spacing.count) - (fragment.markerLength + oldSpacing)
+        var text: [UInt8] = []
+        for (k, line) in fragment.lines.enumerated() {
+            var body: [UInt8]
+            if k == 0 {
+                body = form.marker + form.spacing + Array(line.dropFirst(fragment.markerLength).drop(while: isSpaceOrTab))
+            } else if shift > 0, !line.isEmpty {
+                body = [UInt8](repeating: 0x20, count: shift) + line
+            } else if shift < 0 {
+                var drop = 0
+                while drop < -shift, drop < line.count, line[drop] == 0x20 { drop += 1 }
+                body = Array(line.dropFirst(drop))
+            } else {
+                body = line
+            }
+            text += body.allSatisfy(isSpaceOrTab) ? trimmedRight(form.prefix) : form.prefix + body
+            text += form.ending
+        }
+        return text
+    }
+
+    /// Step 4: the splice that puts `text` after the site's line, and the alternatives that add a
+    /// blank line before it, after it, or both, for when the plain splice changes the structure.
+    private func insertionSplices(_ text: [UInt8], at site: InsertionSite, form: ItemForm) -> (Splice, [[Splice]]) {
+        let after = site.after
+        // At the start of the line after `after`; never before a byte order mark.
+        var at = after == 0 ? bomLength : lines.start(after + 1)
+        var lead: [UInt8] = []
+        if after >= 1, after == lines.count, lines.ending(after, in: bytes) == nil {
+            lead = form.ending  // the last line had no line ending
+            at = bytes.count
+        }
+        let blank = trimmedRight(form.prefix) + form.ending
+        var blankBefore: [UInt8] = []
+        if site.neighbour == nil, site.startsBlock, after >= 1, !isBlank(after, quoteDepth: 0) { blankBefore = blank }
+        // At the end of a file without a final line ending, the new text has none either.
+        let tail = lines.count > 0 && after >= lines.count && lines.ending(lines.count, in: bytes) == nil
+        let body = tail ? Array(text.dropLast(form.ending.count)) : text
+        // Before a heading, a blank line between them, unless one is there already.
+        let headingNext = site.neighbour == nil && site.headingFollows && !tail
+            && after < lines.count && !isBlank(after + 1, quoteDepth: 0)
+        let blankAfter = headingNext ? blank : []
+        let splice = Splice(range: at..<at, bytes: lead + blankBefore + body + blankAfter)
+        var alternatives: [[Splice]] = []
+        if blankBefore.isEmpty { alternatives.append([Splice(range: at..<at, bytes: lead + blank + text + blankAfter)]) }
+        if !tail, blankAfter.isEmpty { alternatives.append([Splice(range: at..<at, bytes: lead + blankBefore + text + blank)]) }
+        if blankBefore.isEmpty, !tail, blankAfter.isEmpty { alternatives.append([Splice(range: at..<at, bytes: lead + blank + text + blank)]) }
+        return (splice, alternatives)
+    }
+
+    /// The expected model after the insertion, and the inserted task's index in it.
+    private func expectedModel(inserting fragment: TaskFragment, at site: InsertionSite) -> ([Expected], Int) {
+        let insertIndex: Int
+        if let n = site.neighbour {
+            insertIndex = descendantsEnd(n)
+        } else if let p = site.parent {
+            insertIndex = p + 1
+        } else {
+            insertIndex = tasks.firstIndex { $0.firstLine > site.after } ?? tasks.count
+        }
+        var expected = expectedModel()
+        for k in expected.indices {
+            if let p = expected[k].parent, p >= insertIndex { expected[k].parent = p + fragment.expected.count }
+        }
+        let moved = fragment.expected.enumerated().map { (k, e) -> Expected in
+            var e = e
+            e.depth += site.depth
+            e.parent = k == 0 ? site.parent : e.parent.map { $0 + insertIndex }
+            e.section = site.section
+            return e
+        }
+        expected.insert(contentsOf: moved, at: insertIndex)
+        return (expected, insertIndex)
+    }
+
+    /// The marker that follows `marker` in its list: the same bullet, or the next number.
+    private func nextMarker(after marker: [UInt8]) -> [UInt8] {
+        guard let delimiter = marker.last, delimiter == UInt8(ascii: ".") || delimiter == UInt8(ascii: ")"),
+              let n = decimal(marker.dropLast()) else { return marker }
+        return Array(String(n + 1).utf8) + [delimiter]
+    }
+}
+
+extension Document {
+    /// list markers turned into spaces.
+    func continuationPrefix(_ prefix: [UInt8]) -> [UInt8] {
+        prefix.map { $0 == UInt8(ascii: ">") || $0 == 0x09 ? $0 : 0x20 }
+    }
+
+    /// A blank line that stays inside the task's block quotes.
+    func blankLine(like task: Task) -> [UInt8] {
+        trimmedRight(continuationPrefix(Array(bytes[textStart(task.firstLine)..<task.marker.lowerBound])))
+    }
+}
+
+func trimmedRight(_ bytes: [UInt8]) -> [UInt8] {
+    var b = bytes
+    while let last = b.last, isSpaceOrTab(last) { b.removeLast() }
+    return b
+}

@@ -1,0 +1,254 @@
+// Edits of one task's title line and notes: tokens set, replaced or removed in place, a new
+// title, new or added notes.
+
+// MARK: - Edits of one task
+
+extension Document {
+    /// Marks task `i` done (writing `done:` with `day`) or open (removing `done:`).
+    public func settingDone(_ i: Int, _ done: Bool, on day: Day) throws(EditError) -> EditResult {
+        let task = try self.task(i)
+        var splices: [Splice] = []
+        let state = bytes[task.checkbox + 1]
+        if done != task.done || (done && state == 0x20) {
+            splices.append(Splice(range: (task.checkbox + 1)..<(task.checkbox + 2), bytes: [done ? UInt8(ascii: "x") : 0x20]))
+        }
+        let tokenEdit = tokenSplices(task, kind: .done(day), text: done ? "done:\(day)" : nil)
+        splices += tokenEdit
+        var expected = expectedModel()
+        expected[i].done = done
+        expected[i].doneDate = done ? day : nil
+        (expected[i].title, expected[i].tags) = titleAfter(task, tokenEdit)
+        return try apply(splices, expecting: expected, task: i)
+    }
+
+    public func settingDue(_ i: Int, _ due: DueDate?) throws(EditError) -> EditResult {
+        let task = try self.task(i)
+        var expected = expectedModel()
+        expected[i].due = due
+        let splices = tokenSplices(task, kind: .due(due ?? DueDate(day: Day(daysSinceEpoch: 0))), text: due.map { "due:\($0)" })
+        (expected[i].title, expected[i].tags) = titleAfter(task, splices)
+        return try apply(splices, expecting: expected, task: i)
+    }
+
+    public func settingPriority(_ i: Int, _ priority: Priority) throws(EditError) -> EditResult {
+        let task = try self.task(i)
+        var expected = expectedModel()
+        expected[i].priority = priority
+        let splices = tokenSplices(task, kind: .priority(priority.rawValue), text: priority.token)
+        (expected[i].title, expected[i].tags) = titleAfter(task, splices)
+        return try apply(splices, expecting: expected, task: i)
+    }
+
+    public func settingFlag(_ i: Int, _ flagged: Bool) throws(EditError) -> EditResult {
+        let task = try self.task(i)
+        var expected = expectedModel()
+        expected[i].flagged = flagged
+        let splices = tokenSplices(task, kind: .flag, text: flagged ? "#flag" : nil)
+        (expected[i].title, expected[i].tags) = titleAfter(task, splices)
+        return try apply(splices, expecting: expected, task: i)
+    }
+
+    /// Replaces the title text of task `i`, keeping its metadata tokens as written, in order.
+    /// The title must not hold metadata tokens itself (take them out and set them separately).
+    public func retitling(_ i: Int, _ title: String) throws(EditError) -> EditResult {
+        let task = try self.task(i)
+        let newTitle = Array(trimmedSeparators(Array(title.utf8)))
+        try checkTitle(newTitle, line: task.line)
+        // Keep the separators right after the checkbox and the trailing whitespace or hard break.
+        var start = task.titleRange.lowerBound
+        while start < task.titleRange.upperBound, case let n = separatorLength(bytes, start, task.titleRange.upperBound), n > 0 { start += n }
+        let end = max(start, titleInsertionPoint(task))
+        var text = newTitle
+        for token in task.tokens {
+            if !text.isEmpty { text.append(0x20) }
+            text.append(contentsOf: bytes[token.range])
+        }
+        let splice = Splice(range: start..<end, bytes: text)
+        var expected = expectedModel()
+        // Read with what stays after it: trailing whitespace, a backslash after whitespace.
+        (expected[i].title, expected[i].tags) = titleAfter(task, [splice])
+        return try apply([splice], expecting: expected, task: i)
+    }
+
+    /// Replaces the notes of task `i`: every note line goes, the new lines follow the title line.
+    public func replacingNotes(_ i: Int, _ notes: String) throws(EditError) -> EditResult {
+        let task = try self.task(i)
+        let noteLines = noteLines(i)
+        var splices: [Splice] = []
+        // Remove the note lines, merged into runs.
+        var k = 0
+        while k < noteLines.count {
+            var j = k
+            while j + 1 < noteLines.count, noteLines[j + 1] == noteLines[j] + 1 { j += 1 }
+            splices.append(Splice(range: lines.start(noteLines[k])..<lines.end(noteLines[j]), bytes: []))
+            k = j + 1
+        }
+        let text = noteBytes(notes, for: task, endingAfter: task.line)
+        if !text.isEmpty {
+            let at = lines.end(task.line)
+            if let first = splices.first, first.range.lowerBound == at {
+                splices[0].bytes = text
+            } else {
+                splices.insert(Splice(range: at..<at, bytes: text), at: 0)
+            }
+        }
+        var expected = expectedModel()
+        expected[i].notes = normalizedNotes(notes)
+        return try apply(splices, expecting: expected, task: i)
+    }
+
+    /// Adds lines to the notes of task `i`, after its last note line.
+    public func appendingNote(_ i: Int, _ note: String) throws(EditError) -> EditResult {
+        let task = try self.task(i)
+        let after = noteLines(i).last(where: { !isBlank($0, quoteDepth: task.quoteDepth) }) ?? task.line
+        let text = noteBytes(note, for: task, endingAfter: after)
+        var expected = expectedModel()
+        let added = normalizedNotes(note)
+        expected[i].notes = notes[i].isEmpty ? added : (added.isEmpty ? notes[i] : notes[i] + "\n" + added)
+        let at = lines.end(after)
+        return try apply(text.isEmpty ? [] : [Splice(range: at..<at, bytes: text)], expecting: expected, task: i)
+    }
+
+    /// Refuses a title that cannot be written as one: a line break, metadata tokens that would be
+    /// read back as metadata instead of title text, or a word that `tick check` would report.
+    func checkTitle(_ title: [UInt8], line: Int) throws(EditError) {
+        if let problem = Document.titleProblem(title) { throw EditError(reason: .badValue, line: line, message: problem) }
+    }
+
+    /// Why `title` cannot be written as a task's title, or nil when it can.
+    public static func titleProblem(_ title: String) -> String? { titleProblem(Array(title.utf8)) }
+
+    static func titleProblem(_ title: [UInt8]) -> String? {
+        guard !title.contains(where: { $0 == 0x0A || $0 == 0x0D }) else {
+            return "a title is one line; it cannot hold a line break"
+        }
+        let scan = TitleLine(bytes: [0x20] + title, range: 0..<(title.count + 1), continuation: 0..<0)
+        if let token = scan.tokens.first {
+            let word = String(decoding: title[(token.range.lowerBound - 1)..<(token.range.upperBound - 1)], as: UTF8.self)
+            return "'\(word)' in a title would be read as metadata; set it separately"
+        }
+        if let problem = scan.problems.first {
+            return problem.message + "; tick check would report it"
+        }
+        return nil
+    }
+
+    func task(_ i: Int) throws(EditError) -> Task {
+        guard tasks.indices.contains(i) else {
+            throw EditError(reason: .noSuchTask, line: 0, message: "no task number \(i) in this list")
+        }
+        return tasks[i]
+    }
+}
+
+// MARK: - Tokens
+
+extension Document {
+    /// The splices that set, replace or remove the token of `kind`'s sort on task's title line.
+    /// Removing takes repeated tokens of the sort too, or the next one would count instead.
+    /// Malformed words of the sort (`due:2026-11-31`, `Due:…`) never stay beside a token tick
+    /// writes: setting replaces the first of them when there is no token, and removes the rest.
+    func tokenSplices(_ task: Task, kind: TitleLine.Kind, text: String?) -> [Splice] {
+        let existing = task.tokens.first { sameSort($0.kind, kind) }
+        var broken = task.malformed.filter { malformed in
+            switch kind {
+            case .due: return malformed.due
+            case .done: return !malformed.due
+            default: return false
+            }
+        }.map { TitleLine.Token(kind: kind, range: $0.range) }
+        var splices: [Splice] = []
+        switch (existing, text) {
+        case (nil, nil):
+            break
+        case (let token?, let text?):
+            let new = Array(text.utf8)
+            if !new.elementsEqual(bytes[token.range]) { splices.append(Splice(range: token.range, bytes: new)) }
+        case (nil, let text?):
+            if broken.isEmpty {
+                let at = titleInsertionPoint(task)
+                return [Splice(range: at..<at, bytes: [0x20] + Array(text.utf8))]
+            }
+            splices.append(Splice(range: broken.removeFirst().range, bytes: Array(text.utf8)))
+        case (let token?, nil):
+            broken = [token] + task.duplicates.filter { sameSort($0.kind, kind) } + broken
+        }
+        let removals = TitleLine.removalRanges(of: broken, in: bytes, line: task.titleRange).map { Splice(range: $0, bytes: []) }
+        return (splices + removals).sorted { $0.range.lowerBound < $1.range.lowerBound }
+    }
+
+    /// The title and tags of task's title line once `splices` (inside it) are applied.
+    func titleAfter(_ task: Task, _ splices: [Splice]) -> (title: String, tags: [String]) {
+        var line = Array(bytes[task.titleRange])
+        for s in splices.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
+            let lo = s.range.lowerBound - task.titleRange.lowerBound
+            line.replaceSubrange(lo..<(lo + s.range.count), with: s.bytes)
+        }
+        let scan = TitleLine(bytes: line, range: 0..<line.count, continuation: 0..<0)
+        return (scan.title, scan.tags)
+    }
+
+    /// Where a new token goes: the end of the title line, before trailing whitespace and before
+    /// a trailing backslash that follows whitespace (a hard line break stays last). A backslash
+    /// glued to the last word is part of that word.
+    func titleInsertionPoint(_ task: Task) -> Int {
+        var e = task.titleRange.upperBound
+        let lo = task.titleRange.lowerBound
+        while e > lo, isSpaceOrTab(bytes[e - 1]) { e -= 1 }
+        if e > lo, bytes[e - 1] == UInt8(ascii: "\\") {
+            var w = e - 1
+            while w > lo, isSpaceOrTab(bytes[w - 1]) { w -= 1 }
+            if w < e - 1 { e = w }
+        }
+        return e
+    }
+
+    private func sameSort(_ a: TitleLine.Kind, _ b: TitleLine.Kind) -> Bool {
+        switch (a, b) {
+        case (.due, .due), (.done, .done), (.priority, .priority), (.flag, .flag): return true
+        default: return false
+        }
+    }
+
+    // MARK: Notes
+
+    /// Note text as lines to write under `task`, after line `after`.
+    func noteBytes(_ notes: String, for task: Task, endingAfter after: Int) -> [UInt8] {
+        let text = normalizedNotes(notes)
+        guard !text.isEmpty else { return [] }
+        let prefix = continuationPrefix(Array(bytes[textStart(task.line)..<task.checkbox]))
+        let ending = lines.ending(after, in: bytes)?.bytes ?? lineEnding.bytes
+        var out: [UInt8] = []
+        if lines.ending(after, in: bytes) == nil { out += ending }
+        let noteLines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        for (k, line) in noteLines.enumerated() {
+            out += line.isEmpty ? trimmedRight(prefix) : prefix + Array(line.utf8)
+            if k < noteLines.count - 1 || lines.ending(after, in: bytes) != nil { out += ending }
+        }
+        return out
+    }
+
+    /// Notes as tick reads them back: line breaks as LF, no leading or trailing blank lines.
+    func normalizedNotes(_ notes: String) -> String {
+        var lines = notes.replacingLineBreaks().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        func blank(_ s: String) -> Bool { s.utf8.allSatisfy(isSpaceOrTab) }
+        while let l = lines.last, blank(l) { lines.removeLast() }
+        while let f = lines.first, blank(f) { lines.removeFirst() }
+        return lines.map { blank($0) ? "" : $0 }.joined(separator: "\n")
+    }
+}
+
+extension String {
+    /// CRLF and CR turned into LF.
+    func replacingLineBreaks() -> String {
+        var out: [UInt8] = []
+        var previousCR = false
+        for b in utf8 {
+            if b == 0x0D { out.append(0x0A); previousCR = true; continue }
+            if b == 0x0A, previousCR { previousCR = false; continue }
+            previousCR = false
+            out.append(b)
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
