@@ -249,6 +249,8 @@ struct FolderLoadTests {
         func setMode(_ path: String, _ mode: UInt32) throws { try base.setMode(path, mode) }
         func syncDirectory(_ path: String) throws { try base.syncDirectory(path) }
         func lock(_ path: String) throws -> FileLock { try base.lock(path) }
+        func now() -> Int64 { base.now() }
+        func pause(nanoseconds: Int64) { base.pause(nanoseconds: nanoseconds) }
         func currentDirectory() throws -> String { try base.currentDirectory() }
     }
 

@@ -167,7 +167,7 @@ public final class FolderWriter {
         } catch {
             try rollBack(applied, of: entry, after: error)
         }
-        try finish(entry)
+        try finish(entry, written: stamps(applied, paths: entry.paths))
         var written: [String: [UInt8]?] = [:]
         for change in applied { written[change.path] = change.after }
         return written
@@ -198,6 +198,24 @@ public final class FolderWriter {
         throw error
     }
 
+    /// The inode and time of each file a change wrote, as tick left them.
+    private func stamps(_ applied: [Journal.FileChange], paths: [String]) -> [Int: Journal.Stamp] {
+        var result: [Int: Journal.Stamp] = [:]
+        for change in applied where change.after != nil {
+            guard let k = paths.firstIndex(of: change.path), let target = try? resolve(change.path),
+                  let status = (try? fileSystem.status(target, followSymlinks: false)) ?? nil else { continue }
+            result[k] = Journal.Stamp(inode: status.inode, modified: status.modified)
+        }
+        return result
+    }
+
+    /// Whether the file at `status` is the one tick's last change of `path` left, untouched since.
+    private func isOwnWrite(_ path: String, _ status: FileStatus) -> Bool {
+        guard let entry = entries.last(where: { $0.state == .done && $0.paths.contains(path) }),
+              let k = entry.paths.firstIndex(of: path), let stamp = entry.written[k] else { return false }
+        return stamp == Journal.Stamp(inode: status.inode, modified: status.modified)
+    }
+
     /// A journal step, whose file-system failure is a storage error like a list's.
     private func journaling<T>(_ body: () throws -> T) throws -> T {
         do {
@@ -211,11 +229,9 @@ public final class FolderWriter {
         (error as? CustomStringConvertible)?.description ?? "\(error)"
     }
 
-    private func finish(_ entry: Journal.Entry) throws {
-        try journal.finish(entry, among: entries)
+    private func finish(_ entry: Journal.Entry, written: [Int: Journal.Stamp] = [:]) throws {
+        let done = try journal.finish(entry, among: entries, written: written)
         entries.removeAll { $0.name == entry.name }
-        var done = entry
-        done.state = .done
         entries.append(done)
         let finished = entries.filter { $0.state == .done }
         let dropped = Set(finished.dropLast(Journal.kept).map(\.name))
@@ -517,12 +533,45 @@ public final class FolderWriter {
         // The temporary name now holds what was in place: is it what tick read?
         let swapped = try? fileSystem.readFile(temporary, followSymlinks: false)
         if swapped == expected {
+            if try writtenInPlaceMeanwhile(temporary, path: path) {
+                return try swapBack(target, temporary, mine, new, path: path, folder: folder, name: name)
+            }
             try fileSystem.removeFile(temporary)
             try? fileSystem.syncDirectory(folder)
             return true
         }
-        // Someone saved the file in between. Swap theirs back only while the list is still tick's
-        // own file, untouched; otherwise a second save is in place: keep both.
+        return try swapBack(target, temporary, mine, new, path: path, folder: folder, name: name)
+    }
+
+    /// The window W: a program writing a list in place, in pieces at most this far apart, is seen.
+    static let quietWindow: Int64 = 50_000_000
+    /// How long tick waits for a list to be quiet before it gives up, writing nothing.
+    static let quietLimit: Int64 = 2_000_000_000
+
+    /// After the exchange, the file tick replaced (now at `temporary`) may still be open in a
+    /// program writing it in place. Unless tick wrote it itself, tick waits until it has been quiet
+    /// for the window W and returns whether it changed meanwhile (then tick puts it back and starts
+    /// again). A file that never goes quiet within the limit stops the change: nothing is written.
+    private func writtenInPlaceMeanwhile(_ temporary: String, path: String) throws -> Bool {
+        guard let old = (try? fileSystem.status(temporary, followSymlinks: false)) ?? nil, !isOwnWrite(path, old) else { return false }
+        var waited: Int64 = 0
+        while true {
+            let age = fileSystem.now() - old.modified
+            if age >= Self.quietWindow { return false }
+            if waited >= Self.quietLimit { return true }
+            fileSystem.pause(nanoseconds: Self.quietWindow - age)
+            waited += Self.quietWindow - age
+            guard let again = (try? fileSystem.status(temporary, followSymlinks: false)) ?? nil else { return true }
+            if !again.isSameFile(as: old) || again.modified != old.modified || again.size != old.size { return true }
+        }
+    }
+
+    /// Someone saved the file in between: puts their version back under the list's name and
+    /// returns false, so that tick re-applies its edit to it.
+    private func swapBack(_ target: String, _ temporary: String, _ mine: FileStatus?, _ new: [UInt8],
+                          path: String, folder: String, name: String) throws -> Bool {
+        // Swap theirs back only while the list is still tick's own file, untouched; otherwise a
+        // second save is in place: keep both.
         guard let mine, stillMine(target, mine, new) else {
             throw keep(temporary, asBackupOf: path, in: folder, name: name)
         }

@@ -29,6 +29,14 @@ struct Journal {
         var paths: [String]
         /// The entry an undo reverts, removed when the undo is complete.
         var undoes: String?
+        /// For each file written, the inode and modification time tick left it with (known once done).
+        var written: [Int: Stamp] = [:]
+    }
+
+    /// A file as tick left it: when a list still has this inode and time, no one wrote it since.
+    struct Stamp: Equatable {
+        var inode: UInt64
+        var modified: Int64
     }
 
     /// Why an entry was refused.
@@ -96,11 +104,18 @@ struct Journal {
         }
         var fields: [String: String] = [:]
         var paths: [String] = []
+        var written: [Int: Stamp] = [:]
         for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
             guard let space = line.firstIndex(of: " ") else { throw Rejection(entry: name, reason: "a meta line makes no sense") }
             let key = String(line[..<space])
             let value = String(line[line.index(after: space)...])
-            if key == "file" {
+            if key == "written" {
+                let parts = value.split(separator: " ")
+                guard parts.count == 3, let k = Int(parts[0]), let inode = UInt64(parts[1]), let modified = Int64(parts[2]) else {
+                    throw Rejection(entry: name, reason: "a written line makes no sense")
+                }
+                written[k] = Stamp(inode: inode, modified: modified)
+            } else if key == "file" {
                 guard let gap = value.firstIndex(of: " "), Int(value[..<gap]) == paths.count else {
                     throw Rejection(entry: name, reason: "its file lines are out of order")
                 }
@@ -129,7 +144,7 @@ struct Journal {
         let undoes = fields["undoes"]
         if let undoes, Journal.number(undoes) == nil { throw Rejection(entry: name, reason: "it undoes '\(undoes)'") }
         return Entry(name: name, state: state, finishesOnRecovery: recover == "finish", summary: summary,
-                     paths: paths, undoes: undoes)
+                     paths: paths, undoes: undoes, written: written.filter { paths.indices.contains($0.key) })
     }
 
     /// A path a journal entry may name: relative, normalised, no hidden component (so nothing
@@ -209,12 +224,15 @@ struct Journal {
     }
 
     /// Marks an entry done (undoable), then drops the oldest beyond `kept`.
-    func finish(_ entry: Entry, among existing: [Entry]) throws {
+    @discardableResult
+    func finish(_ entry: Entry, among existing: [Entry], written: [Int: Stamp] = [:]) throws -> Entry {
         var done = entry
         done.state = .done
+        done.written = written
         try replaceFile(path(entry) + "/meta", meta(done), sync: entry.finishesOnRecovery)
         let finished = existing.filter { $0.state == .done && $0.name != entry.name } + [done]
         for old in finished.dropLast(Journal.kept) { try remove(old) }
+        return done
     }
 
     /// Removes an entry: first out of sight by one rename (to a staging name, which the next run
@@ -262,6 +280,7 @@ struct Journal {
         var text = "state \(entry.state.rawValue)\nrecover \(entry.finishesOnRecovery ? "finish" : "drop")\nsummary \(entry.summary)\n"
         if let undoes = entry.undoes { text += "undoes \(undoes)\n" }
         for (k, path) in entry.paths.enumerated() { text += "file \(k) \(path)\n" }
+        for (k, stamp) in entry.written.sorted(by: { $0.key < $1.key }) { text += "written \(k) \(stamp.inode) \(stamp.modified)\n" }
         return Array(text.utf8)
     }
 

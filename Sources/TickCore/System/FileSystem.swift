@@ -168,6 +168,12 @@ public protocol FileSystem: Sendable {
     /// Takes an exclusive lock on the file at `path` (created `0600` when missing, never through a
     /// symbolic link), waiting for other processes; released when the lock goes away.
     func lock(_ path: String) throws -> FileLock
+
+    // Time
+    /// The wall clock in nanoseconds since the epoch: the clock modification times are in.
+    func now() -> Int64
+    /// Waits about `nanoseconds`.
+    func pause(nanoseconds: Int64)
 }
 
 extension FileSystem {

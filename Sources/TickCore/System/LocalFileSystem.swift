@@ -237,4 +237,17 @@ public struct LocalFileSystem: FileSystem {
             close(fd)
         }
     }
+
+    public func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+
+    public func pause(nanoseconds: Int64) {
+        guard nanoseconds > 0 else { return }
+        var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0, tick_errno() == EINTR { request = remaining }
+    }
 }

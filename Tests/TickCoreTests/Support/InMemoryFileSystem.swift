@@ -14,11 +14,12 @@ final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
     enum Operation: String, CaseIterable, Sendable {
         case read, status, list, resolve
         case createDirectory, create, write, sync, exchange, rename, link, remove, removeDirectory, setMode, syncDirectory, lock
+        case pause
 
         /// Whether the call changes the file system (a crash can happen there).
         var changes: Bool {
             switch self {
-            case .read, .status, .list, .resolve, .lock: return false
+            case .read, .status, .list, .resolve, .lock, .pause: return false
             default: return true
             }
         }
@@ -55,8 +56,8 @@ final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
     private var nextInode: UInt64 = 1
     private(set) var root: Node
     var cwd = "/"
-    /// Ticks once per change: the modification times.
-    private(set) var clock: Int64 = 1
+    /// The clock, in nanoseconds: each change moves it on by a microsecond, a pause by its length.
+    private(set) var clock: Int64 = 1_000_000_000_000
 
     private struct Failure {
         var operation: Operation
@@ -132,14 +133,42 @@ final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
     private func newNode(_ kind: Node.Kind, mode: UInt32) -> Node {
         nextInode += 1
         let node = Node(kind, mode: mode, inode: nextInode)
-        clock += 1
+        clock += 1_000
         node.modified = clock
         return node
     }
 
     private func touch(_ node: Node) {
-        clock += 1
+        clock += 1_000
         node.modified = clock
+    }
+
+    func now() -> Int64 {
+        mutex.lock()
+        defer { mutex.unlock() }
+        return clock
+    }
+
+    /// Moves the clock on; the hook sees the pause (an in-place writer can write its next piece then).
+    func pause(nanoseconds: Int64) {
+        mutex.lock()
+        defer { mutex.unlock() }
+        try? enter(.pause, "\(nanoseconds)")
+        clock += max(nanoseconds, 0)
+    }
+
+    /// The file at `path` as a program that opened it holds it: writes reach it whatever its name becomes.
+    func open(_ path: String) -> Node {
+        direct { try! locate(path, followFinal: true, .read).node! }
+    }
+
+    /// Writes through an open file (an in-place writer's next piece), or truncates it first.
+    func write(_ node: Node, _ text: String, truncating: Bool = false) {
+        mutex.lock()
+        defer { mutex.unlock() }
+        if truncating { node.bytes = [] }
+        node.bytes += Array(text.utf8)
+        touch(node)
     }
 
     // MARK: Paths
