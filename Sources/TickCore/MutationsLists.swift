@@ -58,20 +58,31 @@ public enum ListNaming {
             }
             if separator, !out.isEmpty { out += "-" }
             separator = false
-            // U+0130 lower-cases to "i" and a combining dot above; a file name wants the plain "i".
-            out += character.unicodeScalars.first == "\u{130}" ? "i" : character.lowercased()
+            out += character.lowercased()
         }
+        out = withoutDotAboveI(out)
         if out.hasSuffix(".md") { out.removeLast(3) }
         while let last = out.last, last == "." || last == "-" || last == " " { out.removeLast() }
         while let first = out.first, first == "." || first == "-" { out.removeFirst() }
-        // Most file systems allow 255 bytes: keep room for `.md` and a suffix.
-        while out.utf8.count > 200 { out.removeLast() }
         guard !out.isEmpty else {
             throw .badListName(name.escapingNonPrinting, reason: "it leaves no letters for a file name")
         }
         let base = out.split(separator: ".").first.map(String.init) ?? out
-        if reservedOnWindows.contains(base) { out += "-list" }
+        if reservedOnWindows.contains(base) { out = base + "-list" + out.dropFirst(base.count) }
         return out + ".md"
+    }
+
+    /// `text` without a combining dot above (U+0307) right after an `i`: `İ` lower-cases to `i` and
+    /// that dot, and a file name wants the plain `i` (also for an `I` written with a separate dot).
+    private static func withoutDotAboveI(_ text: String) -> String {
+        var scalars = String.UnicodeScalarView()
+        var previous: Unicode.Scalar? = nil
+        for scalar in text.unicodeScalars {
+            if scalar == "\u{307}", previous == "i" { continue }
+            scalars.append(scalar)
+            previous = scalar
+        }
+        return String(scalars)
     }
 
     /// The characters Windows does not allow in a file name (`/` is refused in names already).

@@ -153,6 +153,7 @@ public struct Document: Sendable {
                 case .done(let d): task.doneDate = d
                 case .priority(let p): task.priority = Priority(rawValue: p) ?? .none
                 case .flag: task.flagged = true
+                case .id(let value): task.id = value
                 }
             }
             if !task.done, let token = scan.tokens.first(where: { if case .done = $0.kind { return true } else { return false } }) {

@@ -1,3 +1,7 @@
+/// Whether `text` is a well-formed `id:` value (FORMAT.md 5.8): 1 to 64 ASCII letters, digits, `-`, `_`
+/// or `.`.
+public func isValidTaskID(_ text: String) -> Bool { TitleLine.idValue(text.utf8) != nil }
+
 /// A task priority: `!` low, `!!` medium, `!!!` high.
 public enum Priority: Int, Comparable, Sendable, CaseIterable {
     case none = 0, low, medium, high
@@ -18,6 +22,8 @@ public struct Task: Sendable {
     public var doneDate: Day?
     public var priority: Priority
     public var flagged: Bool
+    /// The value of its `id:` token (FORMAT.md 5.8), or nil.
+    public var id: String? = nil
     /// Tags as written, without `#`.
     public var tags: [String]
     /// 1-based line of the checkbox.

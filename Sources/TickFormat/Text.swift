@@ -37,9 +37,9 @@ extension String {
             default:
                 switch scalar.properties.generalCategory {
                 case .control, .format, .lineSeparator, .paragraphSeparator, .unassigned, .privateUse, .surrogate:
-                    out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                    out += escaped(scalar)
                 case .spaceSeparator where scalar != " ":
-                    out += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+                    out += escaped(scalar)
                 default:
                     out.unicodeScalars.append(scalar)
                 }
@@ -47,6 +47,12 @@ extension String {
         }
         return out
     }
+}
+
+/// `\u{…}` with at least two upper-case hex digits, as Swift writes it (`\u{01}`, `\u{202E}`).
+private func escaped(_ scalar: Unicode.Scalar) -> String {
+    let hex = String(scalar.value, radix: 16, uppercase: true)
+    return "\\u{" + (hex.count < 2 ? "0" + hex : hex) + "}"
 }
 
 // MARK: - Terminal width

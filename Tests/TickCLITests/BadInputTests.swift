@@ -578,18 +578,18 @@ struct BadInputTests {
         try sandbox.write("lists/b.md", "- [ ] Buy bread\n")
         let before = FolderSnapshot(lists)
         expectRun(try sandbox.run(["--dir", lists, "show", "buy"]), status: 1, stdout: "",
-                  stderr: "tick: 'buy' matches several tasks: j4d (Buy milk), gbr (Buy oat milk), bvn (Buy bread)\n")
+                  stderr: "tick: 'buy' matches several tasks: j4d \"Buy milk\" (a, open), gbr \"Buy oat milk\" (a, open), bvn \"Buy bread\" (b, open)\n")
         expectRun(try sandbox.run(["--dir", lists, "show", "milk"]), status: 1, stdout: "",
-                  stderr: "tick: 'milk' matches several tasks: j4d (Buy milk), gbr (Buy oat milk)\n")
+                  stderr: "tick: 'milk' matches several tasks: j4d \"Buy milk\" (a, open), gbr \"Buy oat milk\" (a, open)\n")
         expectRun(try sandbox.run(["--dir", lists, "show", "butter"]), status: 1, stdout: "",
                   stderr: "tick: no task matches 'butter'\n")
         expectRun(try sandbox.run(["--dir", lists, "ls", "c"]), status: 1, stdout: "",
                   stderr: "tick: no list named 'c'; did you mean 'a'?\n")
         // A write with an ambiguous ref writes nothing.
         expectRun(try sandbox.run(["--dir", lists, "done", "milk"]), status: 1, stdout: "",
-                  stderr: "tick: 'milk' matches several tasks: j4d (Buy milk), gbr (Buy oat milk)\n")
+                  stderr: "tick: 'milk' matches several tasks: j4d \"Buy milk\" (a, open), gbr \"Buy oat milk\" (a, open)\n")
         expectRun(try sandbox.run(["--dir", lists, "mv", "buy", "b"]), status: 1, stdout: "",
-                  stderr: "tick: 'buy' matches several tasks: j4d (Buy milk), gbr (Buy oat milk), bvn (Buy bread)\n")
+                  stderr: "tick: 'buy' matches several tasks: j4d \"Buy milk\" (a, open), gbr \"Buy oat milk\" (a, open), bvn \"Buy bread\" (b, open)\n")
         expectUnchanged(lists, since: before)
     }
 }

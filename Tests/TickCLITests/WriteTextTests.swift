@@ -36,10 +36,18 @@ struct WriteTextTests {
 
     @Test("a list's file name is its name in lower case with hyphens for spaces", arguments: [
         ("Work Stuff", "work-stuff.md"), ("  Groceries ", "groceries.md"), ("Café  Trips", "café-trips.md"),
-        ("Q3  Plan B", "q3-plan-b.md"), ("x.md", "x.md.md"),
+        ("Q3  Plan B", "q3-plan-b.md"), ("x.md", "x.md"), ("Notes.MD", "notes.md"), ("con", "con-list.md"), ("Aux.txt", "aux-list.txt.md"),
+        ("?Plan:", "plan.md"), ("I\u{307}stanbul", "istanbul.md"),
     ])
     func fileNames(name: String, file: String) throws {
         #expect(try ListNaming.fileName(for: name) == file)
+    }
+
+    @Test("a name made only of characters a file name cannot hold is refused")
+    func noLettersLeft() {
+        #expect(throws: MutationError.badListName("???", reason: "it leaves no letters for a file name")) {
+            try ListNaming.fileName(for: "???")
+        }
     }
 
     @Test("renaming keeps every byte but the heading's text", arguments: [
@@ -77,9 +85,11 @@ struct WriteTextTests {
         #expect(try set("# L\n", [("color", nil)]) == "# L\n")
     }
 
-    @Test("colours are names or #RRGGBB; symbols are one line")
+    @Test("colours are names (grey too), #RGB or #RRGGBB; symbols are one line")
     func values() throws {
         #expect(try ListNaming.validatedColor("Blue") == "Blue")
+        #expect(try ListNaming.validatedColor("grey") == "grey")
+        #expect(try ListNaming.validatedColor("#a0C") == "#a0C")
         #expect(try ListNaming.validatedColor("#A0b1C2") == "#A0b1C2")
         #expect(throws: MutationError.self) { try ListNaming.validatedColor("#12345") }
         #expect(throws: MutationError.self) { try ListNaming.validatedColor("teal") }

@@ -246,3 +246,13 @@ struct FolderInitTests {
         }
     }
 }
+
+@Suite("list names")
+struct ListNameOrderTests {
+    @Test("lists sort by a folded, accent-insensitive key: Über next to U, case ignored")
+    func sortKey() {
+        let names = ["Zeta", "Über", "apple", "Under", "uber", "Éclair", "eclair"]
+        #expect(names.sorted { ListNaming.sortKey($0) < ListNaming.sortKey($1) }
+                == ["apple", "eclair", "Éclair", "uber", "Über", "Under", "Zeta"])
+    }
+}

@@ -8,6 +8,12 @@ private let bom = "\u{FEFF}"
 
 @Suite("1. Bytes: structure edits keep the byte order mark")
 struct FormatRuleByteOrderMarkEditTests {
+    @Test("the example: tick rm Milk keeps the byte order mark first")
+    func example() throws {
+        let document = parsed(bom + "- [ ] Milk\n- [ ] Bread\n")
+        expectEdit(try document.removing(0), of: document, gives: bom + "- [ ] Bread\n")
+    }
+
     @Test("removing the first task keeps the byte order mark")
     func removeFirst() throws {
         let document = parsed(bom + "- [ ] a\n- [ ] b\n")
@@ -72,6 +78,16 @@ struct FormatRuleByteOrderMarkEditTests {
 
 @Suite("8.1 New tasks: the unsectioned part")
 struct FormatRuleUnsectionedTests {
+    @Test("the examples: after the last task outside sections; before the first section when there is none")
+    func examples() throws {
+        let home = parsed("# Home\n- [ ] Milk\n\n## Garden\n- [ ] Mow\n")
+        expectEdit(try home.inserting(NewTask(title: "Bread"), at: .unsectioned), of: home,
+                   gives: "# Home\n- [ ] Milk\n- [ ] Bread\n\n## Garden\n- [ ] Mow\n")
+        let garden = parsed("# Home\n\n## Garden\n- [ ] Mow\n")
+        expectEdit(try garden.inserting(NewTask(title: "Bread"), at: .unsectioned), of: garden,
+                   gives: "# Home\n\n- [ ] Bread\n\n## Garden\n- [ ] Mow\n")
+    }
+
     @Test("after the last task outside sections, not in the last section")
     func afterLastUnsectioned() throws {
         let document = parsed("# Work\n- [ ] a\n\n## Later\n- [ ] b\n")

@@ -286,6 +286,24 @@ public final class FolderWriter {
         return entry.summary
     }
 
+    // MARK: - History
+
+    /// For a file that the newest finished change wrote: what that change found in it (its `before`),
+    /// and what tick's previous kept change of that file left in it (its `after`). Nil when the
+    /// newest change did not touch the file, no earlier change of it is kept, or either side is
+    /// missing (a created or deleted file). Between the two, the file was edited by hand.
+    public func lastTwoVersions(of path: String) -> (previousAfter: [UInt8], before: [UInt8])? {
+        let finished = entries.filter { $0.state == .done }
+        guard let newest = finished.last, let k = newest.paths.firstIndex(of: path),
+              let before = (try? journal.changes(of: newest))?[k].before else { return nil }
+        for entry in finished.dropLast().reversed() {
+            guard let j = entry.paths.firstIndex(of: path) else { continue }
+            guard let after = (try? journal.changes(of: entry))?[j].after else { return nil }
+            return (after, before)
+        }
+        return nil
+    }
+
     // MARK: - Recovery
 
     /// Finishes or rolls back the changes that a crash interrupted. A change that recovery

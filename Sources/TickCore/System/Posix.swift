@@ -4,7 +4,7 @@ import Glibc
 import Musl
 #endif
 
-/// The raw calls the cache and the pick memory still make directly, until they move onto
+/// The raw calls the cache, the pick memory and the retired refs still make directly, until they move onto
 /// `FileSystem`: errno becomes `FileSystemError`, EINTR is retried (through `systemCall`).
 enum Posix {
     static var errno: Int32 { Errno.current }
@@ -37,6 +37,10 @@ enum Posix {
         let kind = info.st_mode & S_IFMT
         guard kind == S_IFREG else { throw FileSystemError(path: path, operation: "read", code: kind == S_IFDIR ? EISDIR : EINVAL) }
         return (try LocalFileSystem.readAll(fd, path, sizeHint: Int(info.st_size)), info)
+    }
+
+    static func readAll(_ fd: Int32, _ path: String, sizeHint: Int) throws(FileSystemError) -> [UInt8] {
+        try LocalFileSystem.readAll(fd, path, sizeHint: sizeHint)
     }
 
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], _ path: String) throws(FileSystemError) {

@@ -13,7 +13,7 @@ enum Commands {
             + "flagged and open in all, then each list with its open tasks. With --json: {today, scheduled, "
             + "flagged, all, lists: [{name, file, symbol, color, open, done}]}.",
         subcommands: [today, scheduled, flagged, all, completed, ls, show, search, pick, status,
-                      add, done, reopen, flag, unflag, due, priority, edit, mv, rm, list, undo,
+                      add, done, reopen, flag, unflag, due, priority, edit, mv, rm, id, list, undo,
                       check, initialize, help],
         run: runHome)
 
@@ -246,13 +246,23 @@ enum Commands {
         arguments: [refsArgument],
         run: runRemove)
 
+    static let id: Command = Command(
+        name: "id",
+        summary: "Give tasks a stable id",
+        discussion: "Writes id: and 10 random letters and digits on each task's title line (a task that has an "
+            + "id keeps it). A task with an id is named by a ref made from it, which stays the same when its "
+            + "title changes or it moves to another list. All the tasks change at once: one tick undo takes it "
+            + "back. " + writeDiscussion,
+        arguments: [refsArgument],
+        run: runID)
+
     static let listNameArgument = Argument(
         name: "NAME", help: "The list: its name or file name (a unique prefix is enough) or its path")
     static let symbolOption = Option(name: "symbol", valueName: "SYMBOL",
-                                     help: "An emoji or short word shown beside the list's name (\"\" removes it)")
+                                     help: "An emoji or short word shown beside the list's name, at most "
+                                        + "\(ListNaming.maxSymbolWidth) columns (\"\" removes it)")
     static let colorOption = Option(name: "color", valueName: "COLOR",
-                                    help: "red, orange, yellow, green, blue, purple, brown, gray or #RRGGBB "
-                                        + "(\"\" removes it)")
+                                    help: ListColor.accepted + " (\"\" removes it)")
 
     static let list: Command = Command(
         name: "list",

@@ -46,11 +46,13 @@ import TickCore
     out.line(padded(tile("Flagged", counts.flagged), to: 19) + tile("All", counts.all))
     out.line()
     out.line(Style.bold.apply("Lists", enabled: terminal.color))
-    let symbolWidth = library.lists.map { displayWidth($0.symbol ?? "") }.max() ?? 0
+    // A symbol wider than FORMAT.md allows is cut (tick check reports it).
+    func symbol(_ list: TaskList) -> String { fit(list.symbol ?? "", to: ListNaming.maxSymbolWidth) }
+    let symbolWidth = library.lists.map { displayWidth(symbol($0)) }.max() ?? 0
     let nameWidth = library.lists.map { displayWidth($0.name) }.max() ?? 0
     for list in library.lists {
         var line = "  "
-        if symbolWidth > 0 { line += padded(list.symbol ?? "", to: symbolWidth) + " " }
+        if symbolWidth > 0 { line += padded(symbol(list), to: symbolWidth) + " " }
         line += terminal.listColored(list.name, color: list.color)
         line += String(repeating: " ", count: nameWidth - displayWidth(list.name) + 2)
         line += String(list.openCount)

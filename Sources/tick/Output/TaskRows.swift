@@ -263,6 +263,7 @@ final class TaskRows {
         let list = library.list(id)
         return .object([
             ("ref", .string(library.ref(id))),
+            ("id", .optional(task.id)),
             ("list", .string(list.name)),
             ("file", .string(list.file.path)),
             ("line", .int(task.line)),
@@ -403,18 +404,10 @@ func padded(_ text: String, to width: Int) -> String {
 // MARK: - List colours
 
 extension Terminal {
-    /// A list's name in its own colour: a named colour from the 16-colour palette, `#RRGGBB` only
-    /// where the terminal announces true colour.
+    /// A list's name in its own colour (`ListColor`): a named colour from the 16-colour palette, a
+    /// hex colour only where the terminal announces true colour; an unknown colour shows none.
     func listColored(_ text: String, color: String?) -> String {
-        guard self.color, let color = color?.lowercased() else { return text }
-        if color.hasPrefix("#") {
-            guard trueColor, color.count == 7, let rgb = Int(color.dropFirst(), radix: 16) else { return text }
-            return "\u{1B}[38;2;\(rgb >> 16);\((rgb >> 8) & 0xFF);\(rgb & 0xFF)m\(text)\u{1B}[0m"
-        }
-        let named: [String: Style] = [
-            "red": .red, "green": .green, "yellow": .yellow, "orange": .yellow, "blue": .blue,
-            "purple": .magenta, "magenta": .magenta, "pink": .magenta, "cyan": .cyan, "teal": .cyan,
-        ]
-        return named[color].map { $0.apply(text, enabled: true) } ?? text
+        guard self.color, let code = color.flatMap(ListColor.init)?.terminalCode(trueColor: trueColor) else { return text }
+        return "\u{1B}[\(code)m\(text)\u{1B}[0m"
     }
 }
