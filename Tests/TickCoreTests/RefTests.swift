@@ -40,20 +40,8 @@ private func hash(startingWith prefix: String, rest: UInt64 = 0) -> UInt64 {
     return value + (rest % (UInt64.max / scale)) * scale
 }
 
-/// A small seeded generator (SplitMix64), so the large cases are reproducible.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 private func randomRefs(_ count: Int, seed: UInt64) -> [Ref] {
-    var rng = SplitMix(state: seed)
+    var rng = SeededGenerator(seed: seed)
     return (0..<count).map { _ in Ref(hash: rng.next()) }
 }
 
@@ -70,7 +58,7 @@ struct RefHashTests {
 
     @Test("FNV-1a 64 agrees with an independent implementation")
     func agreesWithReference() {
-        var rng = SplitMix(state: 7)
+        var rng = SeededGenerator(seed: 7)
         for length in 0..<200 {
             let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &rng) }
             #expect(FNV1a64.hash(bytes) == referenceFNV(bytes), "length \(length)")
