@@ -844,8 +844,9 @@ extension Folder {
     /// Reads every list: from the cache where a list is unchanged, else parsing it, on all cores.
     /// Never writes a list; it may write the cache (`useCache`), unless `saveCache` is false (a
     /// write command, whose change makes the cache stale at once).
-    public func load(useCache: Bool = true, saveCache: Bool = true, environment: [String: String] = [:]) -> LoadResult {
-        let scan = scan()
+    public func load(useCache: Bool = true, saveCache: Bool = true, environment: [String: String] = [:],
+                     scan given: FolderScan? = nil) -> LoadResult {
+        let scan = given ?? scan()
         let cache = useCache ? ListCache(folder: self, environment: environment) : nil
         let cached = cache?.load(rebuild: rebuilder)
         let (library, readErrors, unchanged) = assemble(scan.lists, cached: cached)

@@ -38,15 +38,15 @@ extension Invocation {
             location.exists = true
             folder = Folder(location: location, fileSystem: fileSystem)
         }
-        let writer = try FolderWriter(root: folder.path, environment: context.environment)
+        let writer = try FolderWriter(root: folder.path, fileSystem: fileSystem)
         for note in writer.recoveryNotes { warn(note) }
-        let loaded = try load(folder)
+        let loaded = try load(folder, scan: writer.scan)
         return WriteSession(loaded: loaded, mutator: Mutator(writer: writer, folder: folder, library: loaded.library))
     }
 
     /// Reads every list of `folder`, reporting what could not be read as `load()` does.
-    private func load(_ folder: Folder) throws -> LoadedFolder {
-        try loaded(folder.load(saveCache: false, environment: context.environment), in: folder)
+    private func load(_ folder: Folder, scan: FolderScan) throws -> LoadedFolder {
+        try loaded(folder.load(saveCache: false, environment: context.environment, scan: scan), in: folder)
     }
 
     /// The tasks that REF arguments name, each once, in the order given.
