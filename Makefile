@@ -122,5 +122,17 @@ sanitize: deps test-deps
 	$(SWIFT) build --scratch-path $(BUILD_DIR)/tsan --sanitize=thread
 	TICK_TEST_SANITIZER=thread $(SWIFT) test --scratch-path $(BUILD_DIR)/tsan --sanitize=thread --parallel
 
+# Writes Sources/TickCore/FoldingTable.swift, the search folding's table, from the Unicode data
+# in UNICODE_DATA (Debian's unicode-data package, installed when missing). A developer tool: the
+# table is committed and nothing else runs the generator.
+UNICODE_DATA ?= /usr/share/unicode
+.PHONY: folding-table
+folding-table:
+	@if [ ! -f "$(UNICODE_DATA)/UnicodeData.txt" ] && [ "$(UNICODE_DATA)" = /usr/share/unicode ]; then \
+		echo "make: installing unicode-data"; \
+		$(APT_INSTALL) update && $(APT_INSTALL) install -y --no-install-recommends unicode-data; \
+	fi
+	scripts/generate-folding-table "$(UNICODE_DATA)"
+
 clean:
 	rm -rf "$(BUILD_DIR)"

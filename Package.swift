@@ -18,7 +18,7 @@ let package = Package(
         .target(name: "TickFormat", dependencies: ["CCmark"]),
         .target(name: "TickCore", dependencies: ["TickFormat", "CTickSystem"]),
         .executableTarget(name: "tick", dependencies: ["TickCore", "TickFormat"]),
-        .testTarget(name: "TickFormatTests", dependencies: ["TickFormat"], exclude: ["Fixtures"]),
+        .testTarget(name: "TickFormatTests", dependencies: ["TickFormat", "TickCore"], exclude: ["Fixtures"]),
         .testTarget(name: "TickCoreTests", dependencies: ["TickCore", "TickFormat"]),
         .testTarget(name: "TickCLITests", dependencies: ["TickCore", "TickFormat", "CTickSystem"], exclude: ["Fixtures"]),
     ]

@@ -20,13 +20,15 @@ public enum DateError: Error, Equatable, Sendable, CustomStringConvertible {
     case notATime(String)
     /// The date word is valid but the day it names falls outside the years 1 to 9999.
     case outOfRange(String)
-    /// A "now" override (`--now`, `TICK_NOW`) that is not `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM`.
+    /// A "now" override that is not a date: `TICK_NOW` takes `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM`,
+    /// `--now` any date word as well.
     case notANow(String, source: String)
 
     /// The date forms a DATE argument accepts, for error messages and help.
     public static let acceptedForms =
-        "today, tomorrow, yesterday, a weekday (fri or friday), next week, +3d, +2w, +1m, eow, eom, "
-        + "YYYY-MM-DD or YYYY-MM-DDTHH:MM, each optionally followed by a time such as 9:00"
+        "today, tomorrow, yesterday, tonight, a weekday (fri, friday, next friday), next week, next month, "
+        + "in 3 days, +3d, -1d, +2w, +1m, +1y, eow, eom, a month and day (dec 24, 24 dec), "
+        + "YYYY-MM-DD or YYYY-MM-DDTHH:MM, each optionally followed by a time such as 9:00 or 5pm, or a time alone"
 
     public var description: String {
         switch self {
@@ -39,7 +41,8 @@ public enum DateError: Error, Equatable, Sendable, CustomStringConvertible {
         case .outOfRange(let text):
             return "date out of range: '\(text)' (years 1 to 9999)"
         case .notANow(let text, let source):
-            return "\(source) is not a date: '\(text)' (expected YYYY-MM-DD or YYYY-MM-DDTHH:MM)"
+            let expected = source == "--now" ? "a date word, YYYY-MM-DD or YYYY-MM-DDTHH:MM" : "YYYY-MM-DD or YYYY-MM-DDTHH:MM"
+            return "\(source) is not a date: '\(text)' (expected \(expected))"
         }
     }
 }
@@ -80,11 +83,24 @@ public struct Now: Hashable, Sendable, CustomStringConvertible {
         return Now(day: day, minutes: minutes)
     }
 
-    /// The `--now` option when given, else a non-empty `TICK_NOW`, else the system clock.
-    public static func resolve(option: String?, environment: String?) throws(DateError) -> Now {
-        if let option { return try Now(parsing: option, source: "--now") }
+    /// Parses the `--now` option: `YYYY-MM-DD` (midnight), `YYYY-MM-DDTHH:MM`, or any date word of
+    /// `DueDate(parsing:relativeTo:)` relative to `clock` (the system clock), at midnight of the
+    /// day it names unless it carries a time (`tomorrow`, `fri 9:00`, `5pm`).
+    public init(option text: String, clock: () -> Now = Now.system) throws(DateError) {
+        if let due = DueDate(iso: text) {
+            self.init(day: due.day, minutes: due.minutes ?? 0)
+            return
+        }
+        guard let due = try? DueDate(parsing: text, relativeTo: clock()) else { throw .notANow(text, source: "--now") }
+        self.init(day: due.day, minutes: due.minutes ?? 0)
+    }
+
+    /// The `--now` option when given (any date word), else a non-empty `TICK_NOW` (`YYYY-MM-DD` or
+    /// `YYYY-MM-DDTHH:MM` only: it pins the clock), else the system clock.
+    public static func resolve(option: String?, environment: String?, clock: () -> Now = Now.system) throws(DateError) -> Now {
+        if let option { return try Now(option: option, clock: clock) }
         if let environment, !environment.isEmpty { return try Now(parsing: environment, source: "TICK_NOW") }
-        return system()
+        return clock()
     }
 
     /// Today as a due date with the current minute.
@@ -102,19 +118,27 @@ public struct Now: Hashable, Sendable, CustomStringConvertible {
 extension DueDate {
     /// Parses a DATE argument relative to `now`.
     ///
-    /// Accepted, case-insensitive, surrounding whitespace ignored:
-    /// - `today`, `tomorrow`, `yesterday`;
-    /// - a weekday name or its three-letter abbreviation (`fri`, `friday`): the next such day strictly
-    ///   after today, so `fri` on a Friday is a week later;
-    /// - `next week` (also `next-week`, usable inside a `due:` token): the next Monday, strictly after today;
-    /// - `+Nd`, `+Nw`, `+Nm`: N days, weeks or months ahead; a month step keeps the day of the month
-    ///   and clamps it to the target month's last day (`+1m` from 31 January is 28 or 29 February);
+    /// Accepted, case-insensitive, surrounding whitespace ignored; a multi-word form may join its
+    /// words with hyphens instead of spaces (`next-week`, `in-3-days`, `dec-24`), the spelling that
+    /// fits in a `due:` token:
+    /// - `today`, `tomorrow`, `yesterday`; `tonight`: today at 18:00;
+    /// - a weekday name or its three-letter abbreviation (`fri`, `friday`), alone or after `next`
+    ///   (`next friday`): the next such day strictly after today, so `fri` on a Friday is a week later;
+    /// - `next week`: the next Monday, strictly after today; `next month`: the first day of next month;
+    /// - `+Nd`, `+Nw`, `+Nm`, `+Ny` and `-Nd`, `-Nw`, `-Nm`, `-Ny`, and `in N days` (`day`, `weeks`,
+    ///   `week`, `months`, `month`, `years`, `year`): N days, weeks, months or years ahead (or back);
+    ///   a month or year step keeps the day of the month and clamps it to the target month's last day
+    ///   (`+1m` from 31 January is 28 or 29 February);
     /// - `eow`: the coming Sunday, which is today on a Sunday; `eom`: this month's last day;
-    /// - `YYYY-MM-DD` and `YYYY-MM-DDTHH:MM`.
+    /// - a month and a day, either way round (`dec 24`, `24 dec`, `december 24`): this year when that
+    ///   day is today or still to come, else next year (the next year that has it, for 29 February);
+    /// - `YYYY-MM-DD`, with or without zero padding (`2026-1-5`), and `YYYY-MM-DDTHH:MM`.
     ///
-    /// Any of these may carry a time, after a space (`tomorrow 9:00`, `next week 17:30`) or after `T`
-    /// (`friT17:30`, the form that fits in a `due:` token). A time alone (`17:30`) means today at that time.
-    /// Times are `H:MM` or `HH:MM`, 0:00 to 23:59. `none` is not a date: the caller handles it.
+    /// Any of these may carry a time, after a space (`tomorrow 9:00`, `dec 24 5pm`) or after `T`
+    /// (`friT17:30`, `dec-24T9am`). Times are `H:MM` or `HH:MM` (0:00 to 23:59) or a 12-hour time
+    /// with `am` or `pm` (`9am`, `5pm`, `9:30am`, `12am` is midnight, `12pm` noon). A time alone
+    /// (`17:30`, `9am`) is today when that minute is still to come, else tomorrow.
+    /// `none` is not a date: the caller handles it.
     public init(parsing text: String, relativeTo now: Now) throws(DateError) {
         var bytes = Array(text.utf8)
         trimWhitespace(&bytes)
@@ -127,15 +151,35 @@ extension DueDate {
             guard let m = parseTime(timePart) else { throw .notATime(String(decoding: timePart, as: UTF8.self)) }
             minutes = m
         }
-        let day: Day
-        if datePart.isEmpty, timePart != nil {
-            day = now.day
-        } else {
-            day = try parseDay(datePart, now: now, text: text)
+        if datePart.isEmpty, let minutes {
+            let day = minutes > now.minutes ? now.day : try offsetDay(now.day, by: 1, text: text)
+            self.init(day: day, minutes: minutes)
+            return
         }
-        self.init(day: day, minutes: minutes)
+        let (day, defaultMinutes) = try parseDay(datePart, now: now, text: text)
+        self.init(day: day, minutes: minutes ?? defaultMinutes)
     }
 }
+
+extension DueDate {
+    /// Whether `word` has the shape of a time of the date words, valid or not: digits, a colon and
+    /// digits (`9:00`, `25:00`), or digits, optionally with a colon and digits, then `am` or `pm`
+    /// (`9am`, `5PM`, `9:30am`), so that a title's `due:fri 25:00` is refused, not half-read.
+    public static func isTimeWord(_ word: String) -> Bool {
+        var b = Array(word.lowercased().utf8)[...]
+        if b.count >= 3, b.last == UInt8(ascii: "m"), b[b.endIndex - 2] == UInt8(ascii: "a") || b[b.endIndex - 2] == UInt8(ascii: "p") {
+            b = b.dropLast(2)
+            if b.allSatisfy(isDigit), !b.isEmpty { return true }
+        }
+        guard let colon = b.firstIndex(of: UInt8(ascii: ":")) else { return false }
+        let hours = b[..<colon], minutes = b[(colon + 1)...]
+        return !hours.isEmpty && !minutes.isEmpty && hours.allSatisfy(isDigit) && minutes.allSatisfy(isDigit)
+    }
+}
+
+
+/// The minute `tonight` names: 18:00.
+private let tonightMinutes = 18 * 60
 
 private func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
 private func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
@@ -146,34 +190,61 @@ private func trimWhitespace(_ bytes: inout [UInt8]) {
     bytes.removeFirst(lead)
 }
 
+/// Whether `b` has the shape of a time word: it holds a colon, or it is digits then `am` or `pm`.
+/// Whether it is a valid time is `parseTime`'s question.
+private func looksLikeTime(_ b: ArraySlice<UInt8>) -> Bool {
+    if b.contains(UInt8(ascii: ":")) { return true }
+    guard let first = b.first, isDigit(first) else { return false }
+    guard b.count >= 3, b.last == UInt8(ascii: "m"), b[b.endIndex - 2] == UInt8(ascii: "a") || b[b.endIndex - 2] == UInt8(ascii: "p")
+    else { return false }
+    return b.dropLast(2).allSatisfy(isDigit)
+}
+
 /// Splits `word[ time]` or `wordTtime` (already lower-cased) into the date part and the time part.
 ///
-/// A time part is recognised by its colon: the last space-separated word when it holds a `:`, or the
-/// text after the last `t` when that text starts with a digit and holds a `:`, or the whole text when it
-/// is only digits and colons.
+/// A time part is the last space-separated word when it looks like a time (holds a `:`, or is
+/// digits then `am`/`pm`), or the text after the last `t` when that starts with a digit and looks
+/// like a time, or the whole text when it starts with a digit or a colon and looks like one.
 private func splitTime(_ b: [UInt8]) -> (date: [UInt8], time: [UInt8]?) {
-    let colon = UInt8(ascii: ":")
     if let space = b.lastIndex(where: isSpace) {
-        let last = Array(b[(space + 1)...])
-        guard last.contains(colon) else { return (b, nil) }
+        guard looksLikeTime(b[(space + 1)...]) else { return (b, nil) }
         var date = Array(b[..<space])
         trimWhitespace(&date)
-        return (date, last)
+        return (date, Array(b[(space + 1)...]))
     }
-    if let t = b.lastIndex(of: UInt8(ascii: "t")), t + 1 < b.count, isDigit(b[t + 1]), b[(t + 1)...].contains(colon) {
+    if let t = b.lastIndex(of: UInt8(ascii: "t")), t + 1 < b.count, isDigit(b[t + 1]), looksLikeTime(b[(t + 1)...]) {
         return (Array(b[..<t]), Array(b[(t + 1)...]))
     }
-    if b.contains(colon), b.allSatisfy({ isDigit($0) || $0 == colon }) {
-        return ([], b)
-    }
+    if let first = b.first, isDigit(first) || first == UInt8(ascii: ":"), looksLikeTime(b[...]) { return ([], b) }
     return (b, nil)
 }
 
-/// Minutes after midnight for `H:MM` or `HH:MM` within 0:00...23:59.
+/// Minutes after midnight for `H:MM` or `HH:MM` within 0:00...23:59, or `H[:MM]am`/`pm` with the
+/// hour from 1 to 12.
 private func parseTime(_ b: [UInt8]) -> Int? {
-    guard b.count == 4 || b.count == 5, b[b.count - 3] == UInt8(ascii: ":") else { return nil }
-    guard let h = decimalValue(b[..<(b.count - 3)]), let m = decimalValue(b[(b.count - 2)...]),
-          h < 24, m < 60 else { return nil }
+    var b = b[...]
+    var half: Int?
+    if b.count >= 3, b.last == UInt8(ascii: "m"), b[b.endIndex - 2] == UInt8(ascii: "a") || b[b.endIndex - 2] == UInt8(ascii: "p") {
+        half = b[b.endIndex - 2] == UInt8(ascii: "a") ? 0 : 12
+        b = b.dropLast(2)
+    }
+    let h: Int, m: Int
+    if let colon = b.firstIndex(of: UInt8(ascii: ":")) {
+        guard b.endIndex - colon == 3, colon - b.startIndex >= 1, colon - b.startIndex <= 2,
+              let hours = decimalValue(b[..<colon]), let mins = decimalValue(b[(colon + 1)...]), mins < 60
+        else { return nil }
+        h = hours
+        m = mins
+    } else {
+        guard half != nil, b.count >= 1, b.count <= 2, let hours = decimalValue(b) else { return nil }
+        h = hours
+        m = 0
+    }
+    if let half {
+        guard (1...12).contains(h) else { return nil }
+        return ((h % 12) + half) * 60 + m
+    }
+    guard h < 24 else { return nil }
     return h * 60 + m
 }
 
@@ -187,61 +258,149 @@ private func decimalValue(_ bytes: ArraySlice<UInt8>) -> Int? {
     return n
 }
 
-/// The day a date word names. `text` is the whole argument, quoted by errors.
-private func parseDay(_ b: [UInt8], now: Now, text: String) throws(DateError) -> Day {
-    let word = String(decoding: b, as: UTF8.self)
+/// `day` moved by `n` days, within the years 1 to 9999.
+private func offsetDay(_ day: Day, by n: Int, text: String) throws(DateError) -> Day {
+    let target = day.daysSinceEpoch + n
+    // Day 1 of year 1 and the last day of 9999, as days since the epoch.
+    guard target >= -719_162, target <= 2_932_896 else { throw .outOfRange(text) }
+    return Day(daysSinceEpoch: target)
+}
+
+/// The day a date word names, and the time it implies (`tonight`). `text` is the whole argument,
+/// quoted by errors.
+private func parseDay(_ b: [UInt8], now: Now, text: String) throws(DateError) -> (Day, Int?) {
     let today = now.day
-    func offset(_ n: Int) throws(DateError) -> Day {
-        let target = today.daysSinceEpoch + n
-        // Day 1 of year 1 and the last day of 9999, as days since the epoch.
-        guard target >= -719_162, target <= 2_932_896 else { throw .outOfRange(text) }
-        return Day(daysSinceEpoch: target)
+    func offset(_ n: Int) throws(DateError) -> Day { try offsetDay(today, by: n, text: text) }
+    if let iso = try isoDay(b, text: text) { return (iso, nil) }
+    // Words, split at whitespace and at hyphens (a leading `-` is a sign).
+    var words: [String] = []
+    var current: [UInt8] = []
+    for (i, byte) in b.enumerated() {
+        if isSpace(byte) || (byte == UInt8(ascii: "-") && i > 0) {
+            if !current.isEmpty { words.append(String(decoding: current, as: UTF8.self)) }
+            current = []
+        } else {
+            current.append(byte)
+        }
     }
-    switch word {
-    case "today": return today
-    case "tomorrow": return try offset(1)
-    case "yesterday": return try offset(-1)
-    case "eow": return try offset(7 - today.weekday)
-    case "eom": return Day(year: today.year, month: today.month, day: Day.length(ofMonth: today.month, year: today.year))!
-    default: break
+    if !current.isEmpty { words.append(String(decoding: current, as: UTF8.self)) }
+
+    func weekday(_ word: String) -> Int? {
+        weekdayNames.firstIndex { $0.lowercased() == word || ($0.lowercased().prefix(3) == word && word.count == 3) }
     }
-    if word == "next week" || word == "next-week" || isNextWeek(b) {
-        return try offset(8 - today.weekday)
+    func month(_ word: String) -> Int? {
+        if word == "sept" { return 9 }
+        return monthNames.firstIndex { $0.lowercased() == word || ($0.lowercased().prefix(3) == word && word.count == 3) }
+            .map { $0 + 1 }
     }
-    let names = weekdayNames.map { $0.lowercased() }
-    if let index = names.firstIndex(where: { $0 == word || ($0.prefix(3) == word && word.count == 3) }) {
+    func nextWeekday(_ index: Int) throws(DateError) -> Day {
         let ahead = (index + 1 - today.weekday + 7) % 7
         return try offset(ahead == 0 ? 7 : ahead)
     }
-    if b.first == UInt8(ascii: "+"), b.count >= 3 {
-        let digits = b[1..<(b.count - 1)]
-        guard digits.allSatisfy(isDigit) else { throw .notADate(text) }
-        // More than 8 digits is far beyond 9999 years whatever the unit; don't let it overflow.
-        guard digits.count <= 8, let n = decimalValue(digits) else { throw .outOfRange(text) }
-        switch b[b.count - 1] {
-        case UInt8(ascii: "d"): return try offset(n)
-        case UInt8(ascii: "w"): return try offset(n * 7)
-        case UInt8(ascii: "m"): return try addingMonths(n, to: today, text: text)
-        default: throw .notADate(text)
+
+    switch words.count {
+    case 1:
+        let word = words[0]
+        switch word {
+        case "today": return (today, nil)
+        case "tonight": return (today, tonightMinutes)
+        case "tomorrow": return (try offset(1), nil)
+        case "yesterday": return (try offset(-1), nil)
+        case "eow": return (try offset(7 - today.weekday), nil)
+        case "eom": return (Day(year: today.year, month: today.month, day: Day.length(ofMonth: today.month, year: today.year))!, nil)
+        default: break
         }
-    }
-    if b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
-       b.enumerated().allSatisfy({ $0.offset == 4 || $0.offset == 7 || isDigit($0.element) }) {
-        guard let day = Day(iso: b) else { throw .noSuchDay(word) }
-        return day
+        if let index = weekday(word) { return (try nextWeekday(index), nil) }
+        let w = Array(word.utf8)
+        if let sign = w.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"), w.count >= 3 {
+            let digits = w[1..<(w.count - 1)]
+            guard digits.allSatisfy(isDigit) else { throw .notADate(text) }
+            // More than 8 digits is far beyond 9999 years whatever the unit; don't let it overflow.
+            guard digits.count <= 8, let n = decimalValue(digits) else { throw .outOfRange(text) }
+            let unit = String(decoding: [w[w.count - 1]], as: UTF8.self)
+            guard let day = try step(sign == UInt8(ascii: "+") ? n : -n, unit: unit, from: today, text: text) else {
+                throw .notADate(text)
+            }
+            return (day, nil)
+        }
+    case 2:
+        if words[0] == "next" {
+            if words[1] == "week" { return (try offset(8 - today.weekday), nil) }
+            if words[1] == "month" {
+                let first = Day(year: today.year, month: today.month, day: 1)!
+                return (try addingMonths(1, to: first, text: text), nil)
+            }
+            if let index = weekday(words[1]) { return (try nextWeekday(index), nil) }
+        }
+        let word = String(decoding: b, as: UTF8.self)
+        if let m = month(words[0]), let d = dayOfMonth(words[1]) { return (try monthDay(m, d, today: today, word: word, text: text), nil) }
+        if let m = month(words[1]), let d = dayOfMonth(words[0]) { return (try monthDay(m, d, today: today, word: word, text: text), nil) }
+    case 3:
+        if words[0] == "in", let n = count(words[1]) {
+            let units = ["day": "d", "days": "d", "week": "w", "weeks": "w", "month": "m", "months": "m",
+                         "year": "y", "years": "y"]
+            if let unit = units[words[2]], let day = try step(n, unit: unit, from: today, text: text) {
+                return (day, nil)
+            }
+        }
+    default: break
     }
     throw .notADate(text)
 }
 
-/// `next` and `week` separated by any run of whitespace.
-private func isNextWeek(_ b: [UInt8]) -> Bool {
-    guard b.starts(with: Array("next".utf8)), b.count > 8, b.suffix(4).elementsEqual("week".utf8) else { return false }
-    return b[4..<(b.count - 4)].allSatisfy(isSpace)
+/// A day of the month as typed: 1 or 2 digits.
+private func dayOfMonth(_ word: String) -> Int? {
+    guard (1...2).contains(word.utf8.count) else { return nil }
+    return decimalValue(Array(word.utf8)[...])
 }
 
-/// The same day of the month `n` months later, clamped to that month's last day.
+/// A count of days, weeks, months or years as typed: up to 8 digits.
+private func count(_ word: String) -> Int? {
+    guard (1...8).contains(word.utf8.count) else { return nil }
+    return decimalValue(Array(word.utf8)[...])
+}
+
+/// `n` days, weeks, months or years (`unit` d, w, m or y) from `day`; nil for another unit.
+private func step(_ n: Int, unit: String, from day: Day, text: String) throws(DateError) -> Day? {
+    switch unit {
+    case "d": return try offsetDay(day, by: n, text: text)
+    case "w": return try offsetDay(day, by: n * 7, text: text)
+    case "m": return try addingMonths(n, to: day, text: text)
+    case "y": return try addingMonths(n * 12, to: day, text: text)
+    default: return nil
+    }
+}
+
+/// `YYYY-M-D` (month and day of one or two digits); nil for another shape, `noSuchDay` for a
+/// shape that names no real day.
+private func isoDay(_ b: [UInt8], text: String) throws(DateError) -> Day? {
+    let parts = b.split(separator: UInt8(ascii: "-"), omittingEmptySubsequences: false)
+    guard parts.count == 3, parts[0].count == 4, (1...2).contains(parts[1].count), (1...2).contains(parts[2].count),
+          parts.allSatisfy({ $0.allSatisfy(isDigit) }),
+          let year = decimalValue(parts[0]), let month = decimalValue(parts[1]), let day = decimalValue(parts[2])
+    else { return nil }
+    guard let result = Day(year: year, month: month, day: day) else {
+        throw .noSuchDay(String(decoding: b, as: UTF8.self))
+    }
+    return result
+}
+
+/// Month `m`, day `d`: this year when that day is today or later, else the next year that has it.
+/// `word` is the date part, quoted when no month has that day.
+private func monthDay(_ m: Int, _ d: Int, today: Day, word: String, text: String) throws(DateError) -> Day {
+    guard d >= 1, d <= Day.length(ofMonth: m, year: 2000) else { throw .noSuchDay(word) }
+    // 29 February comes back within 8 years.
+    for year in today.year...(today.year + 8) {
+        guard year <= 9999 else { break }
+        if let day = Day(year: year, month: m, day: d), day >= today { return day }
+    }
+    throw .outOfRange(text)
+}
+
+/// The same day of the month `n` months later (or earlier), clamped to that month's last day.
 private func addingMonths(_ n: Int, to day: Day, text: String) throws(DateError) -> Day {
     let index = day.year * 12 + (day.month - 1) + n
+    guard index >= 12 else { throw .outOfRange(text) }
     let year = index / 12, month = index % 12 + 1
     guard year <= 9999 else { throw .outOfRange(text) }
     return Day(year: year, month: month, day: min(day.day, Day.length(ofMonth: month, year: year)))!
@@ -257,11 +416,12 @@ extension Day {
     public var weekdayAbbreviation: String { String(weekdayName.prefix(3)) }
 
     /// `Jan` … `Dec`.
-    public var monthAbbreviation: String { monthAbbreviations[month - 1] }
+    public var monthAbbreviation: String { String(monthNames[month - 1].prefix(3)) }
 }
 
 private let weekdayNames = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
-private let monthAbbreviations = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+private let monthNames = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
+                          "October", "November", "December"]
 
 extension DueDate {
     /// The due date in words for a row, relative to `now`.

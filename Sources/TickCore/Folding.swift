@@ -1,8 +1,11 @@
 /// Folding for search: lower case, without diacritics (`Café` → `cafe`, `Straße` → `strasse`).
 ///
-/// Letters of the Latin, Greek and Cyrillic scripts lose their diacritics through a table made from
-/// Unicode's decompositions; combining marks are dropped; every other character is lower-cased with
-/// the standard library's Unicode data. No Foundation, so it can run in the fast path.
+/// Letters of the Latin, Greek and Cyrillic scripts, the Latin ligatures (`ﬁ` → `fi`) and the
+/// fullwidth forms of ASCII (`Ｔｉｃｋ` → `tick`) fold through `table` (FoldingTable.swift, written
+/// by scripts/generate-folding-table from the Unicode data: compatibility decomposition, marks
+/// dropped, full case folding, so `ς` → `σ`, plus a few transliterated letters such as `ø` → `o`).
+/// Combining marks are dropped; every other character is lower-cased with the standard library's
+/// Unicode data. No Foundation, so it can run in the fast path.
 public enum Folding {
     /// Appends the folded UTF-8 of `bytes` (UTF-8; invalid sequences are kept as U+FFFD) to `out`.
     public static func fold<C: Collection<UInt8>>(_ bytes: C, into out: inout [UInt8]) {

@@ -120,7 +120,7 @@ struct Segment: @unchecked Sendable {
         let h = hot(i), c = cold(i)
         return TaskRecord(refHash: c.refHash, dueDay: h.dueDay, dueMinutes: h.dueMinutes, flags: h.flags,
                           priority: h.priority, doneDay: h.doneDay, line: h.line, parent: c.parent, depth: c.depth,
-                          reserved: 0, section: c.section, title: c.title, notes: c.notes, tags: c.tags,
+                          reserved: c.reserved, section: c.section, title: c.title, notes: c.notes, tags: c.tags,
                           foldedTitle: c.foldedTitle, foldedNotes: c.foldedNotes)
     }
 
@@ -131,6 +131,18 @@ struct Segment: @unchecked Sendable {
     }
 
     func string(_ ref: TextRef) -> String? { ref.isNone ? nil : String(decoding: bytes(ref), as: UTF8.self) }
+
+    /// The `id:` value of task `i`: the `reserved` bytes right after its title's text (nil when none, or
+    /// when a damaged cache points outside the text).
+    func taskID(_ i: Int) -> String? {
+        let c = cold(i)
+        guard c.reserved > 0, !c.title.isNone else { return nil }
+        let start = Int(c.title.offset) + Int(c.title.length)
+        guard start + Int(c.reserved) <= Int(header.textLength) else { return nil }
+        let bytes = UnsafeBufferPointer(start: (base + textOffset + start).assumingMemoryBound(to: UInt8.self),
+                                        count: Int(c.reserved))
+        return String(decoding: bytes, as: UTF8.self)
+    }
 
     func section(_ k: Int32) -> String? {
         guard k >= 0 else { return nil }
@@ -150,7 +162,7 @@ struct Segment: @unchecked Sendable {
         var sectionIndex: [String: Int32] = [:]
         var records: [TaskRecord] = []
         records.reserveCapacity(document.tasks.count)
-        var refs = RefBuilder(path: path)
+        let names = Ref.names(path: path, document: document)
         var open: UInt32 = 0
         var folded: [UInt8] = []
         text.reserveCapacity(document.bytes.count)
@@ -166,6 +178,9 @@ struct Segment: @unchecked Sendable {
             if !task.done { open += 1 }
             let notes = document.notes[i]
             let title = add(task.title)
+            // The `id:` value goes right after the title's text; `reserved` holds its length (FORMAT.md 5.8).
+            if let id = task.id { _ = add(id.utf8) }
+            let idLength = UInt16(task.id?.utf8.count ?? 0)
             let tags = task.tags.isEmpty ? TextRef(offset: UInt32(text.count), length: 0) : add(task.tags.joined(separator: "\n"))
             folded.removeAll(keepingCapacity: true)
             Folding.fold(task.title.utf8, into: &folded)
@@ -183,14 +198,14 @@ struct Segment: @unchecked Sendable {
                 foldedNotes = add(folded)
             }
             records.append(TaskRecord(
-                refHash: refs.next(title: task.title).hash,
+                refHash: names[i].hash,
                 dueDay: task.due.map { Int32($0.day.daysSinceEpoch) } ?? .min,
                 dueMinutes: task.due?.minutes.map(Int16.init) ?? -1,
                 flags: (task.done ? 1 : 0) | (task.flagged ? 2 : 0),
                 priority: UInt8(task.priority.rawValue),
                 doneDay: task.doneDate.map { Int32($0.daysSinceEpoch) } ?? .min,
                 line: UInt32(task.line), parent: task.parent.map(Int32.init) ?? -1, depth: UInt16(clamping: task.depth),
-                reserved: 0, section: section, title: title, notes: noteRef, tags: tags,
+                reserved: idLength, section: section, title: title, notes: noteRef, tags: tags,
                 foldedTitle: foldedTitle, foldedNotes: foldedNotes))
         }
         let sectionRefs = sections.map { add($0) }
@@ -207,7 +222,7 @@ struct Segment: @unchecked Sendable {
                       priority: r.priority)
         }
         let cold = records.map { r in
-            ColdRecord(refHash: r.refHash, parent: r.parent, section: r.section, depth: r.depth, reserved: 0,
+            ColdRecord(refHash: r.refHash, parent: r.parent, section: r.section, depth: r.depth, reserved: r.reserved,
                        title: r.title, notes: r.notes, tags: r.tags, foldedTitle: r.foldedTitle, foldedNotes: r.foldedNotes)
         }
         hot.withUnsafeBytes { out.append(contentsOf: $0) }
@@ -291,6 +306,8 @@ public struct TaskInfo: Sendable {
     public var doneDate: Day?
     public var priority: Priority
     public var flagged: Bool
+    /// The value of its `id:` token, or nil.
+    public var id: String?
     public var tags: [String]
     /// 1-based line of the checkbox.
     public var line: Int
@@ -319,15 +336,59 @@ public struct Library: Sendable {
     let storage: SegmentStorage
     /// Number of tasks in all lists.
     public let taskCount: Int
+    /// The refs that write commands retired (`.tick/retired`).
+    public let retired: RetiredRefs
+    /// The refs shown instead of a record's ref, by position: a task named by its title ref whose title
+    /// ref was retired is named by its content ref.
+    let shownInstead: [Int: UInt64]
+    /// The refs shown instead, for prefix lookups.
+    let insteadIndex: RefIndex
 
-    init(lists: [TaskList], shortRefLengths: [UInt8]?, storage: SegmentStorage) {
+    init(lists: [TaskList], shortRefLengths: [UInt8]?, storage: SegmentStorage, retired: RetiredRefs) {
         self.lists = lists
-        self.refLengths = RefLengths(shortRefLengths)
         self.storage = storage
+        self.retired = retired
         taskCount = lists.last.map { $0.firstTask + $0.taskCount } ?? 0
+        var instead: [Int: UInt64] = [:]
+        if !retired.isEmpty {
+            for list in lists {
+                let path = Array(list.file.path.utf8)
+                for i in 0..<list.taskCount {
+                    let c = list.segment.cold(i)
+                    guard retired.contains(c.refHash) else { continue }
+                    let title = list.segment.bytes(c.title)
+                    guard Ref(path: path, title: title).hash == c.refHash else { continue }
+                    instead[list.firstTask + i] = Library.contentRef(of: i, in: list).hash
+                }
+            }
+        }
+        shownInstead = instead
+        insteadIndex = RefIndex(instead.values.sorted().map { Ref(hash: $0) })
+        // Known lengths are those among the records' refs; `refLength` adds the rest.
+        self.refLengths = RefLengths(shortRefLengths)
     }
 
-    /// Length of each task's short ref, by position (list order, then document order).
+    /// The content ref of task `i` of a list (see `Ref.content`), computed from its record.
+    static func contentRef(of i: Int, in list: TaskList) -> Ref {
+        let segment = list.segment
+        let h = segment.hot(i), c = segment.cold(i)
+        let due = h.dueDay == .min ? nil
+            : DueDate(day: Day(daysSinceEpoch: Int(h.dueDay)), minutes: h.dueMinutes < 0 ? nil : Int(h.dueMinutes))
+        let parent = c.parent < 0 || Int(c.parent) >= segment.taskCount ? UnsafeBufferPointer(start: nil, count: 0)
+            : segment.bytes(segment.cold(Int(c.parent)).title)
+        return Ref.content(path: Array(list.file.path.utf8), title: segment.bytes(c.title), due: due,
+                           priority: Int(h.priority), flagged: h.flagged, section: segment.section(c.section),
+                           parentTitle: parent, notes: c.notes.isNone ? UnsafeBufferPointer(start: nil, count: 0) : segment.bytes(c.notes))
+    }
+
+    /// The full ref that names a task now.
+    public func fullRef(_ id: TaskID) -> Ref {
+        if !shownInstead.isEmpty, let hash = shownInstead[position(of: id)] { return Ref(hash: hash) }
+        return Ref(hash: lists[id.list].segment.cold(id.index).refHash)
+    }
+
+    /// Length of each task's short ref among the records' refs (retired refs and refs shown instead aside),
+    /// by position (list order, then document order). The cache keeps it.
     var shortRefLengths: [UInt8] {
         if let table = refLengths.table { return table }
         var hashes: [Ref] = []
@@ -341,23 +402,29 @@ public struct Library: Sendable {
         return table
     }
 
+    /// The prefix length a ref needs to stand apart from every retired ref (0 for a ref that is itself retired).
+    private func retiredLength(_ ref: Ref) -> Int {
+        guard !retired.contains(ref.hash) else { return 0 }
+        return min(max(Ref.minimumLength, retired.index.sharedPrefixLength(with: ref) + 1), Ref.fullLength)
+    }
+
     /// Builds a library from parsed documents (tests, and lists parsed in this run).
-    public init(documents: [(file: ListFile, document: Document)]) {
+    public init(documents: [(file: ListFile, document: Document)], retired: RetiredRefs = RetiredRefs()) {
         let storage = SegmentStorage()
         let segments = documents.map { storage.own(Segment.build($0.document, path: $0.file.path)) }
-        self = Library.assemble(files: documents.map(\.file), segments: segments, storage: storage)
+        self = Library.assemble(files: documents.map(\.file), segments: segments, storage: storage, retired: retired)
     }
 
     /// The library over `segments`; `shortRefLengths` when known (an unchanged cache), else computed.
     static func assemble(files: [ListFile], segments: [Segment], storage: SegmentStorage,
-                         shortRefLengths known: [UInt8]? = nil) -> Library {
+                         shortRefLengths known: [UInt8]? = nil, retired: RetiredRefs) -> Library {
         var lists: [TaskList] = []
         var first = 0
         for (file, segment) in zip(files, segments) {
             lists.append(TaskList(file: file, segment: segment, firstTask: first))
             first += segment.taskCount
         }
-        return Library(lists: lists, shortRefLengths: known?.count == first ? known : nil, storage: storage)
+        return Library(lists: lists, shortRefLengths: known?.count == first ? known : nil, storage: storage, retired: retired)
     }
 
     /// Every task, in folder order.
@@ -376,7 +443,7 @@ public struct Library: Sendable {
         return TaskInfo(done: r.done, title: segment.string(r.title) ?? "", due: r.due,
                         doneDate: r.doneDay == .min ? nil : Day(daysSinceEpoch: Int(r.doneDay)),
                         priority: Priority(rawValue: Int(r.priority)) ?? .none, flagged: r.flagged,
-                        tags: tags.isEmpty ? [] : tags.split(separator: "\n").map(String.init),
+                        id: segment.taskID(id.index), tags: tags.isEmpty ? [] : tags.split(separator: "\n").map(String.init),
                         line: Int(r.line), parent: r.parent < 0 ? nil : Int(r.parent),
                         section: segment.section(r.section), depth: Int(r.depth))
     }
@@ -387,29 +454,49 @@ public struct Library: Sendable {
     public func position(of id: TaskID) -> Int { lists[id.list].firstTask + id.index }
 
     /// The short ref a row shows.
-    public func ref(_ id: TaskID) -> String { Ref(hash: record(id).refHash).prefix(refLength(id)) }
+    public func ref(_ id: TaskID) -> String { fullRef(id).prefix(refLength(id)) }
 
     /// The length of a task's short ref: the shortest prefix, at least 3 symbols, that no other
-    /// task's ref shares.
+    /// task's ref (equal refs aside) nor any retired ref shares.
     public func refLength(_ id: TaskID) -> Int {
-        if let table = refLengths.table { return Int(table[position(of: id)]) }
-        // A few lookups measure the task against all others; many build the whole table once.
-        refLengths.singles += 1
-        if refLengths.singles > 32 { return Int(shortRefLengths[position(of: id)]) }
-        let hash = record(id).refHash
+        guard !retired.isEmpty else { return lengthAmongTasks(id) }
+        let ref = fullRef(id)
+        var length = retiredLength(ref)
+        if shownInstead.isEmpty {
+            length = max(length, lengthAmongTasks(id))
+        } else {
+            // Apart from every record's ref (a task shown instead is measured alone) and every ref shown instead.
+            let own = shownInstead[position(of: id)] == nil ? lengthAmongTasks(id) : lengthAlone(id, hash: ref.hash)
+            let apart = min(max(Ref.minimumLength, insteadIndex.sharedPrefixLength(with: ref) + 1), Ref.fullLength)
+            length = max(length, own, apart)
+        }
+        return length
+    }
+
+    /// The length that sets `hash` apart from the records' refs of every other task.
+    private func lengthAlone(_ id: TaskID, hash: UInt64) -> Int {
         let me = position(of: id)
         var longest = 0
         var p = 0
         for list in lists {
             for i in 0..<list.taskCount {
                 defer { p += 1 }
-                guard p != me else { continue }
-                var a = hash, b = list.segment.cold(i).refHash, shared = 0
+                var a = hash, b = list.segment.cold(i).refHash
+                guard p != me, a != b else { continue }
+                var shared = 0
                 while shared < Ref.fullLength, a % 27 == b % 27 { a /= 27; b /= 27; shared += 1 }
                 longest = max(longest, shared)
             }
         }
         return min(max(Ref.minimumLength, longest + 1), Ref.fullLength)
+    }
+
+    private func lengthAmongTasks(_ id: TaskID) -> Int {
+        if let table = refLengths.table { return Int(table[position(of: id)]) }
+        // A few lookups measure the task against all others; many build the whole table once.
+        refLengths.singles += 1
+        if refLengths.singles > 32 { return Int(shortRefLengths[position(of: id)]) }
+        return lengthAlone(id, hash: record(id).refHash)
     }
 
     /// Appends a short ref to `out`, without making a string.
@@ -446,7 +533,7 @@ public struct Library: Sendable {
                                            title: UnsafeBufferPointer<UInt8>) {
         let segment = lists[id.list].segment
         let h = segment.hot(id.index), c = segment.cold(id.index)
-        return (c.refHash, refLength(id), h.done, Int(h.priority), h.flagged, h.dueDay, h.dueMinutes,
+        return (fullRef(id).hash, refLength(id), h.done, Int(h.priority), h.flagged, h.dueDay, h.dueMinutes,
                 c.notes.length > 0, segment.bytes(c.title))
     }
 
@@ -471,12 +558,19 @@ public struct Library: Sendable {
 
     // MARK: Naming things
 
-    /// The task a user's REF names: a ref prefix, else an exact title, else a unique title substring.
-    public func resolve(ref text: String) -> Resolution<TaskID> {
-        let query = String(text.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    /// The task a user's REF names (README "Naming tasks"), ignoring whitespace around it.
+    ///
+    /// The candidates are the tasks whose ref starts with the text (3 to 14 symbols, any case) and the tasks
+    /// whose title is the text, ignoring case: one candidate is found, several are ambiguous. A text that
+    /// also starts a retired ref is never found: it may have been shown for a task that is gone. Only when
+    /// there is no candidate and no retired ref does a part of a title count, when one task has it.
+    /// `preferring` (for `done`: open tasks) settles an ambiguity when exactly one candidate satisfies it.
+    public func resolve(ref text: String, preferring: ((TaskID) -> Bool)? = nil) -> TaskResolution {
+        let query = String(text.drop { $0.isWhitespace }.reversed().drop { $0.isWhitespace }.reversed())
         guard !query.isEmpty else { return .notFound }
         // A ref prefix of k symbols is the hash modulo 27^k (the first symbol is the lowest digit).
         var byRef: [TaskID] = []
+        var retiredHit = false
         let symbols = Array(query.utf8).map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 }
         if symbols.count >= Ref.minimumLength, symbols.count <= Ref.fullLength,
            let digits = Optional(symbols.compactMap(Ref.digit)), digits.count == symbols.count {
@@ -489,13 +583,14 @@ public struct Library: Sendable {
             let whole = digits.count == Ref.fullLength
             for (l, list) in lists.enumerated() {
                 for i in 0..<list.taskCount {
-                    let h = list.segment.cold(i).refHash
-                    if whole ? h == value : h % modulus == value { byRef.append(TaskID(list: l, index: i)) }
+                    let id = TaskID(list: l, index: i)
+                    let h = shownInstead.isEmpty ? list.segment.cold(i).refHash : fullRef(id).hash
+                    if whole ? h == value : h % modulus == value { byRef.append(id) }
                 }
             }
+            retiredHit = !retired.isEmpty && !retired.index.indices(withRefPrefix: String(decoding: symbols, as: UTF8.self)).isEmpty
         }
-        if byRef.count == 1 { return .found(byRef[0]) }
-        // Then an exact title (ignoring case), then a unique part of a title.
+        // Exact titles (ignoring case) are candidates beside refs; a part of a title only counts alone.
         let needle = Array(query.lowercased().utf8)
         var exact: [TaskID] = []
         var containing: [TaskID] = []
@@ -511,11 +606,17 @@ public struct Library: Sendable {
                 }
             }
         }
-        if exact.count == 1 { return .found(exact[0]) }
-        if exact.count > 1 { return .ambiguous(exact) }
-        if containing.count == 1 { return .found(containing[0]) }
-        if containing.count > 1 { return .ambiguous(containing) }
-        if byRef.count > 1 { return .ambiguous(byRef) }
+        func settle(_ candidates: [TaskID]) -> TaskResolution {
+            if candidates.count == 1 && !retiredHit { return .found(candidates[0]) }
+            if !retiredHit, let preferring, case let kept = candidates.filter(preferring), kept.count == 1 {
+                return .found(kept[0])
+            }
+            return .ambiguous(candidates, retired: retiredHit)
+        }
+        let candidates = Set(byRef + exact).sorted()
+        if !candidates.isEmpty { return settle(candidates) }
+        if retiredHit { return .gone }
+        if !containing.isEmpty { return settle(containing) }
         return .notFound
     }
 
@@ -537,6 +638,17 @@ public struct Library: Sendable {
         if prefixed.count > 1 { return .ambiguous(prefixed) }
         return .notFound
     }
+}
+
+/// What a REF resolved to.
+public enum TaskResolution: Equatable, Sendable {
+    case found(TaskID)
+    /// Several tasks match (ascending); `retired`: a retired ref starts with the text too, so it may have
+    /// been shown for a task that is gone.
+    case ambiguous([TaskID], retired: Bool)
+    /// Only retired refs start with the text: the task it named was removed, moved or changed.
+    case gone
+    case notFound
 }
 
 /// What a name resolved to.
@@ -604,7 +716,8 @@ extension Folder {
         }
         let unchanged = stale.isEmpty && cached?.matches(files: files) == true
         let library = Library.assemble(files: kept, segments: keptSegments, storage: storage,
-                                       shortRefLengths: unchanged ? cached?.shortRefLengths : nil)
+                                       shortRefLengths: unchanged ? cached?.shortRefLengths : nil,
+                                       retired: RetiredRefs.load(root: path))
         if saveCache, let cache, !unchanged || cached?.hasRacyEntries == true {
             cache.save(library)
         }

@@ -38,7 +38,9 @@ struct ListCache {
         var pathLength: UInt32
     }
 
-    static let magic: UInt64 = 0x3230_4548_4341_4B54 // "TKACHE02"
+    /// "TKACHE03" (records name tasks by the refs of FORMAT.md 5.8), mixed with the folding table's
+    /// fingerprint: the cache holds folded text, so a build that folds differently does not read it.
+    static let magic: UInt64 = 0x3330_4548_4341_4B54 ^ Folding.fingerprint
     static let recordLayout = UInt32(MemoryLayout<HotRecord>.stride << 16 | MemoryLayout<ColdRecord>.stride)
     /// Nanoseconds before the cache's writing during which a change makes an entry racy.
     static let racyWindow: Int64 = 2_000_000_000

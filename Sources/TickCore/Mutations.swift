@@ -4,7 +4,7 @@
 // MARK: - Task keys
 
 /// A task named so that tick can find it again in bytes read later: its list file, its title
-/// and how many earlier tasks of that list have the same title (the identity behind its ref).
+/// and how many earlier tasks of that list have the same title. (Refs are made otherwise: FORMAT.md 5.9.)
 ///
 /// Line numbers and indexes go stale as soon as someone edits the file; a key does not, unless
 /// the task's own title changes (or a same-titled task is added or removed above it).
@@ -19,9 +19,6 @@ public struct TaskKey: Hashable, Sendable, CustomStringConvertible {
         self.title = title
         self.occurrence = occurrence
     }
-
-    /// The task's full ref.
-    public var ref: Ref { Ref(path: path, title: title, occurrence: occurrence) }
 
     public var description: String { "'\(title)' in \(path)" }
 }
@@ -105,7 +102,7 @@ extension Library {
         let segments = entries.map { entry in
             entry.segment ?? storage.own(Segment.build(entry.document!, path: entry.file.path))
         }
-        return Library.assemble(files: entries.map(\.file), segments: segments, storage: storage)
+        return Library.assemble(files: entries.map(\.file), segments: segments, storage: storage, retired: retired)
     }
 }
 
@@ -386,7 +383,9 @@ public final class Mutator {
     /// Reverts the last change tick made to the folder; returns its summary.
     public func undo(force: Bool) throws -> String {
         let summary = try writer.undo(force: force)
+        let before = library
         library = folder.load().library
+        keep(library.retiredRefs(afterUndoing: before))
         return summary
     }
 
@@ -406,7 +405,23 @@ public final class Mutator {
     }
 
     private func refresh(_ documents: [String: Document?]) {
-        library = library.replacing(documents, in: folder)
+        let before = library
+        library = before.replacing(documents, in: folder)
+        // A list edited by hand since tick last wrote it: its tasks deleted by hand retire their refs too.
+        var handEdits: [(path: String, written: Document)] = []
+        for path in documents.keys.sorted() {
+            guard let versions = writer.journal.lastTwoVersions(of: path), versions.previousAfter != versions.before else { continue }
+            handEdits.append((path, Document(bytes: versions.previousAfter)))
+        }
+        keep(library.retiredRefs(after: before, changing: Set(documents.keys), handEdits: handEdits))
+    }
+
+    /// Records the refs that this change retired (README "Refs"), in `.tick/retired` and in `library`.
+    private func keep(_ retired: RetiredRefs) {
+        guard retired.refs != library.retired.refs else { return }
+        library = library.with(retired: retired)
+        // The lists are written already: a record that cannot be written only weakens later warnings.
+        try? retired.save(root: folder.path)
     }
 
     private func orderedPaths(_ keys: [TaskKey]) -> [String] {

@@ -109,12 +109,8 @@ public struct TitleInput: Equatable, Sendable {
         return result
     }
 
-    /// `H:MM` or `HH:MM`.
-    private static func isTime(_ word: String) -> Bool {
-        let b = Array(word.utf8)
-        guard b.count == 4 || b.count == 5, b[b.count - 3] == UInt8(ascii: ":") else { return false }
-        return b.enumerated().allSatisfy { $0.offset == b.count - 3 || ($0.element >= 0x30 && $0.element <= 0x39) }
-    }
+    /// A time word of the date words (`9:00`, `17:30`, `9am`, `5pm`).
+    private static func isTime(_ word: String) -> Bool { DueDate.isTimeWord(word) }
 }
 
 /// The one check of a task's title, for every path that writes one (`add`, `edit --title`, the

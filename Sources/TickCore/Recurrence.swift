@@ -1,6 +1,6 @@
 import TickFormat
 
-/// The date arithmetic of repeating tasks (FORMAT.md 5.8). Pure: the day of completion and today
+/// The date arithmetic of repeating tasks (FORMAT.md 5.10). Pure: the day of completion and today
 /// are parameters, never read from a clock.
 public enum Recurrence {
     /// What completing or skipping a repeating task leads to.

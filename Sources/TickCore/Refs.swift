@@ -1,19 +1,34 @@
-// Task refs: stable short names for tasks, and resolving what a user typed to a task.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+// Task refs: which hash names a task, the shortest prefixes rows show, and the refs tick retired.
+// Resolving what a user typed is `Library.resolve(ref:)`.
 
 // MARK: - Ref
 
-/// A task's stable reference: the FNV-1a 64 hash of `path NUL title NUL n`.
+/// A task's stable reference: a 64-bit FNV-1a hash that names one task (README "Refs", FORMAT.md 5.8).
 ///
-/// `path` is the list file's path relative to the task folder (`/`-separated, with `.md`), `title` the task's
-/// title as the format reads it (UTF-8 bytes, exactly), and `n` in decimal ASCII how many earlier tasks of
-/// the same list (in document order, subtasks and done tasks included) have a byte-identical title. So a ref
-/// survives edits to other tasks and to this task's metadata, but changes when the task's title, its
-/// list or the number of same-titled tasks before it changes.
+/// Which hash names a task (see `Ref.names(path:document:)`):
+/// - a task with an `id:` token: its **id ref**, the hash of `NUL "id:" value`: it survives a new title
+///   and a move to another list;
+/// - else, a task whose title no other task of its list has (byte for byte): its **title ref**, the hash of
+///   `path NUL title NUL "0"` (`path` relative to the task folder, `/`-separated, with `.md`): it survives
+///   changes to its due date, priority, flag, completion, notes and to every other task;
+/// - else (several tasks of the list share the title): its **content ref**, the hash of `path NUL title NUL
+///   SOH NUL` and its due date, priority, flag, section, parent's title and notes (`contentRef`): it does not
+///   depend on the order of the same-titled tasks nor on their number, so removing one never hands its ref to
+///   another. Same-titled tasks that agree in all of these share one ref, which is then ambiguous.
+///
+/// A title ref or content ref that tick saw stop naming its task is retired (`RetiredRefs`): a task is
+/// never again shown under it, and typing it is an error, never another task.
 ///
 /// Written in `alphabet`, 27 symbols without vowels (nor `y`) so that a ref never reads as a word, and
 /// without `0`, `1` and `l`, easily mistaken for one another and for `o`. The full ref has 14 symbols,
 /// least significant base-27 digit first, so that every prefix is evenly spread; a row shows the shortest
-/// prefix of at least 3 symbols that no other task of the folder shares (see `RefIndex`).
+/// prefix of at least 3 symbols that no other task of the folder (nor a retired ref) shares (see `RefIndex`).
 public struct Ref: Hashable, Comparable, Sendable, CustomStringConvertible {
     public let hash: UInt64
 
@@ -41,10 +56,65 @@ public struct Ref: Hashable, Comparable, Sendable, CustomStringConvertible {
         self.hash = h.value
     }
 
-    /// The refs of a list's tasks, given every title of the list in document order.
-    public static func refs(path: String, titles: some Sequence<String>) -> [Ref] {
-        var builder = RefBuilder(path: path)
-        return titles.map { builder.next(title: $0) }
+    /// The title ref of a task: the hash of `path NUL title NUL "0"`.
+    public init(path: some Sequence<UInt8>, title: some Sequence<UInt8>) {
+        self.init(path: path, title: title, occurrence: 0)
+    }
+
+    /// The id ref of a task with the token `id:value`: the hash of `NUL "id:" value` (no path, so that it
+    /// survives a move; the NUL keeps it apart from every path's hash).
+    public init(id value: some Sequence<UInt8>) {
+        var h = FNV1a64()
+        h.add(0)
+        h.add(Array("id:".utf8))
+        h.add(value)
+        self.hash = h.value
+    }
+
+    /// The content ref of a task whose title other tasks of its list share: the hash of `path NUL title NUL
+    /// SOH NUL due NUL priority NUL flag NUL section NUL parent-title NUL notes`, where `due` is written as in
+    /// a `due:` token (empty without one), `priority` is 0 to 3, `flag` 0 or 1, `section` the section heading
+    /// (empty without one), `parent-title` the enclosing task's title (empty for a top-level task), and
+    /// `notes` the notes as tick reads them. Completion is not part of it: completing one of two same-titled
+    /// tasks changes neither ref.
+    public static func content(path: some Sequence<UInt8>, title: some Sequence<UInt8>, due: DueDate?, priority: Int,
+                               flagged: Bool, section: String?, parentTitle: some Sequence<UInt8>,
+                               notes: some Sequence<UInt8>) -> Ref {
+        var h = FNV1a64()
+        h.add(path)
+        h.add(0)
+        h.add(title)
+        h.add(0)
+        h.add(1)
+        h.add(0)
+        if let due { h.add(Array(due.description.utf8)) }
+        h.add(0)
+        h.add(UInt8(0x30 + max(0, min(priority, 9))))
+        h.add(0)
+        h.add(flagged ? 0x31 : 0x30)
+        h.add(0)
+        if let section { h.add(Array(section.utf8)) }
+        h.add(0)
+        h.add(parentTitle)
+        h.add(0)
+        h.add(notes)
+        return Ref(hash: h.value)
+    }
+
+    /// The ref that names each task of a list (see the type's summary), in document order.
+    public static func names(path: String, document: Document) -> [Ref] {
+        let pathBytes = Array(path.utf8)
+        var count: [[UInt8]: Int] = [:]  // by bytes: String equality would join canonically equivalent titles
+        for task in document.tasks { count[Array(task.title.utf8), default: 0] += 1 }
+        return document.tasks.indices.map { i in
+            let task = document.tasks[i]
+            if let id = task.id { return Ref(id: id.utf8) }
+            if count[Array(task.title.utf8)] == 1 { return Ref(path: pathBytes, title: task.title.utf8) }
+            return Ref.content(path: pathBytes, title: task.title.utf8, due: task.due, priority: task.priority.rawValue,
+                               flagged: task.flagged, section: task.section,
+                               parentTitle: task.parent.map { Array(document.tasks[$0].title.utf8) } ?? [],
+                               notes: document.notes[i].utf8)
+        }
     }
 
     /// The full 14-symbol ref.
@@ -73,38 +143,6 @@ public struct Ref: Hashable, Comparable, Sendable, CustomStringConvertible {
         for (i, b) in alphabet.enumerated() { table[Int(b)] = i }
         return table
     }()
-}
-
-/// Computes the refs of one list's tasks in document order, counting repeated titles.
-///
-/// Titles count as the same when their bytes are identical. (Strictly, when the hash of `path NUL title`
-/// is: the two differ only for a 64-bit collision, where counting the titles together keeps their refs apart.)
-public struct RefBuilder {
-    private let pathState: FNV1a64
-    /// How many tasks so far had each `path NUL title NUL` hash state.
-    private var seen: [UInt64: Int] = [:]
-
-    public init(path: some Sequence<UInt8>) {
-        var h = FNV1a64()
-        h.add(path)
-        h.add(0)
-        pathState = h
-    }
-
-    public init(path: String) { self.init(path: path.utf8) }
-
-    /// The ref of the next task of the list.
-    public mutating func next(title: some Sequence<UInt8>) -> Ref {
-        var h = pathState
-        h.add(title)
-        h.add(0)
-        let n = seen[h.value, default: 0]
-        seen[h.value] = n + 1
-        h.add(decimal: n)
-        return Ref(hash: h.value)
-    }
-
-    public mutating func next(title: String) -> Ref { next(title: title.utf8) }
 }
 
 /// FNV-1a, 64 bits: offset basis 0xcbf29ce484222325, prime 0x100000001b3.
@@ -181,7 +219,7 @@ private func commonPrefixLength(_ a: UInt64, _ b: UInt64) -> Int {
 
 // MARK: - RefIndex
 
-/// The refs of every task of a folder: shortest unique prefixes, and resolution of what a user typed.
+/// The refs of every task of a folder: shortest unique prefixes, and the tasks a prefix starts.
 ///
 /// Built once from all full refs (a sort, then one pass comparing each ref with its neighbours in text
 /// order), so it stays fast at 100,000 tasks. Tasks are named by their position in the array given to `init`.
@@ -202,9 +240,15 @@ public struct RefIndex: Sendable {
         var lengths = [UInt8](repeating: UInt8(Ref.minimumLength), count: refs.count)
         for i in order.indices {
             let here = refs[Int(order[i])].hash
+            // Equal refs (tasks that agree in everything their ref is made of) share their short ref:
+            // compare with the nearest different ref on each side.
             var shared = 0
-            if i > 0 { shared = commonPrefixLength(here, refs[Int(order[i - 1])].hash) }
-            if i + 1 < order.count { shared = max(shared, commonPrefixLength(here, refs[Int(order[i + 1])].hash)) }
+            var j = i - 1
+            while j >= 0, refs[Int(order[j])].hash == here { j -= 1 }
+            if j >= 0 { shared = commonPrefixLength(here, refs[Int(order[j])].hash) }
+            var k = i + 1
+            while k < order.count, refs[Int(order[k])].hash == here { k += 1 }
+            if k < order.count { shared = max(shared, commonPrefixLength(here, refs[Int(order[k])].hash)) }
             lengths[Int(order[i])] = UInt8(min(max(Ref.minimumLength, shared + 1), Ref.fullLength))
         }
         self.order = order
@@ -222,14 +266,26 @@ public struct RefIndex: Sendable {
     /// For a ref of the index this is what a row shows; for any other ref it is the prefix it would need
     /// to stand apart from all of them.
     public func shortRef(for ref: Ref) -> String {
+        ref.prefix(min(max(Ref.minimumLength, sharedPrefixLength(with: ref) + 1), Ref.fullLength))
+    }
+
+    /// The most leading symbols that `ref` shares with a different ref of the index (equal ones do not count).
+    public func sharedPrefixLength(with ref: Ref) -> Int {
         let key = SortKey(ref.hash)
         let position = lowerBound(key)
         var shared = 0
         if position > 0 { shared = commonPrefixLength(ref.hash, refs[Int(order[position - 1])].hash) }
         var next = position
-        if next < keys.count, keys[next] == key { next += 1 }  // itself
+        while next < keys.count, keys[next] == key { next += 1 }  // itself
         if next < keys.count { shared = max(shared, commonPrefixLength(ref.hash, refs[Int(order[next])].hash)) }
-        return ref.prefix(min(max(Ref.minimumLength, shared + 1), Ref.fullLength))
+        return shared
+    }
+
+    /// Whether the index holds `ref`.
+    public func contains(_ ref: Ref) -> Bool {
+        let key = SortKey(ref.hash)
+        let position = lowerBound(key)
+        return position < keys.count && keys[position] == key
     }
 
     /// Positions (ascending) of the tasks whose full ref starts with `text` (lower-cased, 1 to 14 symbols).
@@ -254,37 +310,6 @@ public struct RefIndex: Sendable {
             range = lo..<hi
         }
         return range.map { Int(order[$0]) }.sorted()
-    }
-
-    /// Resolves what a user typed for REF. `titles` are the tasks' titles in the order of `refs`.
-    ///
-    /// In order of precedence: a ref (3 to 14 symbols, any case) that is the prefix of exactly one full ref;
-    /// then an exact title, ignoring case; then a title that contains the text, ignoring case. The first rule
-    /// that finds exactly one task wins; a title rule that finds several makes the text ambiguous. When no title
-    /// matches, a ref prefix shared by several tasks is ambiguous too. Surrounding whitespace is ignored.
-    public func resolve(_ text: String, titles: some Sequence<String>) -> RefResolution {
-        let query = trimmed(text)
-        guard !query.isEmpty else { return .notFound }
-        let byRef = query.utf8.count >= Ref.minimumLength ? indices(withRefPrefix: query) : []
-        if byRef.count == 1 { return .found(byRef[0], by: .ref) }
-
-        let needle = Array(query.lowercased().utf8)
-        var exact: [Int] = []
-        var containing: [Int] = []
-        for (i, title) in titles.enumerated() {
-            let folded = Array(title.lowercased().utf8)
-            if folded == needle {
-                exact.append(i)
-            } else if exact.isEmpty, contains(folded, needle) {
-                containing.append(i)
-            }
-        }
-        if exact.count == 1 { return .found(exact[0], by: .title) }
-        if exact.count > 1 { return .ambiguous(exact, by: .title) }
-        if containing.count == 1 { return .found(containing[0], by: .titleSubstring) }
-        if containing.count > 1 { return .ambiguous(containing, by: .titleSubstring) }
-        if byRef.count > 1 { return .ambiguous(byRef, by: .ref) }
-        return .notFound
     }
 
     private func lowerBound(_ key: SortKey) -> Int {
@@ -346,37 +371,207 @@ extension SortKey {
     }
 }
 
-/// The outcome of resolving a user's REF text.
-public enum RefResolution: Equatable, Sendable {
-    /// Which rule matched.
-    public enum Rule: Equatable, Sendable {
-        case ref, title, titleSubstring
+// MARK: - Retired refs
+
+/// Refs that no longer name the task they named, written by the write commands to `.tick/retired`.
+///
+/// When a change by tick removes or moves a task, changes what its ref is made of, or gives its title to a
+/// second task of the list, the refs that stop naming their task are added here (the newest last, at most
+/// `capacity` kept). A retired ref is never shown for a task again, and typing a prefix of one is an error
+/// (the task is gone, or the text is ambiguous), never another task. Reads never write this file.
+///
+/// The file holds one full ref (14 symbols) per line. It is untrusted input: it is opened without following
+/// a symbolic link, read up to a size limit, and a line that is not a ref is ignored.
+public struct RetiredRefs: Sendable {
+    /// The refs, oldest first.
+    public private(set) var refs: [Ref]
+    /// The same refs, for prefix lookups.
+    public let index: RefIndex
+    private let members: Set<UInt64>
+
+    /// How many refs the file keeps.
+    public static let capacity = 4096
+    /// `.tick/retired`.
+    public static let fileName = "retired"
+
+    public init(_ refs: [Ref] = []) {
+        var seen = Set<UInt64>()
+        var kept: [Ref] = []
+        for ref in refs.reversed() where seen.insert(ref.hash).inserted {
+            kept.append(ref)
+            if kept.count == RetiredRefs.capacity { break }
+        }
+        self.refs = kept.reversed()
+        self.members = Set(kept.map(\.hash))
+        self.index = RefIndex(self.refs)
     }
 
-    /// Exactly one task, at this position.
-    case found(Int, by: Rule)
-    /// Several tasks matched the first rule that matched at all: the candidates, in ascending position.
-    case ambiguous([Int], by: Rule)
-    /// Nothing matched.
-    case notFound
-}
+    public var isEmpty: Bool { refs.isEmpty }
 
-private func trimmed(_ text: String) -> String {
-    let isSpace: (Character) -> Bool = { $0.isWhitespace }
-    guard let first = text.firstIndex(where: { !isSpace($0) }),
-          let last = text.lastIndex(where: { !isSpace($0) }) else { return "" }
-    return String(text[first...last])
-}
+    public func contains(_ hash: UInt64) -> Bool { members.contains(hash) }
 
-/// Whether `needle` occurs in `haystack`, byte for byte.
-private func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-    guard let first = needle.first else { return true }
-    guard haystack.count >= needle.count else { return false }
-    var i = 0
-    let end = haystack.count - needle.count
-    while i <= end {
-        if haystack[i] == first, haystack[i..<(i + needle.count)].elementsEqual(needle) { return true }
-        i += 1
+    /// These refs with `added` appended (the oldest dropped beyond `capacity`) and `revived` taken out.
+    public func updated(adding added: [Ref], removing revived: Set<UInt64> = []) -> RetiredRefs {
+        RetiredRefs(refs.filter { !revived.contains($0.hash) } + added.filter { !revived.contains($0.hash) })
     }
-    return false
+
+    /// The file's text: one full ref per line.
+    public var text: [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(refs.count * (Ref.fullLength + 1))
+        for ref in refs {
+            out.append(contentsOf: ref.description.utf8)
+            out.append(0x0A)
+        }
+        return out
+    }
+
+    /// Reads the refs of a file's text; lines that are not a full ref are skipped.
+    public init(text: [UInt8]) {
+        var refs: [Ref] = []
+        for line in text.split(separator: 0x0A) {
+            guard line.count == Ref.fullLength, let ref = Ref(fullText: line) else { continue }
+            refs.append(ref)
+        }
+        self.init(refs)
+    }
+}
+
+extension Ref {
+    /// The ref written as its 14 symbols (lower case), or nil when the text is not one.
+    init?(fullText symbols: some Collection<UInt8>) {
+        guard symbols.count == Ref.fullLength else { return nil }
+        var value: UInt64 = 0
+        var multiplier: UInt64 = 1
+        for (i, s) in symbols.enumerated() {
+            guard let d = Ref.digit(s) else { return nil }
+            let (part, overflow1) = UInt64(d).multipliedReportingOverflow(by: multiplier)
+            let (sum, overflow2) = value.addingReportingOverflow(part)
+            guard !overflow1, !overflow2 else { return nil }
+            value = sum
+            if i + 1 < Ref.fullLength { multiplier = multiplier &* 27 }
+        }
+        self.init(hash: value)
+    }
+}
+
+// MARK: - The retired file
+
+extension RetiredRefs {
+    /// The longest file read: a full file and a little slack.
+    static let maximumFileSize = capacity * (Ref.fullLength + 1) + 4096
+
+    /// `.tick/retired` of the task folder at `root`.
+    static func path(root: String) -> String { root + "/" + FolderLocation.stateFolderName + "/" + fileName }
+
+    /// The retired refs of the task folder at `root`: none when the file is missing, is not a regular file
+    /// (a symbolic link is not followed) or is larger than a full one.
+    public static func load(root: String) -> RetiredRefs {
+        let path = path(root: root)
+        guard let fd = try? Posix.open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW) else { return RetiredRefs() }
+        defer { close(fd) }
+        guard let info = try? Posix.fstat(fd, path), info.st_mode & S_IFMT == S_IFREG,
+              Int(info.st_size) <= maximumFileSize,
+              let bytes = try? Posix.readAll(fd, path, sizeHint: Int(info.st_size)),
+              bytes.count <= maximumFileSize else { return RetiredRefs() }
+        return RetiredRefs(text: bytes)
+    }
+
+    /// Writes the refs to `.tick/retired` of the folder at `root` (0600, through a temporary file and a
+    /// rename, so a reader sees the old file or the new one). The folder's writer holds its lock.
+    func save(root: String) throws(IOFailure) {
+        let path = RetiredRefs.path(root: root)
+        let temporary = "\(path).\(getpid()).tmp"
+        let fd = try Posix.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0o600)
+        do throws(IOFailure) {
+            try Posix.writeAll(fd, text, temporary)
+            close(fd)
+            try Posix.rename(temporary, path)
+        } catch {
+            close(fd)
+            Posix.unlink(temporary)
+            throw error
+        }
+    }
+}
+
+// MARK: - Retiring refs when tick changes lists
+
+extension Library {
+    /// This library with other retired refs (which change the refs shown instead of title refs).
+    func with(retired: RetiredRefs) -> Library {
+        Library.assemble(files: lists.map(\.file), segments: lists.map(\.segment), storage: storage, retired: retired)
+    }
+
+    /// The refs shown for the tasks of the lists at `paths`, in folder order.
+    func shownRefs(inListsAt paths: Set<String>) -> [Ref] {
+        var refs: [Ref] = []
+        for (l, list) in lists.enumerated() where paths.contains(list.file.path) {
+            for i in 0..<list.taskCount { refs.append(fullRef(TaskID(list: l, index: i))) }
+        }
+        return refs
+    }
+
+    /// The title refs of the titles that several tasks share in the lists at `paths`.
+    func sharedTitleRefs(inListsAt paths: Set<String>) -> [Ref] {
+        var refs: [Ref] = []
+        for list in lists where paths.contains(list.file.path) {
+            var count: [[UInt8]: Int] = [:]
+            var order: [[UInt8]] = []
+            for i in 0..<list.taskCount {
+                let title = Array(list.segment.bytes(list.segment.cold(i).title))
+                count[title, default: 0] += 1
+                if count[title] == 2 { order.append(title) }
+            }
+            let path = Array(list.file.path.utf8)
+            refs += order.map { Ref(path: path, title: $0) }
+        }
+        return refs
+    }
+
+    /// The retired refs once tick has changed the lists at `paths` from `before` to this library:
+    /// the title refs of titles that several tasks of those lists share (before or after: such a ref could
+    /// have been shown for one of them while it was alone), then every ref shown before the change in
+    /// those lists that no task of them is shown under after it.
+    ///
+    /// `handEdits` holds the lists edited by hand since tick last wrote them, as tick left them: the refs
+    /// shown there that no task of `before` (the folder as the change found it) is shown under are retired
+    /// first (a task deleted by hand).
+    func retiredRefs(after before: Library, changing paths: Set<String>,
+                     handEdits: [(path: String, written: Document)] = []) -> RetiredRefs {
+        var vanished: [Ref] = []
+        if !handEdits.isEmpty {
+            // What the change found: the folder as it was before it (a task moved by hand keeps an id ref).
+            let found = Set(before.shownRefs(inListsAt: Set(before.lists.map(\.file.path))).map(\.hash))
+            for edit in handEdits {
+                let file = ListFile(path: edit.path, absolutePath: edit.path)
+                let written = Library(documents: [(file, edit.written)], retired: before.retired)
+                vanished += written.shownRefs(inListsAt: [edit.path]).filter { !found.contains($0.hash) }
+            }
+        }
+        let shared = before.sharedTitleRefs(inListsAt: paths) + sharedTitleRefs(inListsAt: paths)
+        let first = before.retired.updated(adding: vanished + shared)
+        let shownAfter = Set(with(retired: first).shownRefs(inListsAt: paths).map(\.hash))
+        var gone: [Ref] = []
+        var seen = Set<UInt64>()
+        for ref in before.shownRefs(inListsAt: paths) where !shownAfter.contains(ref.hash) && seen.insert(ref.hash).inserted {
+            gone.append(ref)
+        }
+        return first.updated(adding: gone)
+    }
+
+    /// The retired refs once `undo` has turned `before` into this library: the refs that tasks are shown
+    /// under again (the undone change had retired them) are no longer retired.
+    func retiredRefs(afterUndoing before: Library) -> RetiredRefs {
+        let all = Set(lists.map(\.file.path) + before.lists.map(\.file.path))
+        let shownBefore = Set(before.shownRefs(inListsAt: all).map(\.hash))
+        var back = Set<UInt64>()
+        for list in lists {
+            for i in 0..<list.taskCount {
+                let hash = list.segment.cold(i).refHash
+                if !shownBefore.contains(hash), retired.contains(hash) { back.insert(hash) }
+            }
+        }
+        return retired.updated(adding: [], removing: back)
+    }
 }

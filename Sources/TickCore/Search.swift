@@ -7,6 +7,12 @@ public struct SearchHit: Sendable {
     public var id: TaskID
     /// When some word was found only in the notes: the first note line holding a match.
     public var noteLine: NoteLine?
+    /// The searched words, folded.
+    let words: [[UInt8]]
+
+    /// The character ranges of every searched word in `text` (the task's title, to highlight it as
+    /// a note line's matches are), folded as the search folds.
+    public func matches(in text: String) -> [Range<Int>] { TickCore.matches(of: words, in: text) }
 }
 
 /// A note line that a search matched, and where the words are in it (worked out only when asked:
@@ -45,7 +51,7 @@ extension Library {
                 }
                 guard all else { continue }
                 let id = TaskID(list: l, index: i)
-                var hit = SearchHit(id: id, noteLine: nil)
+                var hit = SearchHit(id: id, noteLine: nil, words: needles)
                 if !onlyInNotes.isEmpty {
                     // Folding keeps line feeds, so line k of the folded notes is line k of the notes.
                     if let k = firstLine(in: notes, holdingAnyOf: onlyInNotes) {

@@ -155,6 +155,7 @@ public struct Document: Sendable {
                 case .flag: task.flagged = true
                 case .recurrence(let rule): task.recurrence = rule
                 case .until(let day): task.until = day
+                case .id(let value): task.id = value
                 }
             }
             diagnostics += repetitionProblems(task)

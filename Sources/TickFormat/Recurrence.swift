@@ -1,4 +1,4 @@
-/// A repetition rule: the value of a `rec:` token (FORMAT.md 5.8).
+/// A repetition rule: the value of a `rec:` token (FORMAT.md 5.10).
 ///
 /// `rec:1w` repeats a week after each completion, `rec:+1w` a week after the old due date, and
 /// `rec:++1w` on the first step of a week after the old due date that lands after today.

@@ -1,4 +1,4 @@
-// The edit a completion of a repeating task makes (FORMAT.md 5.8): its `due:` token moves to the
+// The edit a completion of a repeating task makes (FORMAT.md 5.10): its `due:` token moves to the
 // next occurrence, its box stays open, and its done subtasks open again.
 
 extension Document {

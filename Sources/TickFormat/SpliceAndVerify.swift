@@ -12,6 +12,7 @@ extension Document {
         var doneDate: Day?
         var priority: Priority
         var flagged: Bool
+        var id: String?
         var tags: [String]
         var depth: Int
         var parent: Int?
@@ -25,7 +26,7 @@ extension Document {
         tasks.indices.map { i in
             let t = tasks[i]
             return Expected(done: t.done, title: t.title, due: t.due, doneDate: t.doneDate, priority: t.priority,
-                            flagged: t.flagged, tags: t.tags, depth: t.depth, parent: t.parent, section: t.section,
+                            flagged: t.flagged, id: t.id, tags: t.tags, depth: t.depth, parent: t.parent, section: t.section,
                             notes: notes[i], recurrence: t.recurrence, until: t.until)
         }
     }

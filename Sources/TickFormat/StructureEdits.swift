@@ -14,7 +14,7 @@ extension Document {
             line.append(contentsOf: token.utf8)
         }
         let expected = Expected(done: new.done, title: String(decoding: title, as: UTF8.self), due: new.due,
-                                doneDate: new.done ? new.doneDate : nil, priority: new.priority, flagged: new.flagged,
+                                doneDate: new.done ? new.doneDate : nil, priority: new.priority, flagged: new.flagged, id: nil,
                                 tags: TitleLine(bytes: [0x20] + title, range: 0..<(title.count + 1), continuation: 0..<0).tags,
                                 depth: 0, parent: nil, section: nil, notes: normalizedNotes(new.notes))
         var noteLines: [[UInt8]] = []

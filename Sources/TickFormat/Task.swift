@@ -1,3 +1,7 @@
+/// Whether `text` is a well-formed `id:` value (FORMAT.md 5.8): 1 to 64 ASCII letters, digits, `-`, `_`
+/// or `.`.
+public func isValidTaskID(_ text: String) -> Bool { TitleLine.idValue(text.utf8) != nil }
+
 /// A task priority: `!` low, `!!` medium, `!!!` high.
 public enum Priority: Int, Comparable, Sendable, CaseIterable {
     case none = 0, low, medium, high
@@ -18,7 +22,9 @@ public struct Task: Sendable {
     public var doneDate: Day?
     public var priority: Priority
     public var flagged: Bool
-    /// The repetition rule of its `rec:` token (FORMAT.md 5.8), or nil.
+    /// The value of its `id:` token (FORMAT.md 5.8), or nil.
+    public var id: String? = nil
+    /// The repetition rule of its `rec:` token (FORMAT.md 5.10), or nil.
     public var recurrence: RecurrenceRule? = nil
     /// The day of its `until:` token, or nil.
     public var until: Day? = nil

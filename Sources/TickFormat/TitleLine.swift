@@ -8,7 +8,9 @@ struct TitleLine: Sendable {
         case done(Day)
         case priority(Int)
         case flag
-        /// `rec:INTERVAL`: a repetition rule (FORMAT.md 5.8).
+        /// `id:VALUE`: a stable identity chosen by the user or minted by `tick id` (FORMAT.md 5.8).
+        case id(String)
+        /// `rec:INTERVAL`: a repetition rule (FORMAT.md 5.10).
         case recurrence(RecurrenceRule)
         /// `until:YYYY-MM-DD`: the last day a repetition may land on.
         case until(Day)
@@ -52,7 +54,7 @@ struct TitleLine: Sendable {
     /// of the paragraph, where a code span opened on the title line may close.
     init(bytes: [UInt8], range: Range<Int>, continuation: Range<Int>) {
         let code = TitleLine.codeSpans(in: bytes, range: range, continuation: continuation)
-        var seenDue = false, seenDone = false, seenPriority = false, seenFlag = false
+        var seenDue = false, seenDone = false, seenPriority = false, seenFlag = false, seenID = false
         var seenRecurrence = false, seenUntil = false
 
         var i = range.lowerBound
@@ -82,6 +84,7 @@ struct TitleLine: Sendable {
                     case .done: (seen, what) = (seenDone, "completion date"); seenDone = true
                     case .priority: (seen, what) = (seenPriority, "priority"); seenPriority = true
                     case .flag: (seen, what) = (seenFlag, "#flag"); seenFlag = true
+                    case .id: (seen, what) = (seenID, "id"); seenID = true
                     case .recurrence: (seen, what) = (seenRecurrence, "repetition rule"); seenRecurrence = true
                     case .until: (seen, what) = (seenUntil, "until date"); seenUntil = true
                     }
@@ -122,6 +125,19 @@ struct TitleLine: Sendable {
                 malformed.append(Malformed(due: isDue, range: w))
                 return nil
             }
+            return nil
+        case UInt8(ascii: "i"), UInt8(ascii: "I"):
+            let key = TitleLine.idKey
+            // A bare `id:` is a malformed id too: an empty value.
+            guard w.count >= key.count, TitleLine.starts(b, w.lowerBound, with: key, ignoringCase: true) else { return nil }
+            guard TitleLine.starts(b, w.lowerBound, with: key, ignoringCase: false) else {
+                problems.append((w.lowerBound, "'\(text(b, w))' is not metadata: keys are lower case ('id:')"))
+                return nil
+            }
+            let value = b[(w.lowerBound + key.count)..<w.upperBound]
+            if let id = TitleLine.idValue(value) { return .id(id) }
+            problems.append((w.lowerBound, "malformed id '\(text(b, w))': expected id: and 1 to \(TitleLine.idMaximumLength) "
+                             + "letters, digits, '-', '_' or '.'"))
             return nil
         case UInt8(ascii: "r"), UInt8(ascii: "R"), UInt8(ascii: "u"), UInt8(ascii: "U"):
             return classifyRepetition(b, w)
@@ -168,6 +184,20 @@ struct TitleLine: Sendable {
     static let dueKey = Array("due:".utf8)
     static let doneKey = Array("done:".utf8)
     static let flagName = Array("flag".utf8)
+    static let idKey = Array("id:".utf8)
+    /// The longest `id:` value, in bytes.
+    static let idMaximumLength = 64
+
+    /// An `id:` value: 1 to 64 ASCII letters, digits, `-`, `_` or `.`; nil for anything else.
+    static func idValue(_ value: some Collection<UInt8>) -> String? {
+        guard !value.isEmpty, value.count <= idMaximumLength, value.allSatisfy(isIDByte) else { return nil }
+        return String(decoding: value, as: UTF8.self)
+    }
+
+    private static func isIDByte(_ c: UInt8) -> Bool {
+        (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5A) || (c >= 0x61 && c <= 0x7A)
+            || c == UInt8(ascii: "-") || c == UInt8(ascii: "_") || c == UInt8(ascii: ".")
+    }
 
     /// Whether `b` holds `key` at `at` (ASCII letters compared without case when asked).
     static func starts(_ b: [UInt8], _ at: Int, with key: [UInt8], ignoringCase: Bool) -> Bool {

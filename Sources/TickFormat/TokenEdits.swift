@@ -48,6 +48,16 @@ extension Document {
         return try apply(splices, expecting: expected, task: i)
     }
 
+    /// Gives task `i` the `id:` token `id` (replacing the one it has), or removes it (nil).
+    public func settingID(_ i: Int, _ id: String?) throws(EditError) -> EditResult {
+        let task = try self.task(i)
+        var expected = expectedModel()
+        expected[i].id = id
+        let splices = tokenSplices(task, kind: .id(id ?? ""), text: id.map { "id:\($0)" })
+        (expected[i].title, expected[i].tags) = titleAfter(task, splices)
+        return try apply(splices, expecting: expected, task: i)
+    }
+
     /// Gives task `i` the `rec:` token of `rule` (replacing the one it has), or removes it (nil).
     public func settingRecurrence(_ i: Int, _ rule: RecurrenceRule?) throws(EditError) -> EditResult {
         let task = try self.task(i)
@@ -228,7 +238,7 @@ extension Document {
 
     private func sameSort(_ a: TitleLine.Kind, _ b: TitleLine.Kind) -> Bool {
         switch (a, b) {
-        case (.due, .due), (.done, .done), (.priority, .priority), (.flag, .flag),
+        case (.due, .due), (.done, .done), (.priority, .priority), (.flag, .flag), (.id, .id),
              (.recurrence, .recurrence), (.until, .until): return true
         default: return false
         }

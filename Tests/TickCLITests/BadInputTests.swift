@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TickCore
 
 /// The bad input matrix (docs/BAD-INPUT.md): one test per row, each running the built binary on a
 /// folder made for it and checking the message, the exit status and that no file changed.
@@ -225,7 +226,7 @@ struct BadInputTests {
     @Test("a binary file named .md is read as bytes: no crash, exact round trip, exit 0")
     func binaryFile() throws {
         let (sandbox, lists) = try Self.make()
-        var rng = SplitMix64(seed: 6)
+        var rng = SeededGenerator(seed: 6)
         var bytes = (0..<65_536).map { _ in UInt8.random(in: 0...255, using: &rng) }
         // A task after a NUL byte, so that the file holds one task whatever the random bytes make.
         bytes += [0, 0x0A, 0x0A] + Array("- [ ] after the binary part\n".utf8) + [0, 0xFF]
@@ -391,7 +392,7 @@ struct BadInputTests {
         let before = FolderSnapshot(lists)
         for value in ["2026-02-30", "2026-03-14T25:00", "2026-03-14T24:00", "2026-13-01", ""] {
             expectRun(try sandbox.run(["--dir", lists, "--now", value, "today"]), status: 2, stdout: "",
-                      stderr: "tick: --now is not a date: '\(value)' (expected YYYY-MM-DD or YYYY-MM-DDTHH:MM)\n")
+                      stderr: "tick: --now is not a date: '\(value)' (expected a date word, YYYY-MM-DD or YYYY-MM-DDTHH:MM)\n")
         }
         for value in ["2026-02-30", "2026-03-14T25:00", "+999999d"] {
             expectRun(try sandbox.run(["--dir", lists, "today"], environment: ["TICK_NOW": value]), status: 2, stdout: "",
@@ -440,8 +441,9 @@ struct BadInputTests {
         let (sandbox, lists) = try Self.make()
         try sandbox.write("lists/a.md", "- [ ] one\n")
         let before = FolderSnapshot(lists)
-        let forms = "(expected today, tomorrow, yesterday, a weekday (fri or friday), next week, +3d, +2w, +1m, "
-            + "eow, eom, YYYY-MM-DD or YYYY-MM-DDTHH:MM, each optionally followed by a time such as 9:00)"
+        let forms = "(expected today, tomorrow, yesterday, tonight, a weekday (fri, friday, next friday), next week, "
+            + "next month, in 3 days, +3d, -1d, +2w, +1m, +1y, eow, eom, a month and day (dec 24, 24 dec), "
+            + "YYYY-MM-DD or YYYY-MM-DDTHH:MM, each optionally followed by a time such as 9:00 or 5pm, or a time alone)"
         let refused: [(String, String)] = [
             ("2026-02-30", "no such day: '2026-02-30'"),
             ("+9999999d", "date out of range: '+9999999d' (years 1 to 9999)"),
@@ -578,18 +580,18 @@ struct BadInputTests {
         try sandbox.write("lists/b.md", "- [ ] Buy bread\n")
         let before = FolderSnapshot(lists)
         expectRun(try sandbox.run(["--dir", lists, "show", "buy"]), status: 1, stdout: "",
-                  stderr: "tick: 'buy' matches several tasks: j4d (Buy milk), gbr (Buy oat milk), bvn (Buy bread)\n")
+                  stderr: "tick: 'buy' matches several tasks: j4d \"Buy milk\" (a, open), gbr \"Buy oat milk\" (a, open), bvn \"Buy bread\" (b, open)\n")
         expectRun(try sandbox.run(["--dir", lists, "show", "milk"]), status: 1, stdout: "",
-                  stderr: "tick: 'milk' matches several tasks: j4d (Buy milk), gbr (Buy oat milk)\n")
+                  stderr: "tick: 'milk' matches several tasks: j4d \"Buy milk\" (a, open), gbr \"Buy oat milk\" (a, open)\n")
         expectRun(try sandbox.run(["--dir", lists, "show", "butter"]), status: 1, stdout: "",
                   stderr: "tick: no task matches 'butter'\n")
         expectRun(try sandbox.run(["--dir", lists, "ls", "c"]), status: 1, stdout: "",
                   stderr: "tick: no list named 'c'; did you mean 'a'?\n")
         // A write with an ambiguous ref writes nothing.
         expectRun(try sandbox.run(["--dir", lists, "done", "milk"]), status: 1, stdout: "",
-                  stderr: "tick: 'milk' matches several tasks: j4d (Buy milk), gbr (Buy oat milk)\n")
+                  stderr: "tick: 'milk' matches several tasks: j4d \"Buy milk\" (a, open), gbr \"Buy oat milk\" (a, open)\n")
         expectRun(try sandbox.run(["--dir", lists, "mv", "buy", "b"]), status: 1, stdout: "",
-                  stderr: "tick: 'buy' matches several tasks: j4d (Buy milk), gbr (Buy oat milk), bvn (Buy bread)\n")
+                  stderr: "tick: 'buy' matches several tasks: j4d \"Buy milk\" (a, open), gbr \"Buy oat milk\" (a, open), bvn \"Buy bread\" (b, open)\n")
         expectUnchanged(lists, since: before)
     }
 }

@@ -4,6 +4,7 @@ import Glibc
 import CTickSystem
 import Foundation
 import Testing
+import TickCore
 
 /// Writers, readers and an editor on one folder at once: 8 `tick` writer processes at a time
 /// (200 mutations in all), a reader running views and `tick check` meanwhile, and an editor
@@ -31,12 +32,12 @@ struct ConcurrencyTests {
         let number: Int
         var tasks: [String: Expected] = [:]
         var failures: [String] = []
-        private var random: SplitMix64
+        private var random: SeededGenerator
         private var count = 0
 
         init(number: Int) {
             self.number = number
-            random = SplitMix64(seed: 0x6564_6974 + UInt64(number))
+            random = SeededGenerator(seed: 0x6564_6974 + UInt64(number))
         }
 
         func run(_ sandbox: Sandbox, folder: String) {
@@ -94,7 +95,7 @@ struct ConcurrencyTests {
         var added: [String] = []
         var redone = 0
         var failures: [String] = []
-        private var random = SplitMix64(seed: 0x6564_6974_6F72)
+        private var random = SeededGenerator(seed: 0x6564_6974_6F72)
 
         init(folder: String) { self.folder = folder }
 

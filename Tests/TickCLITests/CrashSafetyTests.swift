@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TickFormat
+import TickCore
 
 /// tick killed with SIGKILL while it writes, at the points its test hooks name: before the
 /// exchange that puts a new file in place, right after it, and between the two files of a move or
@@ -34,7 +35,7 @@ struct CrashSafetyTests {
     }
 
     /// One command to interrupt, chosen from the tasks the folder holds now.
-    static func command(_ step: Int, lists: [String: [UInt8]], using random: inout SplitMix64) -> (arguments: [String], files: Int) {
+    static func command(_ step: Int, lists: [String: [UInt8]], using random: inout SeededGenerator) -> (arguments: [String], files: Int) {
         var tasks: [(title: String, done: Bool, list: String)] = []
         for (path, bytes) in lists.sorted(by: { $0.key < $1.key }) {
             let name = String(path.split(separator: "/").last!.dropLast(3))
@@ -74,7 +75,7 @@ struct CrashSafetyTests {
         let counter = sandbox.path("hook-count")
         let parent = sandbox.path("hook-parent")
 
-        var random = SplitMix64(seed: Self.seed)
+        var random = SeededGenerator(seed: Self.seed)
         var killed = 0, leftoversSeen = 0, finishedMoves = 0
         for step in 0..<Self.iterations {
             let old = Self.lists(folder)

@@ -60,7 +60,7 @@ struct ReadCommandTests {
         try sandbox.copyFolder("views")
         let tasks = try decodeTasks(try sandbox.run(["--dir", "views", "all", "--all", "--json"]).stdout)
         #expect(tasks.count == 15)
-        let keys: Set<String> = ["ref", "list", "file", "line", "title", "done", "due", "priority", "flagged",
+        let keys: Set<String> = ["ref", "id", "list", "file", "line", "title", "done", "due", "priority", "flagged",
                                  "tags", "notes", "section", "parent", "doneDate"]
         for task in tasks { #expect(Set(task.keys) == keys) }
         let child = try #require(tasks.first { $0["title"] as? String == "Ask Dana for the changelog" })
@@ -123,7 +123,7 @@ struct ReadCommandTests {
         let ambiguous = try sandbox.run(["--dir", "views", "show", "the"])
         expectRun(ambiguous, status: 1, stdout: "")
         #expect(ambiguous.stderr.hasPrefix("tick: 'the' matches several tasks: "))
-        #expect(ambiguous.stderr.contains("(Pay the electricity bill)"))
+        #expect(ambiguous.stderr.contains(#""Pay the electricity bill" (inbox, open, due 2026-03-10)"#))
         #expect(ambiguous.stderr.split(separator: "\n").count == 1)
     }
 

@@ -66,7 +66,7 @@ struct UsageErrorTests {
         let sandbox = try Sandbox()
         try sandbox.copyFolder("clean")
         expectRun(try sandbox.run(["--dir", "clean", "check", "--now", "2026-02-30"]), status: 2, stdout: "",
-                  stderr: "tick: --now is not a date: '2026-02-30' (expected YYYY-MM-DD or YYYY-MM-DDTHH:MM)\n")
+                  stderr: "tick: --now is not a date: '2026-02-30' (expected a date word, YYYY-MM-DD or YYYY-MM-DDTHH:MM)\n")
         expectRun(try sandbox.run(["--dir", "clean", "check"], environment: ["TICK_NOW": "soon"]), status: 2,
                   stdout: "", stderr: "tick: TICK_NOW is not a date: 'soon' (expected YYYY-MM-DD or YYYY-MM-DDTHH:MM)\n")
         expectRun(try sandbox.run(["--dir", "clean", "check", "--quiet", "--now", "2026-03-01T07:05"]), status: 0,

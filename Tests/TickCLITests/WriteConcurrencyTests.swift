@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TickCore
 
 /// Many `tick` processes writing one folder at once lose nothing: 8 workers each run 100 random
 /// mutations (seeded) on the same three list files, each keeping a model of its own tasks.
@@ -29,11 +30,11 @@ struct WriteConcurrencyTests {
         var tasks: [String: Expected] = [:]
         var failures: [String] = []
         var count = 0
-        private var random: SplitMix64
+        private var random: SeededGenerator
 
         init(number: Int) {
             self.number = number
-            random = SplitMix64(seed: 0x7469_636B + UInt64(number))
+            random = SeededGenerator(seed: 0x7469_636B + UInt64(number))
         }
 
         /// Runs the worker's mutations one after the other.
@@ -172,20 +173,3 @@ struct Unchecked<Value>: @unchecked Sendable {
     init(_ value: Value) { self.value = value }
 }
 
-/// A small seeded generator (SplitMix64), so that every run makes the same mutations.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A number in 0..<bound.
-    mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
-}

@@ -45,6 +45,31 @@ struct WriteDateWordTests {
         ("fri 17:30", "2026-03-20T17:30", Sandbox.now),
         ("next week 08:05", "2026-03-16T08:05", Sandbox.now),
         ("14:00", "2026-03-14T14:00", Sandbox.now),
+        // The words of a new user's first hour. Now is Saturday 14 March 2026, 09:30.
+        ("in 3 days", "2026-03-17", Sandbox.now),
+        ("in 2 weeks", "2026-03-28", Sandbox.now),
+        ("next friday", "2026-03-20", Sandbox.now),
+        ("next month", "2026-04-01", Sandbox.now),
+        ("next month", "2027-01-01", "2026-12-31T23:59"),
+        ("dec 24", "2026-12-24", Sandbox.now),
+        ("24 dec", "2026-12-24", Sandbox.now),
+        ("december 24", "2026-12-24", Sandbox.now),
+        ("mar 14", "2026-03-14", Sandbox.now),  // today counts
+        ("mar 13", "2027-03-13", Sandbox.now),  // gone this year: next year
+        ("9am", "2026-03-15T09:00", Sandbox.now),  // 09:00 has passed: tomorrow
+        ("5pm", "2026-03-14T17:00", Sandbox.now),
+        ("17:30", "2026-03-14T17:30", Sandbox.now),
+        ("9:00", "2026-03-15T09:00", Sandbox.now),
+        ("0:00", "2026-03-15T00:00", "2026-03-14T00:01"),
+        ("23:59", "2026-03-15T23:59", "2026-03-14T23:59"),
+        ("tonight", "2026-03-14T18:00", Sandbox.now),
+        ("+1y", "2027-03-14", Sandbox.now),
+        ("+1y", "2029-02-28", "2028-02-29T10:00"),
+        ("2026-1-5", "2026-01-05", Sandbox.now),
+        ("-1d", "2026-03-13", Sandbox.now),
+        ("-1d", "2026-12-31", "2027-01-01T00:01"),
+        ("+3d", "2027-01-03", "2026-12-31T23:59"),
+        ("tomorrow 5pm", "2026-03-15T17:00", Sandbox.now),
     ]
 
     @Test("tick due writes each date word as an ISO date on the task's line only", arguments: words)
@@ -62,6 +87,15 @@ struct WriteDateWordTests {
         ("Call mum due:fri", "2026-03-20"), ("Call mum due:next-week", "2026-03-16"), ("Call mum due:+2w", "2026-03-28"),
         ("Call mum due:friT17:30", "2026-03-20T17:30"), ("Call mum due:tomorrow 9:00", "2026-03-15T09:00"),
         ("due:eom Call mum", "2026-03-31"), ("Call due:2026-12-03T09:30 mum", "2026-12-03T09:30"),
+        ("Call mum due:in-3-days", "2026-03-17"), ("Call mum due:in-2-weeks", "2026-03-28"),
+        ("Call mum due:next-friday", "2026-03-20"), ("Call mum due:next-month", "2026-04-01"),
+        ("Call mum due:dec-24", "2026-12-24"), ("Call mum due:24-dec", "2026-12-24"),
+        ("Call mum due:december-24", "2026-12-24"), ("Call mum due:dec-24T9am", "2026-12-24T09:00"),
+        ("Call mum due:9am", "2026-03-15T09:00"), ("Call mum due:5pm", "2026-03-14T17:00"),
+        ("Call mum due:17:30", "2026-03-14T17:30"), ("Call mum due:tonight", "2026-03-14T18:00"),
+        ("Call mum due:+1y", "2027-03-14"), ("Call mum due:2026-1-5", "2026-01-05"),
+        ("Call mum due:-1d", "2026-03-13"), ("Call mum due:+3d", "2026-03-17"),
+        ("Call mum due:tomorrow 5pm", "2026-03-15T17:00"), ("Call mum due:dec-24 9:30am", "2026-12-24T09:30"),
     ])
     func inlineDue(title: String, written: String) throws {
         let sandbox = try Sandbox()
@@ -72,7 +106,9 @@ struct WriteDateWordTests {
     @Test("a value that is not a date is refused with status 2, quoting it, and nothing changes", arguments: [
         ("someday", "tick: not a date: 'someday'"), ("2026-02-30", "tick: no such day: '2026-02-30'"),
         ("tomorrow 25:00", "tick: not a time: '25:00'"), ("+99999999d", "tick: date out of range: '+99999999d'"),
-        ("fri day", "tick: not a date: 'fri day'"),
+        ("fri day", "tick: not a date: 'fri day'"), ("in 3 fortnights", "tick: not a date: 'in 3 fortnights'"),
+        ("dec 32", "tick: no such day: 'dec 32'"), ("13pm", "tick: not a time: '13pm'"),
+        ("next-year", "tick: not a date: 'next-year'"), ("-1x", "tick: not a date: '-1x'"),
     ])
     func badDate(word: String, message: String) throws {
         let sandbox = try WriteCommandTests.folder(["home.md": Self.list])
@@ -94,5 +130,48 @@ struct WriteDateWordTests {
         let sandbox = try WriteCommandTests.folder(["home.md": Self.list])
         expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "due", "other", "none"]), status: 0, stdout: "", stderr: "")
         #expect(try sandbox.read("tasks/home.md") == Self.list.replacingOccurrences(of: " due:2026-01-01", with: ""))
+    }
+}
+
+/// `--now` in date words, relative to the system clock, and signed day counts as positional DATEs.
+@Suite("--now in words and signed dates")
+struct NowWordCommandTests {
+    @Test("--now takes date words relative to the clock: --now yesterday and --now today name different days")
+    func nowWords() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("f/home.md", "- [ ] Call mum\n")
+        // Whatever the system clock says, yesterday's Today view is headed one day before today's.
+        let today = try sandbox.run(["--dir", "f", "--now", "today", "today"])
+        let yesterday = try sandbox.run(["--dir", "f", "--now", "yesterday", "today"])
+        let plusOne = try sandbox.run(["--dir", "f", "--now", "+1d", "today"])
+        #expect(today.status == 0 && yesterday.status == 0 && plusOne.status == 0)
+        let heading = { (result: TickResult) in result.stdout.split(separator: "\n").first.map(String.init) ?? "" }
+        #expect(heading(today).hasPrefix("Today, "))
+        #expect(heading(today) != heading(yesterday))
+        #expect(heading(today) != heading(plusOne))
+        // An ISO --now is taken as it is, as before.
+        expectRun(try sandbox.run(["--dir", "f", "--now", "2026-03-14", "today"]), status: 0)
+        #expect(try sandbox.run(["--dir", "f", "--now", "2026-3-14", "today"]).stdout
+            == (try sandbox.run(["--dir", "f", "--now", "2026-03-14", "today"]).stdout))
+    }
+
+    @Test("a --now that is not a date word is refused with exit 2, naming it")
+    func nowRefused() throws {
+        let sandbox = try Sandbox()
+        try sandbox.write("f/home.md", "- [ ] Call mum\n")
+        expectRun(try sandbox.run(["--dir", "f", "--now", "someday", "today"]), status: 2, stdout: "",
+                  stderr: "tick: --now is not a date: 'someday' (expected a date word, YYYY-MM-DD or YYYY-MM-DDTHH:MM)\n")
+    }
+
+    @Test("-1d and +3d are DATE arguments, not options")
+    func signedDates() throws {
+        let sandbox = try WriteCommandTests.folder(["home.md": WriteDateWordTests.list])
+        let ref = try sandbox.ref("Call mum", dir: "tasks")
+        expectRun(try sandbox.run(["--dir", "tasks", "due", "mum", "-1d"]), status: 0,
+                  stdout: "Due 2026-03-13: \(ref) \"Call mum\"\n", stderr: "")
+        expectRun(try sandbox.run(["--dir", "tasks", "due", "mum", "+3d"]), status: 0,
+                  stdout: "Due 2026-03-17: \(ref) \"Call mum\"\n", stderr: "")
+        expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "add", "Later", "--due", "-2w"]), status: 0, stdout: "", stderr: "")
+        #expect(try sandbox.read("tasks/inbox.md").contains("- [ ] Later due:2026-02-28\n"))
     }
 }

@@ -219,17 +219,20 @@ struct DateWordsTests {
         expectDate("today 10:30", is: "2026-07-17T10:30")
     }
 
-    @Test("a time alone is today at that time")
+    @Test("a time alone is today when still to come, else tomorrow")
     func timeAlone() {
+        // Now is 10:30.
         expectDate("17:30", is: "2026-07-17T17:30")
-        expectDate("0:00", is: "2026-07-17T00:00")
+        expectDate("10:31", is: "2026-07-17T10:31")
+        expectDate("10:30", is: "2026-07-18T10:30")  // this very minute has come
+        expectDate("0:00", is: "2026-07-18T00:00")
         expectDate("23:59", is: "2026-07-17T23:59")
     }
 
     @Test("words that are not dates are refused and quoted")
     func notDates() {
-        for word in ["soon", "none", "", "   ", "next", "week", "tomorrow at 9:00", "3d", "+3", "+d", "+3y",
-                     "+-3d", "+3.5d", "-3d", "2026-7-3", "2026/07/03", "20260703", "tomorrow 9", "foo 9:00",
+        for word in ["soon", "none", "", "   ", "next", "week", "tomorrow at 9:00", "3d", "+3", "+d", "+3x",
+                     "+-3d", "+3.5d", "--3d", "2026/07/03", "20260703", "tomorrow 9", "foo 9:00",
                      "fooT9:00", "éow", "today today"] {
             expectError(word, is: .notADate(word))
         }
@@ -280,7 +283,7 @@ struct DateWordsTests {
     @Test("error messages quote the value and say what is accepted")
     func messages() {
         #expect(DateError.notADate("soon").description.hasPrefix("not a date: 'soon' (expected today, tomorrow"))
-        #expect(DateError.notADate("soon").description.contains("next week, +3d, +2w, +1m, eow, eom"))
+        #expect(DateError.notADate("soon").description.contains("next week, next month, in 3 days, +3d, -1d, +2w, +1m, +1y, eow, eom"))
         #expect(DateError.noSuchDay("2026-02-30").description == "no such day: '2026-02-30'")
         #expect(DateError.notATime("25:00").description.hasPrefix("not a time: '25:00' (expected H:MM or HH:MM"))
         #expect(DateError.outOfRange("+9999999d").description == "date out of range: '+9999999d' (years 1 to 9999)")
@@ -378,5 +381,164 @@ struct UrgencyTests {
         #expect(try due("2020-01-01").isDueTodayOrEarlier(at: friday))
         #expect(try !due("2026-07-18T00:00").isDueTodayOrEarlier(at: friday))
         #expect(try !due("2026-07-18").isDueTodayOrEarlier(at: friday))
+    }
+}
+
+/// The date words of a new user's first hour: `in 3 days`, `next friday`, `dec 24`, `5pm`,
+/// `tonight`, `+1y`, `-1d`, unpadded ISO dates. Each row is (word, now, the due it gives), the due
+/// worked out by hand from the calendar (2026-07-17 is a Friday, 2026-12-31 a Thursday).
+@Suite("more date words")
+struct MoreDateWordsTests {
+    static let cases: [(word: String, now: String, due: String)] = [
+        // in N days, weeks, months, years; the hyphenated spelling of titles.
+        ("in 3 days", "2026-07-17T10:30", "2026-07-20"),
+        ("in 1 day", "2026-07-17T10:30", "2026-07-18"),
+        ("in-3-days", "2026-07-17T10:30", "2026-07-20"),
+        ("In 2 Weeks", "2026-07-17T10:30", "2026-07-31"),
+        ("in-2-weeks", "2026-12-31T23:59", "2027-01-14"),
+        ("in 1 month", "2026-01-31T00:01", "2026-02-28"),
+        ("in 2 years", "2028-02-29T12:00", "2030-02-28"),
+        ("in 0 days", "2026-07-17T10:30", "2026-07-17"),
+        ("in 3 days 9:00", "2026-07-17T10:30", "2026-07-20T09:00"),
+        ("in-3-daysT9:00", "2026-07-17T10:30", "2026-07-20T09:00"),
+        // next friday: the next Friday strictly after today, like fri.
+        ("next friday", "2026-07-17T10:30", "2026-07-24"),
+        ("next fri", "2026-07-16T23:59", "2026-07-17"),
+        ("next-friday", "2026-12-31T00:01", "2027-01-01"),
+        ("next monday 8:00", "2026-07-17T10:30", "2026-07-20T08:00"),
+        // next month: its first day.
+        ("next month", "2026-07-17T10:30", "2026-08-01"),
+        ("next-month", "2026-12-31T23:59", "2027-01-01"),
+        ("next month", "2026-01-31T00:01", "2026-02-01"),
+        // A month and a day: this year if still to come (today counts), else next year.
+        ("dec 24", "2026-07-17T10:30", "2026-12-24"),
+        ("24 dec", "2026-07-17T10:30", "2026-12-24"),
+        ("december 24", "2026-07-17T10:30", "2026-12-24"),
+        ("December 24", "2026-12-24T23:59", "2026-12-24"),
+        ("dec-24", "2026-12-25T00:01", "2027-12-24"),
+        ("24-dec", "2026-12-31T23:59", "2027-12-24"),
+        ("jan 1", "2026-12-31T23:59", "2027-01-01"),
+        ("jan 1", "2027-01-01T00:01", "2027-01-01"),
+        ("sept 5", "2026-07-17T10:30", "2026-09-05"),
+        ("may 5", "2026-07-17T10:30", "2027-05-05"),
+        ("feb 29", "2026-07-17T10:30", "2028-02-29"),
+        ("feb 29", "2028-02-29T23:59", "2028-02-29"),
+        ("feb 29", "2028-03-01T00:01", "2032-02-29"),
+        ("dec 24 17:30", "2026-07-17T10:30", "2026-12-24T17:30"),
+        ("dec-24T9am", "2026-07-17T10:30", "2026-12-24T09:00"),
+        // Times alone: today if still to come, else tomorrow.
+        ("9am", "2026-07-17T00:01", "2026-07-17T09:00"),
+        ("9am", "2026-07-17T10:30", "2026-07-18T09:00"),
+        ("5pm", "2026-07-17T10:30", "2026-07-17T17:00"),
+        ("5PM", "2026-12-31T23:59", "2027-01-01T17:00"),
+        ("17:30", "2026-07-17T17:29", "2026-07-17T17:30"),
+        ("17:30", "2026-07-17T17:30", "2026-07-18T17:30"),
+        ("0:00", "2026-07-17T00:01", "2026-07-18T00:00"),
+        ("23:59", "2026-07-17T23:59", "2026-07-18T23:59"),
+        ("00:01", "2026-07-31T23:59", "2026-08-01T00:01"),
+        ("12am", "2026-07-17T10:30", "2026-07-18T00:00"),
+        ("12pm", "2026-07-17T10:30", "2026-07-17T12:00"),
+        ("9:30am", "2026-07-17T00:01", "2026-07-17T09:30"),
+        ("11:59pm", "2026-07-17T23:58", "2026-07-17T23:59"),
+        // Times after a day word.
+        ("tomorrow 9am", "2026-07-17T10:30", "2026-07-18T09:00"),
+        ("fri 5pm", "2026-07-17T10:30", "2026-07-24T17:00"),
+        ("friT5pm", "2026-07-17T10:30", "2026-07-24T17:00"),
+        ("today 5pm", "2026-07-17T23:59", "2026-07-17T17:00"),
+        // tonight: today at 18:00, whatever the hour; a time given wins.
+        ("tonight", "2026-07-17T00:01", "2026-07-17T18:00"),
+        ("tonight", "2026-07-17T23:59", "2026-07-17T18:00"),
+        ("Tonight 21:00", "2026-07-17T10:30", "2026-07-17T21:00"),
+        // Years, and steps back.
+        ("+1y", "2026-07-17T10:30", "2027-07-17"),
+        ("+1y", "2028-02-29T10:30", "2029-02-28"),
+        ("-1y", "2026-07-17T10:30", "2025-07-17"),
+        ("-1d", "2026-07-17T10:30", "2026-07-16"),
+        ("-1d", "2027-01-01T00:01", "2026-12-31"),
+        ("-1D 9:00", "2026-03-01T23:59", "2026-02-28T09:00"),
+        ("+3d", "2026-12-31T23:59", "2027-01-03"),
+        ("-3d", "2026-03-01T00:01", "2026-02-26"),
+        ("-2w", "2026-07-17T10:30", "2026-07-03"),
+        ("-1m", "2026-03-31T10:30", "2026-02-28"),
+        // ISO dates, with or without zero padding.
+        ("2026-1-5", "2026-07-17T10:30", "2026-01-05"),
+        ("2026-01-5", "2026-07-17T10:30", "2026-01-05"),
+        ("2026-1-05T9:00", "2026-07-17T10:30", "2026-01-05T09:00"),
+        ("2026-12-3 17:30", "2026-07-17T10:30", "2026-12-03T17:30"),
+    ]
+
+    @Test("each word gives its day at its pinned clock", arguments: cases)
+    func word(word: String, now: String, due: String) {
+        expectDate(word, at: at(now), is: due)
+    }
+
+    static let refused: [(word: String, error: DateError)] = [
+        ("in 3", .notADate("in 3")),
+        ("in three days", .notADate("in three days")),
+        ("in 3 fortnights", .notADate("in 3 fortnights")),
+        ("next", .notADate("next")),
+        ("next year", .notADate("next year")),
+        ("next dec", .notADate("next dec")),
+        ("dec", .notADate("dec")),
+        ("dec 24 2027", .notADate("dec 24 2027")),
+        ("dec 024", .notADate("dec 024")),
+        ("decem 24", .notADate("decem 24")),
+        ("dec 32", .noSuchDay("dec 32")),
+        ("feb 30", .noSuchDay("feb 30")),
+        ("31 apr", .noSuchDay("31 apr")),
+        ("13pm", .notATime("13pm")),
+        ("0am", .notATime("0am")),
+        ("17:30pm", .notATime("17:30pm")),
+        ("tomorrow 9", .notADate("tomorrow 9")),
+        ("9", .notADate("9")),
+        ("2026-1-", .notADate("2026-1-")),
+        ("2026-001-05", .notADate("2026-001-05")),
+        ("2026-2-30", .noSuchDay("2026-2-30")),
+        ("+1q", .notADate("+1q")),
+        ("-1", .notADate("-1")),
+        ("--1d", .notADate("--1d")),
+        ("-99999999y", .outOfRange("-99999999y")),
+        ("-1y", .outOfRange("-1y")),
+    ]
+
+    @Test("what is not a date word is refused, quoting the word", arguments: refused)
+    func refusal(word: String, error: DateError) {
+        // -1y is out of range only in year 1.
+        expectError(word, at: word == "-1y" ? at("0001-06-01") : friday, is: error)
+    }
+
+    @Test("a month and day in the last year the calendar has: then out of range")
+    func lastYear() {
+        expectDate("dec 31", at: at("9999-12-31T23:59"), is: "9999-12-31")
+        expectError("jan 1", at: at("9999-12-31T23:59"), is: .outOfRange("jan 1"))
+        expectError("9am", at: at("9999-12-31T23:59"), is: .outOfRange("9am"))
+    }
+}
+
+@Suite("--now in words")
+struct NowWordsTests {
+    /// The pretend system clock: Thursday 31 December 2026, 23:59.
+    static let clock = at("2026-12-31T23:59")
+
+    @Test("--now takes ISO dates as before, and date words relative to the clock", arguments: [
+        ("2026-07-17", "2026-07-17T00:00"), ("2026-07-17T10:30", "2026-07-17T10:30"),
+        ("tomorrow", "2027-01-01T00:00"), ("yesterday 9:00", "2026-12-30T09:00"), ("in 3 days", "2027-01-03T00:00"),
+        ("5pm", "2027-01-01T17:00"), ("dec 24", "2027-12-24T00:00"), ("-1d", "2026-12-30T00:00"),
+        ("2026-1-5", "2026-01-05T00:00"), ("tonight", "2026-12-31T18:00"),
+    ])
+    func words(text: String, expected: String) throws {
+        #expect(try Now(option: text, clock: { Self.clock }).description == expected)
+        #expect(try Now.resolve(option: text, environment: "2020-01-01", clock: { Self.clock }).description == expected)
+    }
+
+    @Test("a --now that is no date word is refused naming it; TICK_NOW stays ISO only",
+          arguments: ["someday", "", "2026-02-30", "tomorrow 25:00", "+99999999d"])
+    func refused(text: String) {
+        #expect(throws: DateError.notANow(text, source: "--now")) { try Now(option: text, clock: { Self.clock }) }
+        #expect(DateError.notANow(text, source: "--now").description
+            == "--now is not a date: '\(text)' (expected a date word, YYYY-MM-DD or YYYY-MM-DDTHH:MM)")
+        #expect(throws: DateError.notANow("tomorrow", source: "TICK_NOW")) {
+            try Now.resolve(option: nil, environment: "tomorrow", clock: { Self.clock })
+        }
     }
 }

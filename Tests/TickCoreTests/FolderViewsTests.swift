@@ -202,7 +202,7 @@ struct FolderNamingTests {
         #expect(library.resolve(ref: library.ref(ficus).uppercased()) == .found(ficus))
         #expect(library.resolve(ref: "water THE ficus") == .found(ficus))
         #expect(library.resolve(ref: "ficus") == .found(ficus))
-        guard case .ambiguous(let calls) = library.resolve(ref: "call") else {
+        guard case .ambiguous(let calls, retired: false) = library.resolve(ref: "call") else {
             Issue.record("'call' should be ambiguous")
             return
         }
@@ -210,10 +210,12 @@ struct FolderNamingTests {
         #expect(library.resolve(ref: "zebra") == .notFound)
     }
 
-    @Test("refs are unique, at least 3 symbols, and the same titles get different refs")
+    @Test("refs are at least 3 symbols and unique, except for identical same-titled tasks, which share one")
     func refs() {
         let refs = library.ids.map(library.ref)
-        #expect(Set(refs).count == refs.count)
+        // The two "Ship it" tasks of work/projects.md agree in everything a ref is made of.
+        #expect(refs[library.ids.firstIndex { library.task($0).title == "Ship it" }!] == refs[library.ids.lastIndex { library.task($0).title == "Ship it" }!])
+        #expect(Set(refs).count == refs.count - 1)
         #expect(refs.allSatisfy { $0.count >= 3 })
     }
 }

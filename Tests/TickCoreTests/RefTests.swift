@@ -40,20 +40,8 @@ private func hash(startingWith prefix: String, rest: UInt64 = 0) -> UInt64 {
     return value + (rest % (UInt64.max / scale)) * scale
 }
 
-/// A small seeded generator (SplitMix64), so the large cases are reproducible.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 private func randomRefs(_ count: Int, seed: UInt64) -> [Ref] {
-    var rng = SplitMix(state: seed)
+    var rng = SeededGenerator(seed: seed)
     return (0..<count).map { _ in Ref(hash: rng.next()) }
 }
 
@@ -70,7 +58,7 @@ struct RefHashTests {
 
     @Test("FNV-1a 64 agrees with an independent implementation")
     func agreesWithReference() {
-        var rng = SplitMix(state: 7)
+        var rng = SeededGenerator(seed: 7)
         for length in 0..<200 {
             let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &rng) }
             #expect(FNV1a64.hash(bytes) == referenceFNV(bytes), "length \(length)")
@@ -128,38 +116,85 @@ struct RefHashTests {
         #expect(refs.sorted().map(\.description) == refs.map(\.description).sorted())
     }
 
-    @Test("the nth task with a repeated title gets occurrence n")
-    func occurrences() {
-        let refs = Ref.refs(path: "home.md", titles: ["Water plants", "Call mum", "Water plants", "Water plants"])
-        #expect(refs == [
-            Ref(path: "home.md", title: "Water plants", occurrence: 0),
-            Ref(path: "home.md", title: "Call mum", occurrence: 0),
-            Ref(path: "home.md", title: "Water plants", occurrence: 1),
-            Ref(path: "home.md", title: "Water plants", occurrence: 2),
-        ])
-        #expect(Set(refs).count == 4)
+    @Test("a title ref hashes path NUL title NUL 0, an id ref NUL id: value")
+    func titleAndIDInput() {
+        #expect(Ref(path: Array("inbox.md".utf8), title: Array("Call the plumber".utf8)).hash
+                == referenceFNV(Array("inbox.md\u{0}Call the plumber\u{0}0".utf8)))
+        #expect(Ref(id: Array("k7q2".utf8)).hash == referenceFNV(Array("\u{0}id:k7q2".utf8)))
     }
 
-    @Test("titles count as repeated only when byte-identical")
+    @Test("a content ref hashes the fields FORMAT.md names, in order")
+    func contentInput() {
+        let ref = Ref.content(path: Array("a.md".utf8), title: Array("Buy milk".utf8),
+                              due: DueDate(day: Day(year: 2026, month: 12, day: 4)!, minutes: 570), priority: 2,
+                              flagged: true, section: "Shop", parentTitle: Array("Errands".utf8), notes: Array("oat".utf8))
+        let input = "a.md\u{0}Buy milk\u{0}\u{1}\u{0}2026-12-04T09:30\u{0}2\u{0}1\u{0}Shop\u{0}Errands\u{0}oat"
+        #expect(ref.hash == referenceFNV(Array(input.utf8)))
+        let bare = Ref.content(path: Array("a.md".utf8), title: Array("Buy milk".utf8), due: nil, priority: 0,
+                               flagged: false, section: nil, parentTitle: [UInt8](), notes: [UInt8]())
+        #expect(bare.hash == referenceFNV(Array("a.md\u{0}Buy milk\u{0}\u{1}\u{0}\u{0}0\u{0}0\u{0}\u{0}\u{0}".utf8)))
+    }
+}
+
+// MARK: - Naming tasks
+
+@Suite("which ref names a task")
+struct RefNamingTests {
+    func names(_ text: String, path: String = "home.md") -> [Ref] { Ref.names(path: path, document: Document(text)) }
+
+    @Test("a unique title is named by its title ref, whatever its metadata")
+    func uniqueTitle() {
+        let plain = names("- [ ] Water plants\n- [ ] Call mum\n")
+        let changed = names("- [ ] Call mum !!\n- [x] Water plants #flag due:2026-12-01 done:2026-11-30\n  note\n")
+        #expect(plain[0] == Ref(path: "home.md", title: "Water plants", occurrence: 0))
+        #expect(changed[1] == plain[0])
+        #expect(changed[0] == plain[1])
+    }
+
+    @Test("same-titled tasks are named by their content, not their order or number")
+    func sameTitles() {
+        let three = names("- [ ] Buy milk\n- [ ] Buy milk due:2026-12-04\n- [ ] Buy milk !!\n")
+        #expect(Set(three).count == 3)
+        #expect(!three.contains(Ref(path: "home.md", title: "Buy milk", occurrence: 0)))
+        let reordered = names("- [ ] Buy milk !!\n- [ ] Buy milk\n- [ ] Buy milk due:2026-12-04\n")
+        #expect(reordered == [three[2], three[0], three[1]])
+        let oneGone = names("- [ ] Buy milk due:2026-12-04\n- [ ] Buy milk !!\n")
+        #expect(oneGone == [three[1], three[2]])
+        // Completing one of them changes no ref.
+        let completed = names("- [ ] Buy milk\n- [x] Buy milk due:2026-12-04 done:2026-11-30\n- [ ] Buy milk !!\n")
+        #expect(completed == three)
+    }
+
+    @Test("same-titled tasks that agree in everything share one ref")
+    func twins() {
+        let twins = names("- [ ] Buy milk\n- [x] Buy milk\n")
+        #expect(twins[0] == twins[1])
+    }
+
+    @Test("titles are the same only when byte-identical")
     func byteIdentity() {
         let composed = "Caf\u{E9}", decomposed = "Cafe\u{301}"  // equal as Swift strings, different bytes
-        let refs = Ref.refs(path: "l.md", titles: [composed, decomposed])
-        #expect(refs[1] == Ref(path: "l.md", title: decomposed, occurrence: 0))
-        var builder = RefBuilder(path: Array("l.md".utf8))
-        #expect(builder.next(title: Array(composed.utf8)) == refs[0])
-        #expect(builder.next(title: decomposed) == refs[1])
-        #expect(builder.next(title: composed) == Ref(path: "l.md", title: composed, occurrence: 1))
+        let refs = names("- [ ] \(composed)\n- [ ] \(decomposed)\n", path: "l.md")
+        #expect(refs[0] == Ref(path: Array("l.md".utf8), title: Array(composed.utf8)))
+        #expect(refs[1] == Ref(path: Array("l.md".utf8), title: Array(decomposed.utf8)))
     }
 
-    @Test("a ref changes with the path, the title or the occurrence, and nothing else")
+    @Test("an id token names the task by its id, in any list and under any title")
+    func idRef() {
+        let here = names("- [ ] Buy milk id:k7q2\n- [ ] Buy milk\n", path: "a.md")
+        let there = names("- [ ] Buy oat milk due:2026-12-01 id:k7q2\n", path: "b.md")
+        #expect(here[0] == Ref(id: Array("k7q2".utf8)))
+        #expect(there[0] == here[0])
+        #expect(here[1] != Ref(path: "a.md", title: "Buy milk", occurrence: 0))
+    }
+
+    @Test("a path, a title and content each change the ref")
     func sensitivity() {
-        let base = Ref(path: "a.md", title: "Task", occurrence: 0)
-        #expect(base == Ref(path: "a.md", title: "Task", occurrence: 0))
-        #expect(base != Ref(path: "b.md", title: "Task", occurrence: 0))
-        #expect(base != Ref(path: "a.md", title: "task", occurrence: 0))
-        #expect(base != Ref(path: "a.md", title: "Task", occurrence: 1))
+        let base = names("- [ ] Task\n", path: "a.md")[0]
+        #expect(base != names("- [ ] Task\n", path: "b.md")[0])
+        #expect(base != names("- [ ] task\n", path: "a.md")[0])
         // The NUL separators keep path and title apart.
-        #expect(Ref(path: "ab", title: "c", occurrence: 0) != Ref(path: "a", title: "bc", occurrence: 0))
+        #expect(names("- [ ] c\n", path: "ab")[0] != names("- [ ] bc\n", path: "a")[0])
     }
 }
 
@@ -237,12 +272,12 @@ struct RefIndexTests {
         #expect(index.shortRef(for: Ref(hash: hash(startingWith: "x9k"))) == "x9k")
     }
 
-    @Test("equal full refs show in full")
+    @Test("equal full refs share the short ref that sets them apart from the others")
     func duplicates() {
         let ref = Ref(path: "a.md", title: "x", occurrence: 0)
         let index = RefIndex([ref, ref, Ref(path: "a.md", title: "y", occurrence: 0)])
-        #expect(index.shortRef(at: 0) == ref.description)
-        #expect(index.shortRef(at: 1) == ref.description)
+        #expect(index.shortRef(at: 0) == index.shortRef(at: 1))
+        #expect(index.shortRef(at: 0).count == 3)
         #expect(index.shortRef(at: 2).count == 3)
     }
 
@@ -274,7 +309,8 @@ struct RefIndexTests {
     func large() {
         var refs: [Ref] = []
         for list in 0..<1000 {
-            refs += Ref.refs(path: "lists/\(list).md", titles: (0..<100).map { "Task \($0 % 37)" })
+            let text = (0..<100).map { "- [ ] Task \($0 % 37)\($0 < 37 ? "" : " due:2026-12-1\($0 / 37)")\n" }.joined()
+            refs += Ref.names(path: "lists/\(list).md", document: Document(text))
         }
         let index = RefIndex(refs)
         let shown = Set(refs.indices.map(index.shortRef(at:)))
@@ -283,85 +319,3 @@ struct RefIndexTests {
     }
 }
 
-// MARK: - Resolution
-
-@Suite("resolving REF text")
-struct RefResolutionTests {
-    let titles = ["Call mum", "Call the plumber", "Pay rent", "pay rent", "Buy milk", "Buy oat milk"]
-    var index: RefIndex { RefIndex(Ref.refs(path: "inbox.md", titles: titles)) }
-
-    @Test("a short ref finds its task, in any case and with spaces around")
-    func byShortRef() {
-        for i in titles.indices {
-            let short = index.shortRef(at: i)
-            #expect(index.resolve(short, titles: titles) == .found(i, by: .ref))
-            #expect(index.resolve(" \(short.uppercased()) ", titles: titles) == .found(i, by: .ref))
-            #expect(index.resolve(index.refs[i].description, titles: titles) == .found(i, by: .ref))
-        }
-    }
-
-    @Test("an exact title finds its task, ignoring case")
-    func byTitle() {
-        #expect(index.resolve("call mum", titles: titles) == .found(0, by: .title))
-        #expect(index.resolve("BUY MILK", titles: titles) == .found(4, by: .title))
-    }
-
-    @Test("an exact title wins over titles that contain it")
-    func exactBeforeSubstring() {
-        // "Buy milk" is also contained in no other title, but "milk" is in two: exact wins when exact exists.
-        #expect(index.resolve("Buy milk", titles: titles) == .found(4, by: .title))
-        #expect(index.resolve("Call mum", titles: ["Call mum again", "Call mum"]) ==
-            .found(1, by: .title))
-    }
-
-    @Test("a unique title substring finds its task")
-    func bySubstring() {
-        #expect(index.resolve("plumb", titles: titles) == .found(1, by: .titleSubstring))
-        #expect(index.resolve("OAT", titles: titles) == .found(5, by: .titleSubstring))
-    }
-
-    @Test("several equal titles or several containing titles are ambiguous, with candidates")
-    func ambiguous() {
-        #expect(index.resolve("pay rent", titles: titles) == .ambiguous([2, 3], by: .title))
-        #expect(index.resolve("call", titles: titles) == .ambiguous([0, 1], by: .titleSubstring))
-        #expect(index.resolve("milk", titles: titles) == .ambiguous([4, 5], by: .titleSubstring))
-    }
-
-    @Test("unknown text and empty text find nothing")
-    func unknown() {
-        #expect(index.resolve("dentist", titles: titles) == .notFound)
-        #expect(index.resolve("   ", titles: titles) == .notFound)
-    }
-
-    @Test("a ref wins over a task whose title is that text")
-    func refBeforeTitle() {
-        let refs = Ref.refs(path: "inbox.md", titles: ["first", "second"])
-        let shortOfSecond = RefIndex(refs).shortRef(at: 1)
-        // Same refs, with the first task renamed to the second task's ref text (refs are given, not recomputed).
-        let titles = [shortOfSecond, "second"]
-        #expect(RefIndex(refs).resolve(shortOfSecond, titles: titles) == .found(1, by: .ref))
-    }
-
-    @Test("a ref prefix shared by several tasks is ambiguous when no title matches")
-    func ambiguousRef() {
-        let refs = [
-            Ref(hash: hash(startingWith: "bcdf", rest: 1)),
-            Ref(hash: hash(startingWith: "bcdg", rest: 2)),
-            Ref(hash: hash(startingWith: "zzz", rest: 3)),
-        ]
-        let index = RefIndex(refs)
-        let titles = ["one", "two", "BCD three"]
-        #expect(index.resolve("bcd", titles: ["one", "two", "three"]) == .ambiguous([0, 1], by: .ref))
-        // When a title holds the text, the title rule decides.
-        #expect(index.resolve("bcd", titles: titles) == .found(2, by: .titleSubstring))
-        #expect(index.resolve("bcdg", titles: titles) == .found(1, by: .ref))
-    }
-
-    @Test("fewer than 3 symbols is never read as a ref")
-    func tooShortForRef() {
-        let refs = [Ref(hash: hash(startingWith: "bc", rest: 1)), Ref(hash: hash(startingWith: "zz", rest: 2))]
-        let index = RefIndex(refs)
-        #expect(index.resolve("bc", titles: ["one", "two"]) == .notFound)
-        #expect(index.resolve("zz", titles: ["one", "jazz"]) == .found(1, by: .titleSubstring))
-    }
-}

@@ -1,5 +1,6 @@
 import Testing
 @testable import TickFormat
+import TickCore
 
 /// Seeded random task files full of awkward constructs, and random edits on them.
 ///
@@ -13,7 +14,7 @@ struct RandomDocumentTests {
 
     @Test("random files round-trip exactly", arguments: seeds)
     func roundTrip(seed: UInt64) {
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         for _ in 0..<Self.casesPerSeed {
             let bytes = NastyDocument.generate(&rng)
             let document = Document(bytes: bytes)
@@ -24,7 +25,7 @@ struct RandomDocumentTests {
 
     @Test("a random edit changes only its item, and re-parsing gives the edited model", arguments: seeds)
     func randomEdits(seed: UInt64) throws {
-        var rng = SplitMix64(seed: seed &* 7919)
+        var rng = SeededGenerator(seed: seed &* 7919)
         var edits = 0
         var refused = 0
         var applied: [String: Int] = [:]
@@ -129,7 +130,7 @@ enum RandomEdit: CustomStringConvertible {
 
     static let day = Day(year: 2026, month: 11, day: 30)!
 
-    static func make(_ rng: inout SplitMix64, document: Document, task i: Int) -> RandomEdit {
+    static func make(_ rng: inout SeededGenerator, document: Document, task i: Int) -> RandomEdit {
         switch rng.next() % 13 {
         case 0: return .done(rng.next() % 3 != 0)
         case 1: return .due(rng.next() % 3 == 0 ? nil : DueDate(day: day.adding(days: Int(rng.next() % 60) - 30),
@@ -208,7 +209,7 @@ enum RandomEdit: CustomStringConvertible {
     }
 
     /// Checks the edited document against the model this test expects and the bytes around the edit.
-    func check(_ result: EditResult, against old: Document, task i: Int, rng: inout SplitMix64,
+    func check(_ result: EditResult, against old: Document, task i: Int, rng: inout SeededGenerator,
                sourceLocation: SourceLocation = #_sourceLocation) throws {
         let new = result.document
         let before = TaskSnapshot.all(old)
@@ -348,17 +349,9 @@ func differingWindow(_ a: [UInt8], _ b: [UInt8]) -> (old: Range<Int>, new: Range
 
 // MARK: - The generator
 
-/// A small, fast, seeded generator (SplitMix64), so every run sees the same cases.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+/// Draws for the random documents, from TickCore's seeded generator (SplitMix64), so every run sees
+/// the same cases.
+extension SeededGenerator {
     mutating func pick<T>(_ items: [T]) -> T { items[Int(next() % UInt64(items.count))] }
     mutating func chance(_ n: UInt64) -> Bool { next() % n == 0 }
 }
@@ -373,13 +366,13 @@ enum NastyDocument {
     static let endings: [[UInt8]] = [[0x0A], [0x0A], [0x0A], [0x0D, 0x0A], [0x0D]]
 
     /// A title a user might pass to tick: plain words and tags, no metadata tokens.
-    static func plainTitle(_ rng: inout SplitMix64) -> String {
+    static func plainTitle(_ rng: inout SeededGenerator) -> String {
         let plain = ["Call", "mum", "Café", "report", "milk", "#home", "#diy/wood", "über", "x"]
         return (0..<(1 + Int(rng.next() % 4))).map { _ in rng.pick(plain) }.joined(separator: " ")
     }
 
     /// Notes a user might pass: plain lines, sometimes blank ones between.
-    static func plainNotes(_ rng: inout SplitMix64) -> String {
+    static func plainNotes(_ rng: inout SeededGenerator) -> String {
         let lines = ["Ask about the boiler.", "Number is 555", "", "second paragraph", "Café au lait"]
         var out = (0..<(1 + Int(rng.next() % 3))).map { _ in rng.pick(lines) }
         while out.first == "" { out.removeFirst() }
@@ -387,11 +380,11 @@ enum NastyDocument {
         return out.joined(separator: "\n")
     }
 
-    static func generate(_ rng: inout SplitMix64) -> [UInt8] {
+    static func generate(_ rng: inout SeededGenerator) -> [UInt8] {
         var out: [UInt8] = []
         let mixedEndings = rng.chance(8)
         let fileEnding = rng.pick(endings)
-        func eol(_ rng: inout SplitMix64) -> [UInt8] { mixedEndings ? rng.pick(endings) : fileEnding }
+        func eol(_ rng: inout SeededGenerator) -> [UInt8] { mixedEndings ? rng.pick(endings) : fileEnding }
         if rng.chance(20) { out += [0xEF, 0xBB, 0xBF] }
         if rng.chance(10) {
             out += Array("---".utf8) + eol(&rng) + Array("symbol: 🛒".utf8) + eol(&rng) + Array("---".utf8) + eol(&rng)
@@ -429,7 +422,7 @@ enum NastyDocument {
         return out
     }
 
-    static func taskItems(_ rng: inout SplitMix64, quote: [UInt8], eol: (inout SplitMix64) -> [UInt8]) -> [UInt8] {
+    static func taskItems(_ rng: inout SeededGenerator, quote: [UInt8], eol: (inout SeededGenerator) -> [UInt8]) -> [UInt8] {
         var out: [UInt8] = []
         let ordered = rng.chance(4)
         let bullet = rng.pick(["-", "*", "+"])

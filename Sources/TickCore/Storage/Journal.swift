@@ -78,6 +78,22 @@ struct Journal {
         }
     }
 
+    /// For a file that the newest finished change wrote: what that change found in it (its `before`), and
+    /// what tick's previous kept change of that file left in it (its `after`). Nil when the newest change did
+    /// not touch the file, no earlier change of it is kept, or either side is missing (a created or deleted
+    /// file). Between the two, the file was edited by hand (refs retire what such edits removed).
+    func lastTwoVersions(of path: String) -> (previousAfter: [UInt8], before: [UInt8])? {
+        let finished = entries().map { directory + "/" + $0 }.filter { meta($0)["state"] == "done" }
+        guard let newest = finished.last, let k = paths(of: newest).firstIndex(of: path),
+              let before = try? Posix.readFile(newest + "/\(k).before").bytes else { return nil }
+        for entry in finished.dropLast().reversed() {
+            guard let j = paths(of: entry).firstIndex(of: path) else { continue }
+            guard let after = try? Posix.readFile(entry + "/\(j).after").bytes else { return nil }
+            return (after, before)
+        }
+        return nil
+    }
+
     func summary(of entry: String) -> String { meta(entry)["summary"] ?? "" }
 
     func finishesOnRecovery(_ entry: String) -> Bool { meta(entry)["recover"] == "finish" }

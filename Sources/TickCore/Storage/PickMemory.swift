@@ -6,8 +6,8 @@ import Musl
 
 /// Where the current do-now pick is remembered: `.tick/pick` in the task folder.
 ///
-/// The file is state, not a list: a few `key: value` lines naming the picked task by its ref's
-/// identity (list path, title, occurrence), with `\`, line feed and carriage return escaped as
+/// The file is state, not a list: a few `key: value` lines naming the picked task by its key
+/// (list path, title, occurrence), with `\`, line feed and carriage return escaped as
 /// `\\`, `\n` and `\r`. A missing or unreadable file means no current pick.
 public struct PickMemory: Sendable {
     /// The task folder (absolute).

@@ -85,7 +85,9 @@ enum ArgumentParser {
         while i < words.count {
             let word = words[i]
             i += 1
-            if optionsEnded || word == "-" || !word.hasPrefix("-") {
+            // No option starts with a digit: `-1d` is a word (a DATE), not an option.
+            let signedNumber = word.utf8.count > 1 && word.utf8.dropFirst().first.map { $0 >= 0x30 && $0 <= 0x39 } == true
+            if optionsEnded || word == "-" || !word.hasPrefix("-") || signedNumber {
                 if positionals.isEmpty, !command.subcommands.isEmpty {
                     if let sub = command.subcommand(named: word) {
                         command = sub
@@ -147,7 +149,7 @@ enum ArgumentParser {
         if global.help { return .help(path: path) }
         if global.version { return .version }
         if let deferredError { throw deferredError }
-        if let now = global.now { _ = try Now(parsing: now, source: "--now") }
+        if let now = global.now { _ = try Now(option: now) }
         guard command.run != nil else {
             throw UsageError.missingSubcommand(in: commandPath(path), choices: command.subcommands.map(\.name))
         }

@@ -48,6 +48,8 @@ private struct Problem {
 
     var roundTripFailures = 0
     var filesWithProblems = Set<String>()
+    /// Where each `id:` value was seen first: an id names one task of the folder (FORMAT.md 5.8).
+    var firstID: [String: String] = [:]
     for problem in problems { filesWithProblems.insert(problem.file) }
     for target in targets {
         let bytes: [UInt8]
@@ -71,6 +73,18 @@ private struct Problem {
             problems.append(Problem(file: target.display, line: diagnostic.line, column: diagnostic.column,
                                     message: diagnostic.message))
             filesWithProblems.insert(target.display)
+        }
+        for task in document.tasks {
+            guard let id = task.id else { continue }
+            if let first = firstID[id] {
+                let text = Array(document.lineText(task.line).utf8)
+                let column = (firstRange(of: Array("id:\(id)".utf8), in: text) ?? 0) + 1
+                problems.append(Problem(file: target.display, line: task.line, column: column,
+                                        message: "duplicate id 'id:\(id)': \(first) has it too; an id names one task"))
+                filesWithProblems.insert(target.display)
+            } else {
+                firstID[id] = "\(target.display):\(task.line)"
+            }
         }
     }
 
@@ -110,4 +124,10 @@ private func locate(_ file: String, in folder: Folder, invocation: Invocation) t
         }
     }
     throw UsageError.invalidInput("no such list file: '\(file)'")
+}
+
+/// The offset of the first occurrence of `needle` in `haystack`.
+private func firstRange(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+    guard needle.count <= haystack.count else { return nil }
+    return (0...(haystack.count - needle.count)).first { haystack[$0..<($0 + needle.count)].elementsEqual(needle) }
 }

@@ -13,7 +13,7 @@ enum Commands {
             + "flagged and open in all, then each list with its open tasks. With --json: {today, scheduled, "
             + "flagged, all, lists: [{name, file, symbol, color, open, done}]}.",
         subcommands: [today, scheduled, flagged, all, completed, ls, show, search, pick, status,
-                      add, done, reopen, flag, unflag, due, priority, edit, mv, rm, list, undo,
+                      add, done, reopen, flag, unflag, due, priority, edit, mv, rm, id, list, undo,
                       check, initialize, help],
         run: runHome)
 
@@ -137,16 +137,20 @@ enum Commands {
     static let writeDiscussion = "Prints one line per task naming what changed and the task's ref; with --json, "
         + "an array of the changed task objects; with --quiet, nothing. Only the lines of the tasks named change; "
         + "every other byte of the file stays as it was."
-    static let dateHelp = "today, tomorrow, yesterday, a weekday (fri or friday: the next one after today), "
-        + "next week (next Monday), +3d, +2w, +1m, eow (the coming Sunday), eom (the month's last day), "
-        + "YYYY-MM-DD or YYYY-MM-DDTHH:MM, each optionally followed by a time such as 9:00"
+    static let dateHelp = "today, tomorrow, yesterday, tonight (today 18:00), a weekday (fri, friday or "
+        + "next friday: the next one after today), next week (next Monday), next month (its first day), "
+        + "in 3 days (or weeks, months, years), +3d, -1d, +2w, +1m, +1y, eow (the coming Sunday), eom (the "
+        + "month's last day), a month and day (dec 24, 24 dec, december 24: this year if still to come, else "
+        + "next year), YYYY-MM-DD (2026-1-5 too) or YYYY-MM-DDTHH:MM, each optionally followed by a time "
+        + "such as 9:00, 17:30, 9am or 5pm; or a time alone (today if still to come, else tomorrow)"
     static let priorityChoices = ["low", "medium", "high", "none"]
 
     static let add: Command = Command(
         name: "add",
         summary: "Add a task",
         discussion: "The title's words may carry metadata as in the files: a priority (!, !! or !!!), #flag, "
-            + "and a due date with any date word (due:fri, due:+3d, due:tomorrow 9:00), written as "
+            + "and a due date with any date word (due:fri, due:+3d, due:tomorrow 9:00; the words of a longer "
+            + "form joined with hyphens: due:in-3-days, due:dec-24T9am), written as "
             + "due:YYYY-MM-DD. Without --list the task goes to the list named Inbox (inbox.md, created with a "
             + "# Inbox heading when missing). It goes after the last task of the list or of its section; with "
             + "--parent, after the last subtask of that task.\n\n"
@@ -245,6 +249,16 @@ enum Commands {
             + "they were. tick undo brings them back.",
         arguments: [refsArgument],
         run: runRemove)
+
+    static let id: Command = Command(
+        name: "id",
+        summary: "Give tasks a stable id",
+        discussion: "Writes id: and 10 random letters and digits on each task's title line (a task that has an "
+            + "id keeps it). A task with an id is named by a ref made from it, which stays the same when its "
+            + "title changes or it moves to another list. All the tasks change at once: one tick undo takes it "
+            + "back. " + writeDiscussion,
+        arguments: [refsArgument],
+        run: runID)
 
     static let listNameArgument = Argument(
         name: "NAME", help: "The list: its name or file name (a unique prefix is enough) or its path")

@@ -58,15 +58,28 @@ extension Invocation {
         }
     }
 
-    /// The task named by `text`: a ref, an exact title, or a unique part of a title.
-    func resolveTask(_ text: String, in library: Library) throws -> TaskID {
-        switch library.resolve(ref: text) {
+    /// The task named by `text`: a ref, an exact title, or a unique part of a title. `preferring` settles
+    /// an ambiguity when exactly one candidate satisfies it (`done`: the open ones).
+    func resolveTask(_ text: String, in library: Library, preferring: ((TaskID) -> Bool)? = nil) throws -> TaskID {
+        switch library.resolve(ref: text, preferring: preferring) {
         case .found(let id): return id
         case .notFound: throw CommandFailure(.negative, "no task matches '\(text)'")
-        case .ambiguous(let candidates):
-            let shown = candidates.prefix(8).map { "\(library.ref($0)) (\(library.task($0).title))" }
+        case .gone:
+            throw CommandFailure(.negative, "'\(text)' named a task that tick has since removed, moved or changed; "
+                                 + "no task has that ref now")
+        case .ambiguous(let candidates, let retired):
+            let shown = candidates.prefix(8).map { candidate(of: $0, in: library) }
             let more = candidates.count > 8 ? " and \(candidates.count - 8) more" : ""
-            throw CommandFailure(.negative, "'\(text)' matches several tasks: " + shown.joined(separator: ", ") + more)
+            let gone = retired ? "; it may also be the ref of a task that tick has since removed, moved or changed" : ""
+            throw CommandFailure(.negative, "'\(text)' matches several tasks: " + shown.joined(separator: ", ") + more + gone)
         }
+    }
+
+    /// A candidate of an ambiguous REF, with what tells it apart: `5pr "Buy milk" (Groceries, open, due 2026-12-02)`.
+    private func candidate(of id: TaskID, in library: Library) -> String {
+        let task = library.task(id)
+        var facts = [library.list(id).name, task.done ? "done" : "open"]
+        if let due = task.due { facts.append("due \(due)") }
+        return "\(library.ref(id)) \"\(task.title)\" (" + facts.joined(separator: ", ") + ")"
     }
 }

@@ -18,7 +18,8 @@ import TickCore
     let rows = TaskRows(library: library, now: try invocation.now(), terminal: terminal, showList: true,
                         rows: hits.map(\.id))
     for hit in hits {
-        rows.write(hit.id, to: out, indent: 0)
+        let title = terminal.color ? hit.matches(in: library.task(hit.id).title) : []
+        rows.write(hit.id, to: out, indent: 0, highlight: title)
         if let note = hit.noteLine {
             let lead = String(repeating: " ", count: rows.refWidth + 2) + "  ↳ "
             var text = note.text
@@ -43,7 +44,7 @@ import TickCore
 }
 
 /// `text` with the character ranges shown in reverse video.
-private func highlighted(_ text: String, _ ranges: [Range<Int>], enabled: Bool) -> String {
+func highlighted(_ text: String, _ ranges: [Range<Int>], enabled: Bool) -> String {
     guard enabled, !ranges.isEmpty else { return text }
     let characters = Array(text)
     var out = ""

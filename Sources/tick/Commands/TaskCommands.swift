@@ -8,7 +8,8 @@ func runDone(_ done: Bool) -> Command.Run {
         let day = try invocation.now().day
         let session = try invocation.openForWriting(create: false)
         let before = session.library
-        let ids = try invocation.resolveTasks(invocation.values("REF"), in: before)
+        // `done` settles an ambiguous REF by its open tasks, `reopen` by its done ones.
+        let ids = try invocation.resolveTasks(invocation.values("REF"), in: before) { before.task($0).done != done }
         let changing = ids.filter { before.task($0).done != done }
         var lines: [String] = []
         var keys: [TaskKey] = []

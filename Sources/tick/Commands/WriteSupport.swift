@@ -50,10 +50,10 @@ extension Invocation {
     }
 
     /// The tasks that REF arguments name, each once, in the order given.
-    func resolveTasks(_ texts: [String], in library: Library) throws -> [TaskID] {
+    func resolveTasks(_ texts: [String], in library: Library, preferring: ((TaskID) -> Bool)? = nil) throws -> [TaskID] {
         var ids: [TaskID] = []
         for text in texts {
-            let id = try resolveTask(text, in: library)
+            let id = try resolveTask(text, in: library, preferring: preferring)
             if !ids.contains(id) { ids.append(id) }
         }
         return ids

@@ -83,10 +83,11 @@ final class TaskRows {
     func row(_ id: TaskID) -> Row { Row(id, in: library, today: today, minutes: now.minutes) }
 
     /// Writes the row of `id` and a line feed, indented by `indent` columns before the ref and
-    /// `level` nesting steps before the checkbox.
-    func write(_ id: TaskID, to out: Output, indent: Int = 2, level: Int = 0) {
+    /// `level` nesting steps before the checkbox. With colour, the title's characters in `highlight`
+    /// (a search's matches) are in reverse video.
+    func write(_ id: TaskID, to out: Output, indent: Int = 2, level: Int = 0, highlight: [Range<Int>] = []) {
         bytes.removeAll(keepingCapacity: true)
-        append(row(id), indent: indent, level: level, to: &bytes)
+        append(row(id), indent: indent, level: level, highlight: highlight, to: &bytes)
         bytes.append(0x0A)
         out.write(bytes: bytes)
     }
@@ -99,7 +100,7 @@ final class TaskRows {
     }
 
     /// Appends one row to `b`.
-    func append(_ row: Row, indent: Int, level: Int, to b: inout [UInt8]) {
+    func append(_ row: Row, indent: Int, level: Int, highlight: [Range<Int>] = [], to b: inout [UInt8]) {
         let lead = indent + refWidth + 2 + 2 * level
         var layout = RowLayout(showList: showList)
         if let width { layout = fitted(row, lead: lead, width: width) }
@@ -116,7 +117,9 @@ final class TaskRows {
         }
         b.append(0x20)
         if row.done { styler.begin(.dim, &b) }
-        if let room = layout.titleRoom {
+        if styler.enabled, !highlight.isEmpty {
+            appendHighlighted(row.title, room: layout.titleRoom, highlight, &b)
+        } else if let room = layout.titleRoom {
             appendCut(row.title, to: room, &b)
         } else {
             Library.appendText(row.title, to: &b)
@@ -206,6 +209,22 @@ final class TaskRows {
         b.append(contentsOf: Self.ellipsis)
     }
 
+    /// Appends the title, cut to `room` columns when given, with the characters in `ranges` in
+    /// reverse video (never the `…`).
+    private func appendHighlighted(_ title: UnsafeBufferPointer<UInt8>, room: Int?, _ ranges: [Range<Int>],
+                                   _ b: inout [UInt8]) {
+        var cut: [UInt8] = []
+        if let room { appendCut(title, to: room, &cut) } else { cut.append(contentsOf: title) }
+        var text = String(decoding: cut, as: UTF8.self)
+        let ellipsis = room != nil && text.hasSuffix("…")
+        if ellipsis { text.removeLast() }
+        let count = text.count
+        b.append(contentsOf: highlighted(text, ranges.compactMap { range in
+            range.lowerBound < count ? range.lowerBound..<min(range.upperBound, count) : nil
+        }, enabled: true).utf8)
+        if ellipsis { b.append(contentsOf: Self.ellipsis) }
+    }
+
     // MARK: - Parts
 
     /// The due in words (`tomorrow`, `Fri 09:30`), or in its short form, the date (`Mar 20`).
@@ -263,6 +282,7 @@ final class TaskRows {
         let list = library.list(id)
         return .object([
             ("ref", .string(library.ref(id))),
+            ("id", .optional(task.id)),
             ("list", .string(list.name)),
             ("file", .string(list.file.path)),
             ("line", .int(task.line)),

@@ -3,9 +3,10 @@ import Glibc
 #endif
 import Foundation
 import Testing
+import TickCore
 
 // Helpers for the reliability tests: what a folder holds, running tick without root's
-// privileges, the seeded generator as a RandomNumberGenerator.
+// privileges, a bounded draw from the seeded generator (TickCore's `SeededGenerator`).
 
 // MARK: - Snapshots
 
@@ -89,5 +90,7 @@ enum Unprivileged {
 
 // MARK: - Random
 
-/// The seeded generator of the concurrency tests, usable where the standard library takes one.
-extension SplitMix64: RandomNumberGenerator {}
+extension SeededGenerator {
+    /// A number in 0..<bound (by remainder: the seeded tests only need it reproducible).
+    mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
+}
