@@ -499,15 +499,6 @@ public struct Library: Sendable {
         return lengthAlone(id, hash: record(id).refHash)
     }
 
-    /// Appends a short ref to `out`, without making a string.
-    public static func appendRef(hash: UInt64, length: Int, to out: inout [UInt8]) {
-        var h = hash
-        for _ in 0..<length {
-            out.append(Ref.alphabet[Int(h % 27)])
-            h /= 27
-        }
-    }
-
     /// Appends a task's title (UTF-8 as written; invalid sequences become U+FFFD) to `out`.
     public func appendTitle(_ id: TaskID, to out: inout [UInt8]) {
         let bytes = lists[id.list].segment.bytes(record(id).title)
@@ -529,11 +520,11 @@ public struct Library: Sendable {
 
     /// What a row shows, read from the record once, without making dates or strings.
     public func rowFields(_ id: TaskID) -> (refHash: UInt64, refLength: Int, done: Bool, priority: Int, flagged: Bool,
-                                           dueDay: Int32, dueMinutes: Int16, hasNotes: Bool,
+                                           dueDay: Int32, dueMinutes: Int16, doneDay: Int32, hasNotes: Bool,
                                            title: UnsafeBufferPointer<UInt8>) {
         let segment = lists[id.list].segment
         let h = segment.hot(id.index), c = segment.cold(id.index)
-        return (fullRef(id).hash, refLength(id), h.done, Int(h.priority), h.flagged, h.dueDay, h.dueMinutes,
+        return (fullRef(id).hash, refLength(id), h.done, Int(h.priority), h.flagged, h.dueDay, h.dueMinutes, h.doneDay,
                 c.notes.length > 0, segment.bytes(c.title))
     }
 

@@ -122,14 +122,20 @@ public struct Ref: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// The first `length` symbols of the ref (at most 14).
     public func prefix(_ length: Int) -> String {
-        var h = hash
         var symbols: [UInt8] = []
         symbols.reserveCapacity(Ref.fullLength)
+        append(length, to: &symbols)
+        return String(decoding: symbols, as: UTF8.self)
+    }
+
+    /// Appends the first `length` symbols to `out`, without making a string: the one place a ref
+    /// is spelled out.
+    public func append(_ length: Int, to out: inout [UInt8]) {
+        var h = hash
         for _ in 0..<max(0, min(length, Ref.fullLength)) {
-            symbols.append(Ref.alphabet[Int(h % 27)])
+            out.append(Ref.alphabet[Int(h % 27)])
             h /= 27
         }
-        return String(decoding: symbols, as: UTF8.self)
     }
 
     /// Orders refs like their full text.

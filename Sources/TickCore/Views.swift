@@ -1,4 +1,5 @@
-// The smart views (Today, Scheduled, Flagged, All, Completed), one list's view, and the home counts.
+// The smart views (Today, Tomorrow, Upcoming, Scheduled, Flagged, All, Completed), one list's view,
+// and the home counts.
 
 // MARK: - Smart views
 
@@ -6,6 +7,10 @@
 public enum SmartView: String, CaseIterable, Sendable {
     /// Open tasks due today or earlier.
     case today
+    /// Open tasks due tomorrow.
+    case tomorrow
+    /// Open tasks due in the next `ViewQuery.days` days, today included.
+    case upcoming
     /// Open tasks with a due date.
     case scheduled
     /// Open flagged tasks.
@@ -23,11 +28,18 @@ public struct ViewQuery: Sendable {
     public var includeCompleted: Bool
     /// `--list L`: only this list (an index into `Library.lists`).
     public var list: Int?
+    /// For `upcoming`: how many days, today first.
+    public var days: Int
+    /// For `completed`: only tasks done on this day or later.
+    public var since: Day?
 
-    public init(view: SmartView, includeCompleted: Bool = false, list: Int? = nil) {
+    public init(view: SmartView, includeCompleted: Bool = false, list: Int? = nil, days: Int = 7,
+                since: Day? = nil) {
         self.view = view
         self.includeCompleted = includeCompleted
         self.list = list
+        self.days = days
+        self.since = since
     }
 }
 
@@ -40,6 +52,8 @@ extension Library {
     /// With `includeCompleted`, a view's done tasks follow its open ones (within each list for `all`).
     public func tasks(in query: ViewQuery, now: Now) -> [TaskID] {
         let today = Int32(now.day.daysSinceEpoch)
+        let horizon = Int64(today) + Int64(max(0, query.days))
+        let since = query.since.map { Int32($0.daysSinceEpoch) } ?? .min
         // Each task's place as two integers, so that sorting 80,000 rows compares numbers.
         var result: [(major: UInt64, minor: UInt64)] = []
         for l in lists.indices {
@@ -50,10 +64,12 @@ extension Library {
                 let wanted: Bool
                 switch query.view {
                 case .today: wanted = r.dueDay != .min && r.dueDay <= today
+                case .tomorrow: wanted = r.dueDay != .min && Int64(r.dueDay) == Int64(today) + 1
+                case .upcoming: wanted = r.dueDay != .min && r.dueDay >= today && Int64(r.dueDay) < horizon
                 case .scheduled: wanted = r.dueDay != .min
                 case .flagged: wanted = r.flagged
                 case .all: wanted = true
-                case .completed: wanted = r.done
+                case .completed: wanted = r.done && (since == .min || (r.doneDay != .min && r.doneDay >= since))
                 }
                 guard wanted, !r.done || query.includeCompleted || query.view == .completed else { continue }
                 let key = ViewOrderKey(r, list: l, now: now)
@@ -68,7 +84,7 @@ extension Library {
                     major |= UInt64(l) << 36 | (key.done ? 1 << 35 : 0)
                 case .today:
                     major |= (key.done ? 1 << 62 : 0) | (key.overdue ? 0 : 1 << 61)
-                case .scheduled, .flagged:
+                case .tomorrow, .upcoming, .scheduled, .flagged:
                     major |= key.done ? 1 << 62 : 0
                 }
                 // Tasks are in document order, so a task's index orders it like its line.

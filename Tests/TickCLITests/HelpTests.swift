@@ -13,7 +13,8 @@ struct HelpTests {
     }
 
     @Test("help COMMAND and COMMAND --help print the same snapshot", arguments: [
-        "today", "scheduled", "flagged", "all", "completed", "ls", "show", "search", "pick", "status",
+        "today", "tomorrow", "upcoming", "scheduled", "flagged", "all", "completed", "lists", "ls", "show", "search",
+        "pick", "status",
         "check", "init", "help",
     ])
     func commandHelp(command: String) throws {

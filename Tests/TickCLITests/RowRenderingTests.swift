@@ -7,7 +7,8 @@ import Testing
 struct RowRenderingTests {
     /// Every command that prints task rows, on the `views` fixture with a list of wide titles added.
     static let commands: [[String]] = [
-        ["today"], ["scheduled"], ["flagged"], ["all"], ["all", "--all"], ["completed"],
+        ["today"], ["tomorrow"], ["upcoming", "30"], ["scheduled"], ["flagged"], ["all"], ["all", "--all"],
+        ["completed"],
         ["ls", "projects"], ["ls", "projects", "--sort", "due"], ["ls", "wide"],
         ["show", "release notes"], ["show", "宿題"], ["search", "cafe"], ["search", "--all", "e"],
         ["pick", "--seed", "7"],

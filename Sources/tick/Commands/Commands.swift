@@ -10,9 +10,11 @@ enum Commands {
             + "(- [ ] Call the plumber !! #flag due:2026-12-03) is a task. tick reads and writes those files "
             + "and never changes a byte it was not asked to change.\n\n"
             + "Without a command, tick shows the home screen: how many open tasks are due today, scheduled, "
-            + "flagged and open in all, then each list with its open tasks. With --json: {today, scheduled, "
+            + "flagged and open in all, then each list with its symbol (cut to 8 columns) and open tasks; two "
+            + "lists of the same name are each followed by their file. With --json: {today, scheduled, "
             + "flagged, all, lists: [{name, file, symbol, color, open, done}]}.",
-        subcommands: [today, scheduled, flagged, all, completed, ls, show, search, pick, status,
+        subcommands: [today, tomorrow, upcoming, scheduled, flagged, all, completed, lists, ls, show, search, pick,
+                      status,
                       add, done, reopen, flag, unflag, due, priority, edit, mv, rm, id, list, undo,
                       check, initialize, help],
         run: runHome)
@@ -35,6 +37,24 @@ enum Commands {
             + "that time on and stays here.\n\n" + viewDiscussion,
         options: [allOption, listOption],
         run: runView(.today))
+
+    static let tomorrow: Command = Command(
+        name: "tomorrow",
+        summary: "Open tasks due tomorrow",
+        discussion: viewDiscussion,
+        options: [allOption, listOption],
+        run: runView(.tomorrow))
+
+    static let upcoming: Command = Command(
+        name: "upcoming",
+        summary: "Open tasks due in the next N days, by day",
+        discussion: "The Scheduled view from today through the N-1 days after it (a week by default), grouped "
+            + "under Today, Tomorrow, the weekdays, then dates. Tasks overdue from an earlier day are in "
+            + "tick today, not here.\n\n" + viewDiscussion,
+        arguments: [Argument(name: "N", help: "How many days, today included (default 7, at most 3660)",
+                             arity: .optional)],
+        options: [allOption, listOption],
+        run: runView(.upcoming))
 
     static let scheduled: Command = Command(
         name: "scheduled",
@@ -61,9 +81,20 @@ enum Commands {
     static let completed: Command = Command(
         name: "completed",
         summary: "Completed tasks, the latest first",
-        discussion: "Ordered by their done: date, the latest first.\n\n" + viewDiscussion,
-        options: [listOption],
+        discussion: "Ordered by their done: date, the latest first; each row shows that date (done yesterday). "
+            + "--since today answers what you finished today.\n\n" + viewDiscussion,
+        options: [listOption,
+                  Option(name: "since", valueName: "DATE",
+                         help: "Only tasks done on DATE or later (a date word, as for tick due)")],
         run: runView(.completed))
+
+    static let lists: Command = Command(
+        name: "lists",
+        summary: "Every list: its name, symbol, colour, file and counts",
+        discussion: "One line per list, in the home screen's order: its symbol, name, colour, file, and open and "
+            + "done task counts. With --json: an array of list objects "
+            + "{name, file, symbol, color, open, done}.",
+        run: runLists)
 
     static let ls: Command = Command(
         name: "ls",
@@ -123,7 +154,8 @@ enum Commands {
         summary: "One short line for a shell prompt",
         discussion: "How many open tasks are overdue, due later today and flagged, in words: "
             + "2 overdue · 3 today · 1 flagged. Only counts that are not zero are shown; when all are zero "
-            + "it prints nothing. With --json: {overdue, today, flagged, open}, always.",
+            + "it prints nothing. Files it skips are left for tick check to report: nothing goes to standard "
+            + "error in normal operation. With --json: {overdue, today, flagged, open}, always.",
         run: runStatus)
 
     // MARK: - Writing

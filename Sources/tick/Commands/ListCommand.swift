@@ -15,27 +15,33 @@ import TickCore
     }
 
     let terminal = invocation.terminal
-    let rows = TaskRows(library: library, now: try invocation.now(), terminal: terminal, showList: false, rows: allRows)
+    var rows = TaskRows(library: library, now: try invocation.now(), terminal: terminal, showList: false, rows: allRows)
     let bold = { (text: String) in Style.bold.apply(text, enabled: terminal.color) }
     let list = library.lists[index]
     out.line((list.symbol.map { $0 + " " } ?? "") + bold(terminal.listColored(list.name, color: list.color)))
+    out.line()
+    // Whether the line above is blank (a section heading needs one above it, never two).
+    var afterBlank = true
     func show(_ groups: [ListView.Group]) {
         for group in groups {
             if let section = group.section {
-                out.line()
+                if !afterBlank { out.line() }
                 out.line("  " + bold(section))
             }
+            afterBlank = false
             let indent = group.section == nil ? 2 : 4
             for row in group.rows { rows.write(row.id, to: out, indent: indent, level: row.level) }
         }
     }
     if view.active.isEmpty {
         out.line(view.completed.isEmpty ? "  No tasks yet." : "  All done.")
+        afterBlank = false
     }
     show(view.active)
     if !view.completed.isEmpty {
         out.line()
         out.line(bold("Completed"))
+        afterBlank = false
         show(view.completed)
     }
     return loaded.status

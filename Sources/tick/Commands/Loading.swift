@@ -12,15 +12,16 @@ struct LoadedFolder {
 }
 
 extension Invocation {
-    /// Finds the folder and reads every list; skipped and unreadable files become warnings.
-    func load() throws -> LoadedFolder {
+    /// Finds the folder and reads every list; skipped files become warnings unless `warnings` is
+    /// false (`tick status`, which a shell prompt runs), unreadable ones errors.
+    func load(warnings: Bool = true) throws -> LoadedFolder {
         let folder = try folder()
-        return try loaded(folder.load(environment: context.environment), in: folder)
+        return try loaded(folder.load(environment: context.environment), in: folder, warnings: warnings)
     }
 
     /// The lists read from `folder`: skipped files become warnings; a list or subfolder that could
     /// not be read is named on standard error and makes the answer incomplete (exit status 3).
-    func loaded(_ result: LoadResult, in folder: Folder) throws -> LoadedFolder {
+    func loaded(_ result: LoadResult, in folder: Folder, warnings: Bool = true) throws -> LoadedFolder {
         var unreadableFolders = false
         for problem in result.problems {
             if case .unreadable(let path, let error) = problem {
@@ -28,7 +29,7 @@ extension Invocation {
                 // The lists inside it are missing from the answer, as for an unreadable list.
                 err.line("tick: cannot read '\(path)': \(error.reason)")
                 unreadableFolders = true
-            } else {
+            } else if warnings {
                 warn(problem.description)
             }
         }

@@ -49,7 +49,7 @@ let pickViews: [SmartView] = [.today, .flagged, .scheduled]
         return loaded.status
     }
     let terminal = invocation.terminal
-    let rows = TaskRows(library: library, now: now, terminal: terminal, showList: true, rows: [chosen])
+    var rows = TaskRows(library: library, now: now, terminal: terminal, showList: true, rows: [chosen])
     out.line(Style.bold.apply("Do now", enabled: terminal.color))
     rows.write(chosen, to: out)
     if chosen == current { out.line("  (the only task to pick from)") }

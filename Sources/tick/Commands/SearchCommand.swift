@@ -15,7 +15,7 @@ import TickCore
     }
 
     let terminal = invocation.terminal
-    let rows = TaskRows(library: library, now: try invocation.now(), terminal: terminal, showList: true,
+    var rows = TaskRows(library: library, now: try invocation.now(), terminal: terminal, showList: true,
                         rows: hits.map(\.id))
     for hit in hits {
         let title = terminal.color ? hit.matches(in: library.task(hit.id).title) : []
@@ -23,16 +23,17 @@ import TickCore
         if let note = hit.noteLine {
             let lead = String(repeating: " ", count: rows.refWidth + 2) + "  ↳ "
             var text = note.text
-            var matches = note.matches
-            if let width = terminal.width {
-                text = fit(text, to: max(RowLayout.shortestTitle, width - displayWidth(lead)))
-                // Only what is left of the line is highlighted, the `…` never.
+            if let width = terminal.width { text = fit(text, to: max(RowLayout.shortestTitle, width - displayWidth(lead))) }
+            if terminal.color {
+                // Only what is left of the line is highlighted, the `…` never. (Matches are placed
+                // only here: a plain line does not need them.)
                 let kept = text == note.text ? text.count : text.count - 1
-                matches = matches.compactMap { range in
+                let matches = note.matches.compactMap { range in
                     range.lowerBound < kept ? range.lowerBound..<min(range.upperBound, kept) : nil
                 }
+                text = highlighted(text, matches, enabled: true)
             }
-            out.line(lead + highlighted(text, matches, enabled: terminal.color))
+            out.line(lead + text)
         }
     }
     if hits.isEmpty {

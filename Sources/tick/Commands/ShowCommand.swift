@@ -49,7 +49,7 @@ import TickCore
     if !children.isEmpty {
         out.line()
         out.line(bold("Subtasks"))
-        let rows = TaskRows(library: library, now: now, terminal: terminal, showList: false, rows: children)
+        var rows = TaskRows(library: library, now: now, terminal: terminal, showList: false, rows: children)
         for child in children { rows.write(child, to: out) }
     }
     return loaded.status

@@ -2,7 +2,8 @@ import TickCore
 
 /// `tick status`: `2 overdue · 3 today · 1 flagged` for a shell prompt; nothing when all is quiet.
 @Sendable func runStatus(_ invocation: Invocation) throws -> ExitStatus {
-    let loaded = try invocation.load()
+    // A prompt line stays quiet: skipped files are for `tick check` and the other commands to report.
+    let loaded = try invocation.load(warnings: false)
     let counts = loaded.library.statusCounts(now: try invocation.now())
     let out = invocation.out
     if invocation.global.json {

@@ -10,11 +10,7 @@ import TickCore
     let out = invocation.out
 
     if invocation.global.json {
-        let lists: [JSON] = library.lists.map { list in
-            .object([("name", .string(list.name)), ("file", .string(list.file.path)),
-                     ("symbol", .optional(list.symbol)), ("color", .optional(list.color)),
-                     ("open", .int(list.openCount)), ("done", .int(list.doneCount))])
-        }
+        let lists: [JSON] = library.lists.map(listJSON)
         out.json(.object([("today", .int(counts.today)), ("scheduled", .int(counts.scheduled)),
                           ("flagged", .int(counts.flagged)), ("all", .int(counts.all)),
                           ("lists", .array(lists))]))
@@ -46,19 +42,81 @@ import TickCore
     out.line(padded(tile("Flagged", counts.flagged), to: 19) + tile("All", counts.all))
     out.line()
     out.line(Style.bold.apply("Lists", enabled: terminal.color))
-    // A symbol wider than FORMAT.md allows is cut (tick check reports it).
-    func symbol(_ list: TaskList) -> String { fit(list.symbol ?? "", to: ListNaming.maxSymbolWidth) }
-    let symbolWidth = library.lists.map { displayWidth(symbol($0)) }.max() ?? 0
-    let nameWidth = library.lists.map { displayWidth($0.name) }.max() ?? 0
-    for list in library.lists {
+    let symbols = library.lists.map { listSymbol($0) }
+    let names = listLabels(library)
+    let symbolWidth = symbols.map(displayWidth).max() ?? 0
+    let nameWidth = names.map(displayWidth).max() ?? 0
+    for (index, list) in library.lists.enumerated() {
         var line = "  "
-        if symbolWidth > 0 { line += padded(symbol(list), to: symbolWidth) + " " }
-        line += terminal.listColored(list.name, color: list.color)
-        line += String(repeating: " ", count: nameWidth - displayWidth(list.name) + 2)
+        if symbolWidth > 0 { line += padded(symbols[index], to: symbolWidth) + " " }
+        line += terminal.listColored(names[index], color: list.color)
+        line += String(repeating: " ", count: nameWidth - displayWidth(names[index]) + 2)
         line += String(list.openCount)
         out.line(line)
     }
     return loaded.status
+}
+
+/// A list's symbol as the home screen shows it: a symbol wider than FORMAT.md allows (8 terminal
+/// columns) is cut, and `tick check` reports it.
+func listSymbol(_ list: TaskList) -> String {
+    guard let symbol = list.symbol else { return "" }
+    // A character takes at least as many bytes as columns: that many bytes or fewer always fit.
+    return symbol.utf8.count <= ListNaming.maxSymbolWidth ? symbol : fit(symbol, to: ListNaming.maxSymbolWidth)
+}
+
+/// Each list's name, followed by its file when another list has the same name, so that two lists
+/// called Work can be told apart.
+func listLabels(_ library: Library) -> [String] {
+    var count: [String: Int] = [:]
+    for list in library.lists { count[list.name, default: 0] += 1 }
+    return library.lists.map { list in count[list.name]! > 1 ? "\(list.name) (\(list.file.path))" : list.name }
+}
+
+// MARK: - Lists
+
+/// `tick lists`: every list with its symbol, colour, file and counts.
+@Sendable func runLists(_ invocation: Invocation) throws -> ExitStatus {
+    let loaded = try invocation.load()
+    let library = loaded.library
+    let out = invocation.out
+    if invocation.global.json {
+        out.jsonArray(library.lists) { listJSON($0) }
+        return loaded.status
+    }
+    let terminal = invocation.terminal
+    guard !library.lists.isEmpty else {
+        out.line("No lists yet in \(loaded.folder.path).")
+        return loaded.status
+    }
+    let names = library.lists.map(\.name)  // the file column tells lists of the same name apart
+    let symbols = library.lists.map { listSymbol($0) }
+    let colors = library.lists.map { $0.color ?? "" }
+    let files = library.lists.map(\.file.path)
+    let opens = library.lists.map { "\($0.openCount) open" }
+    let symbolWidth = symbols.map(displayWidth).max() ?? 0
+    let nameWidth = names.map(displayWidth).max() ?? 0
+    let colorWidth = colors.map(displayWidth).max() ?? 0
+    let fileWidth = files.map(displayWidth).max() ?? 0
+    let openWidth = opens.map(displayWidth).max() ?? 0
+    for (index, list) in library.lists.enumerated() {
+        var line = "  "
+        if symbolWidth > 0 { line += padded(symbols[index], to: symbolWidth) + " " }
+        line += terminal.listColored(names[index], color: list.color)
+        line += String(repeating: " ", count: nameWidth - displayWidth(names[index]) + 2)
+        if colorWidth > 0 { line += padded(colors[index], to: colorWidth) + "  " }
+        line += padded(files[index], to: fileWidth) + "  "
+        line += padded(opens[index], to: openWidth) + "  " + "\(list.doneCount) done"
+        out.line(line)
+    }
+    return loaded.status
+}
+
+/// The list object of `--json`: `{name, file, symbol, color, open, done}`.
+func listJSON(_ list: TaskList) -> JSON {
+    .object([("name", .string(list.name)), ("file", .string(list.file.path)),
+             ("symbol", .optional(list.symbol)), ("color", .optional(list.color)),
+             ("open", .int(list.openCount)), ("done", .int(list.doneCount))])
 }
 
 /// `text` as one word for a POSIX shell.
@@ -80,7 +138,7 @@ extension String {
 
 // MARK: - Smart views
 
-/// `tick today`, `scheduled`, `flagged`, `all`, `completed`.
+/// `tick today`, `tomorrow`, `upcoming`, `scheduled`, `flagged`, `all`, `completed`.
 func runView(_ view: SmartView) -> Command.Run {
     { invocation in
         let loaded = try invocation.load()
@@ -88,18 +146,23 @@ func runView(_ view: SmartView) -> Command.Run {
         let now = try invocation.now()
         let list = try invocation.value("list").map { try invocation.resolveList($0, in: library) }
         let includeCompleted = view != .completed && invocation.flag("all")
-        let ids = library.tasks(in: ViewQuery(view: view, includeCompleted: includeCompleted, list: list), now: now)
+        var query = ViewQuery(view: view, includeCompleted: includeCompleted, list: list)
+        if view == .upcoming { query.days = try upcomingDays(invocation.value("N")) }
+        if view == .completed, let since = invocation.value("since") { query.since = try DueDate(parsing: since, relativeTo: now).day }
+        let ids = library.tasks(in: query, now: now)
         let out = invocation.out
         if invocation.global.json {
             out.jsonArray(ids) { TaskRows.json($0, in: library) }
             return loaded.status
         }
 
-        let rows = TaskRows(library: library, now: now, terminal: invocation.terminal,
-                            showList: view != .all, rows: ids)
-        let bold = { (text: String) in Style.bold.apply(text, enabled: invocation.terminal.color) }
+        let terminal = invocation.terminal
+        var rows = TaskRows(library: library, now: now, terminal: terminal, showList: view != .all,
+                            showDoneDate: view == .completed, rows: ids)
+        let bold = { (text: String) in Style.bold.apply(text, enabled: terminal.color) }
         switch view {
-        case .scheduled:
+        case .scheduled, .upcoming:
+            if ids.isEmpty { out.line(bold(view == .upcoming ? "Upcoming" : "Scheduled")) }
             var current: ScheduleGroup?
             for id in ids {
                 let group = ScheduleGroup(due: library.task(id).due!, now: now)
@@ -111,19 +174,21 @@ func runView(_ view: SmartView) -> Command.Run {
                 rows.write(id, to: out)
             }
         case .all:
+            if ids.isEmpty { out.line(bold("All")) }
             var current: Int?
             for id in ids {
                 if id.list != current {
                     if current != nil { out.line() }
                     let list = library.lists[id.list]
                     let symbol = list.symbol.map { $0 + " " } ?? ""
-                    out.line(symbol + bold(invocation.terminal.listColored(list.name, color: list.color)))
+                    out.line(symbol + bold(terminal.listColored(list.name, color: list.color)))
                     current = id.list
                 }
                 rows.write(id, to: out)
             }
-        case .today:
-            out.line(bold("Today") + ", " + longDate(now.day))
+        case .today, .tomorrow:
+            let day = view == .today ? now.day : now.day.adding(days: 1)
+            out.line(bold(view == .today ? "Today" : "Tomorrow") + ", " + longDate(day))
             for id in ids { rows.write(id, to: out) }
         case .flagged:
             out.line(bold("Flagged"))
@@ -132,16 +197,25 @@ func runView(_ view: SmartView) -> Command.Run {
             out.line(bold("Completed"))
             for id in ids { rows.write(id, to: out) }
         }
-        if ids.isEmpty {
-            if view == .scheduled || view == .all { out.line(emptyMessage(view)) } else { out.line("  " + emptyMessage(view)) }
-        }
+        if ids.isEmpty { out.line("  " + emptyMessage(view, days: query.days)) }
         return loaded.status
     }
 }
 
-private func emptyMessage(_ view: SmartView) -> String {
+/// `tick upcoming N`: a whole number of days from 1 to 3660 (default 7).
+private func upcomingDays(_ text: String?) throws -> Int {
+    guard let text else { return 7 }
+    guard let days = Int(text), (1...3660).contains(days) else {
+        throw UsageError.invalidValue(option: "N", value: text, reason: "expected a whole number of days from 1 to 3660")
+    }
+    return days
+}
+
+private func emptyMessage(_ view: SmartView, days: Int) -> String {
     switch view {
     case .today: return "Nothing due today."
+    case .tomorrow: return "Nothing due tomorrow."
+    case .upcoming: return days == 1 ? "Nothing due today." : "Nothing due in the next \(days) days."
     case .scheduled: return "No scheduled tasks."
     case .flagged: return "No flagged tasks."
     case .all: return "No open tasks."

@@ -3,8 +3,9 @@ import TickCore
 /// One task as a row shows it, read from its record once.
 ///
 /// The row reads the same without colour: `ref  [ ] title !! ⚑  due Fri  ✎  · List`, where
-/// `!`/`!!`/`!!!` is the priority, `⚑` the flag, `due …` or `overdue …` the due date in words, `✎`
-/// marks notes and `· List` names the list in cross-list views.
+/// `!`/`!!`/`!!!` is the priority, `⚑` the flag, `due …` or `overdue …` the due date in words
+/// (`done …` the `done:` date in Completed), `✎` marks notes and `· List` names the list in
+/// cross-list views.
 struct Row {
     var refHash: UInt64
     var refLength: Int
@@ -19,6 +20,8 @@ struct Row {
     var dueMinutes: Int16
     /// Open and past its due at "now" (`DueDate.isOverdue`).
     var overdue: Bool
+    /// The `done:` day (days since 1970-01-01), or `.min`.
+    var doneDay: Int32
     var hasNotes: Bool
     /// The task's list (an index into `Library.lists`).
     var list: Int
@@ -36,6 +39,7 @@ struct Row {
         dueMinutes = fields.dueMinutes
         overdue = !fields.done
             && DueDate.isOverdue(day: fields.dueDay, minutes: fields.dueMinutes, today: today, nowMinutes: minutes)
+        doneDay = fields.doneDay
         hasNotes = fields.hasNotes
         list = id.list
     }
@@ -46,8 +50,9 @@ struct Row {
 /// Writes rows as bytes: the one renderer of a task row, for every view, `ls`, `show` and `pick`.
 ///
 /// Styling goes through a `Styler` that writes nothing without colour; a row is fitted to the
-/// terminal only when there is a width (see `RowLayout` for what gives way first).
-final class TaskRows {
+/// terminal only when there is a width (see `fitted` for what gives way first). A value type, so
+/// that its memos are reached without the run-time exclusivity checks a class's properties need.
+struct TaskRows {
     let library: Library
     let now: Now
     let styler: Styler
@@ -55,6 +60,8 @@ final class TaskRows {
     let width: Int?
     /// Whether rows name their list (cross-list views).
     let showList: Bool
+    /// Whether rows show their `done:` date (`done yesterday`), as Completed does.
+    let showDoneDate: Bool
     /// Width of the ref column: the longest ref among the rows shown.
     let refWidth: Int
     /// Today's day number.
@@ -63,11 +70,15 @@ final class TaskRows {
     private var bytes: [UInt8] = []
     /// Due words by due (day and minutes) and form, made once per distinct due.
     private var dueWords: [Int: [UInt8]] = [:]
+    /// `done:` days in words, made once per day.
+    private var doneDays: [Int32: [UInt8]] = [:]
     /// List names as bytes, made once per list.
     private var listNames: [[UInt8]?] = []
 
-    init(library: Library, now: Now, terminal: Terminal, showList: Bool, rows: [TaskID]) {
+    init(library: Library, now: Now, terminal: Terminal, showList: Bool, showDoneDate: Bool = false,
+         rows: [TaskID]) {
         self.library = library
+        self.showDoneDate = showDoneDate
         self.now = now
         styler = Styler(enabled: terminal.color)
         width = terminal.width
@@ -85,29 +96,32 @@ final class TaskRows {
     /// Writes the row of `id` and a line feed, indented by `indent` columns before the ref and
     /// `level` nesting steps before the checkbox. With colour, the title's characters in `highlight`
     /// (a search's matches) are in reverse video.
-    func write(_ id: TaskID, to out: Output, indent: Int = 2, level: Int = 0, highlight: [Range<Int>] = []) {
-        bytes.removeAll(keepingCapacity: true)
-        append(row(id), indent: indent, level: level, highlight: highlight, to: &bytes)
-        bytes.append(0x0A)
-        out.write(bytes: bytes)
+    mutating func write(_ id: TaskID, to out: Output, indent: Int = 2, level: Int = 0, highlight: [Range<Int>] = []) {
+        var b: [UInt8] = []
+        swap(&b, &bytes)
+        b.removeAll(keepingCapacity: true)
+        append(row(id), indent: indent, level: level, highlight: highlight, to: &b)
+        b.append(0x0A)
+        out.write(bytes: b)
+        swap(&b, &bytes)
     }
 
     /// The row of `id` as text, without its line feed.
-    func text(_ id: TaskID, indent: Int = 2, level: Int = 0) -> String {
+    mutating func text(_ id: TaskID, indent: Int = 2, level: Int = 0) -> String {
         var b: [UInt8] = []
         append(row(id), indent: indent, level: level, to: &b)
         return String(decoding: b, as: UTF8.self)
     }
 
     /// Appends one row to `b`.
-    func append(_ row: Row, indent: Int, level: Int, highlight: [Range<Int>] = [], to b: inout [UInt8]) {
+    mutating func append(_ row: Row, indent: Int, level: Int, highlight: [Range<Int>] = [], to b: inout [UInt8]) {
         let lead = indent + refWidth + 2 + 2 * level
         var layout = RowLayout(showList: showList)
         if let width { layout = fitted(row, lead: lead, width: width) }
 
         appendSpaces(indent, to: &b)
         styler.begin(.dim, &b)
-        Library.appendRef(hash: row.refHash, length: row.refLength, to: &b)
+        Ref(hash: row.refHash).append(row.refLength, to: &b)
         styler.end(&b)
         appendSpaces(lead - indent - row.refLength, to: &b)
         if row.done {
@@ -131,30 +145,56 @@ final class TaskRows {
             b.append(contentsOf: repeatElement(UInt8(ascii: "!"), count: row.priority))
             styler.end(&b)
         }
+        // Without colour, each part's lead and text go in one append (thousands of rows go to a pipe).
         if layout.flag, row.flagged {
-            b.append(0x20)
-            styler.wrap(Self.flag, .magenta, &b)
+            if styler.enabled {
+                b.append(0x20)
+                styler.wrap(Self.flag, .magenta, &b)
+            } else {
+                b.append(contentsOf: Self.plainFlag)
+            }
         }
         if layout.due, row.hasDue {
-            b.append(contentsOf: Self.gap)
             if row.overdue {
-                styler.begin(.red, &b)
-                b.append(contentsOf: layout.shortDue ? Self.late : Self.overdue)
-            } else if !layout.shortDue {
-                b.append(contentsOf: Self.due)
+                if styler.enabled {
+                    b.append(contentsOf: Self.gap)
+                    styler.begin(.red, &b)
+                    b.append(contentsOf: layout.shortDue ? Self.late : Self.overdue)
+                } else {
+                    b.append(contentsOf: layout.shortDue ? Self.plainLate : Self.plainOverdue)
+                }
+            } else {
+                b.append(contentsOf: layout.shortDue ? Self.gap : Self.plainDue)
             }
-            b.append(contentsOf: words(row, short: layout.shortDue))
+            appendWords(row, short: layout.shortDue, to: &b)
             if row.overdue { styler.end(&b) }
         }
-        if layout.notes, row.hasNotes {
+        if layout.due, showDoneDate, row.doneDay != .min {
             b.append(contentsOf: Self.gap)
-            styler.wrap(Self.notes, .dim, &b)
+            b.append(contentsOf: Self.doneWord)
+            b.append(contentsOf: doneWords(row.doneDay))
+        }
+        if layout.notes, row.hasNotes {
+            if styler.enabled {
+                b.append(contentsOf: Self.gap)
+                styler.wrap(Self.notes, .dim, &b)
+            } else {
+                b.append(contentsOf: Self.plainNotes)
+            }
         }
         if layout.list {
-            b.append(contentsOf: Self.gap)
-            styler.begin(.dim, &b)
-            b.append(contentsOf: Self.listMark)
-            b.append(contentsOf: listName(row.list))
+            if styler.enabled {
+                b.append(contentsOf: Self.gap)
+                styler.begin(.dim, &b)
+                b.append(contentsOf: Self.listMark)
+            } else {
+                b.append(contentsOf: Self.plainListMark)
+            }
+            if row.list < listNames.count, let known = listNames[row.list] {
+                b.append(contentsOf: known)
+            } else {
+                b.append(contentsOf: listName(row.list))
+            }
             styler.end(&b)
         }
     }
@@ -165,7 +205,7 @@ final class TaskRows {
     /// the list name goes, then the due words shorten to the date, then the title is cut (to no
     /// fewer than `RowLayout.shortestTitle` columns); after that the notes mark, the due, the flag
     /// and the priority go in turn, and the title is cut to what is left.
-    func fitted(_ row: Row, lead: Int, width: Int) -> RowLayout {
+    mutating func fitted(_ row: Row, lead: Int, width: Int) -> RowLayout {
         var layout = RowLayout(showList: showList)
         let fixed = lead + Self.openBox.count + 1
         let title = columns(row.title)
@@ -174,6 +214,9 @@ final class TaskRows {
             if layout.priority, row.priority > 0 { tail += 1 + row.priority }
             if layout.flag, row.flagged { tail += 2 }
             if layout.due, row.hasDue { tail += Self.gap.count + dueColumns(row, short: layout.shortDue) }
+            if layout.due, showDoneDate, row.doneDay != .min {
+                tail += Self.gap.count + Self.doneWord.count + doneWords(row.doneDay).count
+            }
             if layout.notes, row.hasNotes { tail += Self.gap.count + 1 }
             if layout.list { tail += Self.gap.count + 2 + columns(listName(row.list)) }
             return width - fixed - tail
@@ -227,8 +270,18 @@ final class TaskRows {
 
     // MARK: - Parts
 
+    /// Appends the due in words, or its short form.
+    private mutating func appendWords(_ row: Row, short: Bool, to b: inout [UInt8]) {
+        let key = (Int(row.dueDay) * 1441 + Int(row.dueMinutes) + 1) * 2 + (short ? 1 : 0)
+        if let known = dueWords[key] {
+            b.append(contentsOf: known)
+        } else {
+            b.append(contentsOf: words(row, short: short))
+        }
+    }
+
     /// The due in words (`tomorrow`, `Fri 09:30`), or in its short form, the date (`Mar 20`).
-    private func words(_ row: Row, short: Bool) -> [UInt8] {
+    private mutating func words(_ row: Row, short: Bool) -> [UInt8] {
         let key = (Int(row.dueDay) * 1441 + Int(row.dueMinutes) + 1) * 2 + (short ? 1 : 0)
         if let known = dueWords[key] { return known }
         let day = Day(daysSinceEpoch: Int(row.dueDay))
@@ -240,13 +293,21 @@ final class TaskRows {
         return made
     }
 
+    /// The `done:` day in words: `today`, `yesterday`, `Mar 12`.
+    private mutating func doneWords(_ day: Int32) -> [UInt8] {
+        if let known = doneDays[day] { return known }
+        let made = Array(DueDate(day: Day(daysSinceEpoch: Int(day)), minutes: nil).relativeText(to: now).utf8)
+        doneDays[day] = made
+        return made
+    }
+
     /// Columns of the due part after its gap: `due tomorrow`, `overdue Mar 10`, `Mar 20`, `late Mar 10`.
-    private func dueColumns(_ row: Row, short: Bool) -> Int {
+    private mutating func dueColumns(_ row: Row, short: Bool) -> Int {
         let prefix = row.overdue ? (short ? Self.late : Self.overdue) : (short ? [] : Self.due)
         return prefix.count + words(row, short: short).count
     }
 
-    private func listName(_ list: Int) -> [UInt8] {
+    private mutating func listName(_ list: Int) -> [UInt8] {
         if list < listNames.count, let known = listNames[list] { return known }
         if list >= listNames.count { listNames += repeatElement(nil, count: list - listNames.count + 1) }
         let name = Array(library.lists[list].name.utf8)
@@ -254,6 +315,7 @@ final class TaskRows {
         return name
     }
 
+    @inline(__always)
     private func appendSpaces(_ n: Int, to b: inout [UInt8]) {
         if n <= Self.spaces.count {
             b.append(contentsOf: Self.spaces[0..<max(0, n)])
@@ -270,9 +332,16 @@ final class TaskRows {
     private static let overdue = Array("overdue ".utf8)
     private static let late = Array("late ".utf8)
     private static let due = Array("due ".utf8)
+    private static let doneWord = Array("done ".utf8)
     private static let notes = Array("✎".utf8)
     private static let listMark = Array("· ".utf8)
     private static let ellipsis = Array("…".utf8)
+    private static let plainFlag = Array(" ⚑".utf8)
+    private static let plainDue = Array("  due ".utf8)
+    private static let plainOverdue = Array("  overdue ".utf8)
+    private static let plainLate = Array("  late ".utf8)
+    private static let plainNotes = Array("  ✎".utf8)
+    private static let plainListMark = Array("  · ".utf8)
 
     // MARK: - JSON
 
