@@ -167,6 +167,8 @@ public struct FolderScan: Equatable, Sendable {
     public var lists: [ListFile] = []
     /// In the order found.
     public var problems: [FolderProblem] = []
+    /// Temporary files an interrupted tick left beside the lists (`.NAME.tick-PID-N`), relative paths.
+    public var leftovers: [String] = []
 }
 
 /// A task folder: its list files and its `.tick/` state folder.
@@ -185,7 +187,8 @@ public struct Folder: Sendable {
     /// Every `*.md` file below the folder, recursively.
     ///
     /// Hidden files and folders (a name starting with `.`, so `.tick/` too) are skipped. A folder
-    /// named `x.md` is a folder, not a list. Symbolic links are followed, to files and to folders;
+    /// named `x.md` is a folder, not a list. A folder below with a `.tick/` of its own is another
+    /// task folder: the walk does not enter it. Symbolic links are followed, to files and to folders;
     /// a folder already visited (a loop, or a second link to it) is not entered again.
     public func scan() -> FolderScan {
         var result = FolderScan()
@@ -227,9 +230,17 @@ public struct Folder: Sendable {
         } catch {
             preconditionFailure("FileSystem threw \(error)")
         }
+        if !relative.isEmpty, names.contains(FolderLocation.stateFolderName),
+           (try? fileSystem.status(absolute(relative + "/" + FolderLocation.stateFolderName), followSymlinks: false))??.kind == .directory {
+            return
+        }
         let sorted = names.map { (name: $0, key: Array($0.utf8)) }.sorted { $0.key.lexicographicallyPrecedes($1.key) }
-        for name in sorted.lazy.map(\.name) where !name.hasPrefix(".") {
+        for name in sorted.lazy.map(\.name) {
             let child = relative.isEmpty ? name : relative + "/" + name
+            if name.hasPrefix(".") {
+                if FolderWriter.isTemporaryName(name) { result.leftovers.append(child) }
+                continue
+            }
             let full = absolute(child)
             let isListName = name.hasSuffix(".md")
             let status: FileStatus
@@ -284,23 +295,35 @@ extension Folder {
     /// The content of `.tick/.gitignore`: tick's local state stays out of version control.
     public static let stateGitignore: [UInt8] = Array("*\n".utf8)
 
-    /// Makes `path` a task folder: creates it (and its parents) if needed, then `.tick/` with its
-    /// own `.gitignore`. An existing `.tick/` is kept; a missing `.gitignore` in it is added.
+    /// Makes `path` a task folder: creates it (and its parents) if needed, then its state folder.
     @discardableResult
     public static func initialize(at path: String, fileSystem: any FileSystem) throws -> Initialization {
         try fileSystem.createDirectory(path, intermediates: true)
-        let state = Path.join(path, FolderLocation.stateFolderName)
+        return try prepareState(in: path, fileSystem: fileSystem)
+    }
+
+    /// The one place `.tick/` is made: created `0700` with its own `.gitignore` (`0600`) when
+    /// missing. An existing `.tick/` is kept, its mode repaired to `0700` when others could read
+    /// it, and a missing `.gitignore` added. A `.tick` that is not a folder of its own (a file, or
+    /// a symbolic link, which could lead tick's state out of the folder) is refused.
+    @discardableResult
+    public static func prepareState(in root: String, fileSystem: any FileSystem) throws -> Initialization {
+        let state = Path.join(root, FolderLocation.stateFolderName)
         let outcome: Initialization
-        switch try fileSystem.status(state)?.kind {
+        switch try fileSystem.status(state, followSymlinks: false) {
         case nil:
             do {
-                try fileSystem.createDirectory(state, intermediates: false)
+                try fileSystem.createDirectory(state, intermediates: false, mode: 0o700)
                 outcome = .created
-            } catch FileSystemError.alreadyExists where fileSystem.isDirectory(state) {
+            } catch FileSystemError.alreadyExists {
                 // Another tick process (a first write, or tick init) created it at the same moment.
+                guard try fileSystem.status(state, followSymlinks: false)?.kind == .directory else {
+                    throw FolderError.notAFolder(path: state, source: .initialization)
+                }
                 outcome = .alreadyInitialized
             }
-        case .directory?:
+        case let status? where status.kind == .directory:
+            if status.mode & 0o077 != 0 { try fileSystem.setMode(state, status.mode & 0o700 | 0o700) }
             outcome = .alreadyInitialized
         default:
             throw FolderError.notAFolder(path: state, source: .initialization)
@@ -308,7 +331,7 @@ extension Folder {
         let gitignore = Path.join(state, ".gitignore")
         if try fileSystem.status(gitignore, followSymlinks: false) == nil {
             do {
-                try fileSystem.createFile(gitignore, contents: stateGitignore)
+                try fileSystem.createFile(gitignore, contents: stateGitignore, mode: 0o600, sync: false)
             } catch FileSystemError.alreadyExists {
                 // Created at the same moment by another tick process.
             }

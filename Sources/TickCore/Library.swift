@@ -70,6 +70,8 @@ struct ColdRecord {
     var tags: TextRef
     var foldedTitle: TextRef
     var foldedNotes: TextRef
+    /// Fills the record to its stride, so that no byte of a segment is left uninitialised.
+    var spare: UInt32
 }
 
 /// The header of a list's segment: a self-contained block of its records and text.
@@ -83,37 +85,84 @@ struct SegmentHeader {
     var color: TextRef
 }
 
+/// The checksums of a segment's four areas, as the cache keeps them.
+struct SegmentSums: Equatable {
+    /// The header and the section names.
+    var head: UInt64
+    var hot: UInt64
+    var cold: UInt64
+    var text: UInt64
+}
+
 /// One list's block: header, section names (as text refs), records, then text.
+///
+/// A segment built in this run is trusted. One read from the cache file carries a `SegmentProof`:
+/// its header was checked on loading, and each other area (hot records, cold records, text) is
+/// checked on its first use, so that a view reading only hot records never reads the rest.
 struct Segment: @unchecked Sendable {
     let base: UnsafeRawPointer
     let length: Int
     let header: SegmentHeader
+    /// The areas not proven yet (`SegmentProof.hot` and so on), for a segment from the cache.
+    private let unproven: UnsafeMutablePointer<UInt8>?
+    let proof: SegmentProof?
 
     init(base: UnsafeRawPointer, length: Int) {
         self.base = base
         self.length = length
         header = base.loadUnaligned(as: SegmentHeader.self)
+        unproven = nil
+        proof = nil
     }
 
-    private var sectionsOffset: Int { MemoryLayout<SegmentHeader>.stride }
-    private var hotOffset: Int { sectionsOffset + Int(header.sectionCount) * MemoryLayout<TextRef>.stride }
-    private var coldOffset: Int { hotOffset + Int(header.taskCount) * MemoryLayout<HotRecord>.stride }
-    private var textOffset: Int { coldOffset + Int(header.taskCount) * MemoryLayout<ColdRecord>.stride }
+    /// A segment of the mapped cache, or nil when its header does not fit its length or fails its
+    /// checksum. `base` must be 8-byte aligned.
+    init?(cached base: UnsafeRawPointer, length: Int, sums: SegmentSums, context: CacheContext) {
+        guard length >= MemoryLayout<SegmentHeader>.stride else { return nil }
+        let plain = Segment(base: base, length: length)
+        guard plain.isConsistent, Checksum.of(base, count: plain.hotOffset) == sums.head else { return nil }
+        let h = plain.header
+        let text = UInt64(h.textLength)
+        func fits(_ ref: TextRef) -> Bool { ref.isNone || UInt64(ref.offset) + UInt64(ref.length) <= text }
+        guard fits(h.heading), fits(h.symbol), fits(h.color), h.openCount <= h.taskCount,
+              (0..<Int(h.sectionCount)).allSatisfy({ fits(plain.sectionRef($0)) })
+        else { return nil }
+        let proof = SegmentProof(sums: sums, context: context)
+        self.base = base
+        self.length = length
+        header = h
+        unproven = proof.unproven
+        self.proof = proof
+    }
+
+    fileprivate var sectionsOffset: Int { MemoryLayout<SegmentHeader>.stride }
+    fileprivate var hotOffset: Int { sectionsOffset + Int(header.sectionCount) * MemoryLayout<TextRef>.stride }
+    fileprivate var coldOffset: Int { hotOffset + Int(header.taskCount) * MemoryLayout<HotRecord>.stride }
+    fileprivate var textOffset: Int { coldOffset + Int(header.taskCount) * MemoryLayout<ColdRecord>.stride }
 
     var taskCount: Int { Int(header.taskCount) }
+    /// The alignment padding after the text, which no checksum covers and no reader looks at.
+    var padding: Int { length - textOffset - Int(header.textLength) }
 
     /// Whether the header's counts fit the segment's length (a cache file could be damaged).
     var isConsistent: Bool {
         length >= MemoryLayout<SegmentHeader>.stride && textOffset + Int(header.textLength) <= length
     }
 
+    /// Makes sure `area` was proven before it is read (nothing to do for a segment of this run).
+    @inline(__always) private func prove(_ area: UInt8) {
+        if let unproven, unproven.pointee & area != 0 { proof!.prove(area, of: self) }
+    }
+
     /// Records start 8-byte aligned: segments are padded to 8 bytes in memory and in the cache.
     func hot(_ i: Int) -> HotRecord {
-        base.load(fromByteOffset: hotOffset + i * MemoryLayout<HotRecord>.stride, as: HotRecord.self)
+        prove(SegmentProof.hot)
+        return base.load(fromByteOffset: hotOffset + i * MemoryLayout<HotRecord>.stride, as: HotRecord.self)
     }
 
     func cold(_ i: Int) -> ColdRecord {
-        base.load(fromByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
+        prove(SegmentProof.cold)
+        return base.load(fromByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
     }
 
     /// The whole record of task `i`.
@@ -127,11 +176,16 @@ struct Segment: @unchecked Sendable {
 
     func bytes(_ ref: TextRef) -> UnsafeBufferPointer<UInt8> {
         guard !ref.isNone else { return UnsafeBufferPointer(start: nil, count: 0) }
+        prove(SegmentProof.text)
         return UnsafeBufferPointer(start: (base + textOffset + Int(ref.offset)).assumingMemoryBound(to: UInt8.self),
                                    count: Int(ref.length))
     }
 
     func string(_ ref: TextRef) -> String? { ref.isNone ? nil : String(decoding: bytes(ref), as: UTF8.self) }
+
+    fileprivate func sectionRef(_ k: Int) -> TextRef {
+        base.loadUnaligned(fromByteOffset: sectionsOffset + k * MemoryLayout<TextRef>.stride, as: TextRef.self)
+    }
 
     /// The `id:` value of task `i`: the `reserved` bytes right after its title's text (nil when none, or
     /// when a damaged cache points outside the text).
@@ -140,14 +194,65 @@ struct Segment: @unchecked Sendable {
         guard c.reserved > 0, !c.title.isNone else { return nil }
         let start = Int(c.title.offset) + Int(c.title.length)
         guard start + Int(c.reserved) <= Int(header.textLength) else { return nil }
-        let bytes = UnsafeBufferPointer(start: (base + textOffset + start).assumingMemoryBound(to: UInt8.self),
-                                        count: Int(c.reserved))
-        return String(decoding: bytes, as: UTF8.self)
+        return String(decoding: bytes(TextRef(offset: UInt32(start), length: UInt32(c.reserved))), as: UTF8.self)
     }
 
     func section(_ k: Int32) -> String? {
-        guard k >= 0 else { return nil }
-        return string(base.loadUnaligned(fromByteOffset: sectionsOffset + Int(k) * MemoryLayout<TextRef>.stride, as: TextRef.self))
+        guard k >= 0, k < header.sectionCount else { return nil }
+        return string(sectionRef(Int(k)))
+    }
+
+    /// The checksums of this segment's areas as they are in memory now.
+    func sums() -> SegmentSums {
+        SegmentSums(head: Checksum.of(base, count: hotOffset),
+                    hot: Checksum.of(base + hotOffset, count: coldOffset - hotOffset),
+                    cold: Checksum.of(base + coldOffset, count: textOffset - coldOffset),
+                    text: Checksum.of(base + textOffset, count: Int(header.textLength)))
+    }
+
+    /// The checksums to write to a new cache: every area proven first (a damaged one is parsed
+    /// again); nil when the segment could not be trusted even so.
+    func provenSums() -> SegmentSums? {
+        guard let proof else { return sums() }
+        prove(SegmentProof.hot | SegmentProof.cold | SegmentProof.text)
+        return proof.state == .intact ? proof.sums : proof.state == .rebuilt ? sums() : nil
+    }
+
+    /// Whether `area` holds what its checksum says, and every index and length in it is in bounds.
+    fileprivate func check(_ area: UInt8, against sums: SegmentSums) -> Bool {
+        switch area {
+        case SegmentProof.hot:
+            return Checksum.of(base + hotOffset, count: coldOffset - hotOffset) == sums.hot
+        case SegmentProof.cold:
+            guard Checksum.of(base + coldOffset, count: textOffset - coldOffset) == sums.cold else { return false }
+            let text = UInt64(header.textLength), count = Int32(header.taskCount), sections = Int32(header.sectionCount)
+            @inline(__always) func fits(_ ref: TextRef) -> Bool {
+                ref.isNone || UInt64(ref.offset) + UInt64(ref.length) <= text
+            }
+            for i in 0..<taskCount {
+                let c = base.load(fromByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
+                guard c.parent >= -1, c.parent < count, c.section >= -1, c.section < sections, fits(c.title),
+                      fits(c.notes), fits(c.tags), fits(c.foldedTitle), fits(c.foldedNotes)
+                else { return false }
+            }
+            return true
+        default:
+            return Checksum.of(base + textOffset, count: Int(header.textLength)) == sums.text
+        }
+    }
+
+    /// Fills every area with harmless records (done, no date, no text): what a damaged segment
+    /// that cannot be parsed again to the same shape shows, rather than reading out of bounds.
+    fileprivate func neutralize(_ memory: UnsafeMutableRawPointer) {
+        for i in 0..<taskCount {
+            memory.storeBytes(of: HotRecord(dueDay: .min, doneDay: .min, line: 0, dueMinutes: -1, flags: 1, priority: 0),
+                              toByteOffset: hotOffset + i * MemoryLayout<HotRecord>.stride, as: HotRecord.self)
+            let empty = TextRef(offset: 0, length: 0)
+            memory.storeBytes(of: ColdRecord(refHash: 0, parent: -1, section: -1, depth: 0, reserved: 0, title: empty,
+                                             notes: empty, tags: empty, foldedTitle: empty, foldedNotes: empty, spare: 0),
+                              toByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
+        }
+        (memory + textOffset).initializeMemory(as: UInt8.self, repeating: 0, count: Int(header.textLength))
     }
 
     /// Builds the segment of a parsed list.
@@ -224,13 +329,88 @@ struct Segment: @unchecked Sendable {
         }
         let cold = records.map { r in
             ColdRecord(refHash: r.refHash, parent: r.parent, section: r.section, depth: r.depth, reserved: r.reserved,
-                       title: r.title, notes: r.notes, tags: r.tags, foldedTitle: r.foldedTitle, foldedNotes: r.foldedNotes)
+                       title: r.title, notes: r.notes, tags: r.tags, foldedTitle: r.foldedTitle, foldedNotes: r.foldedNotes,
+                       spare: 0)
         }
         hot.withUnsafeBytes { out.append(contentsOf: $0) }
         cold.withUnsafeBytes { out.append(contentsOf: $0) }
         out.append(contentsOf: text)
         while out.count % 8 != 0 { out.append(0) }
         return out
+    }
+}
+
+/// What the segments of one mapped cache share: how to parse a list again, what to do once
+/// damage is found, and the lock for proving.
+final class CacheContext: @unchecked Sendable {
+    let rebuild: @Sendable (ListFile) -> [UInt8]?
+    let damaged: () -> Void
+    let lock = StateLock()
+    private var reported = false
+
+    init(rebuild: @escaping @Sendable (ListFile) -> [UInt8]?, damaged: @escaping () -> Void) {
+        self.rebuild = rebuild
+        self.damaged = damaged
+    }
+
+    /// Removes the damaged cache file (once), so that the next run writes it anew.
+    func reportDamage() {
+        if !reported {
+            reported = true
+            damaged()
+        }
+    }
+}
+
+/// How far a cached segment is proven: the areas checked so far, and what became of a damaged one.
+final class SegmentProof: @unchecked Sendable {
+    static let hot: UInt8 = 1, cold: UInt8 = 2, text: UInt8 = 4
+
+    enum State { case intact, rebuilt, neutralized }
+
+    let sums: SegmentSums
+    let context: CacheContext
+    /// The list the segment stands for (set when the cache hands the segment out).
+    var file: ListFile?
+    /// The areas not proven yet.
+    let unproven: UnsafeMutablePointer<UInt8>
+    private(set) var state = State.intact
+
+    init(sums: SegmentSums, context: CacheContext) {
+        self.sums = sums
+        self.context = context
+        unproven = .allocate(capacity: 1)
+        unproven.initialize(to: SegmentProof.hot | SegmentProof.cold | SegmentProof.text)
+    }
+
+    deinit { unproven.deallocate() }
+
+    /// Checks the unproven areas among `areas`. A damaged area is a cache miss: the list is parsed
+    /// again and the whole segment replaced by the result in this process's private copy of the
+    /// mapped file, and the cache file is removed so that the next run writes a sound one.
+    func prove(_ areas: UInt8, of segment: Segment) {
+        context.lock.withLock {
+            for area in [SegmentProof.hot, SegmentProof.cold, SegmentProof.text] where areas & area != 0 {
+                guard unproven.pointee & area != 0 else { continue }
+                if segment.check(area, against: sums) {
+                    unproven.pointee &= ~area
+                    continue
+                }
+                context.reportDamage()
+                let memory = UnsafeMutableRawPointer(mutating: segment.base)
+                if let file, let fresh = context.rebuild(file), fresh.count == segment.length,
+                   fresh.withUnsafeBytes({ $0.prefix(MemoryLayout<SegmentHeader>.stride).elementsEqual(
+                       UnsafeRawBufferPointer(start: segment.base, count: MemoryLayout<SegmentHeader>.stride)) }) {
+                    fresh.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                    state = .rebuilt
+                } else {
+                    segment.neutralize(memory)
+                    state = .neutralized
+                }
+                unproven.pointee = 0
+                return
+            }
+        }
     }
 }
 
@@ -665,11 +845,28 @@ extension Folder {
     /// Reads every list: from the cache where a list is unchanged, else parsing it, on all cores.
     /// Never writes a list; it may write the cache (`useCache`), unless `saveCache` is false (a
     /// write command, whose change makes the cache stale at once).
-    public func load(useCache: Bool = true, saveCache: Bool = true, environment: [String: String] = [:]) -> LoadResult {
-        let scan = scan()
+    public func load(useCache: Bool = true, saveCache: Bool = true, environment: [String: String] = [:],
+                     scan given: FolderScan? = nil) -> LoadResult {
+        let scan = given ?? scan()
         let cache = useCache ? ListCache(folder: self, environment: environment) : nil
-        let cached = cache?.load()
-        let files = scan.lists
+        let cached = cache?.load(rebuild: rebuilder)
+        let (library, readErrors, unchanged) = assemble(scan.lists, cached: cached)
+        if saveCache, let cache, !unchanged || cached?.hasRacyEntries == true {
+            cache.save(library)
+        }
+        return LoadResult(library: library, problems: scan.problems, readErrors: readErrors)
+    }
+
+    /// Parses a list again into a segment, for a cached one found damaged.
+    var rebuilder: @Sendable (ListFile) -> [UInt8]? {
+        let fs = fileSystem
+        return { file in (try? fs.readFile(file.absolutePath)).map { Segment.build(Document(bytes: $0), path: file.path) } }
+    }
+
+    /// The library of `files`: each list's segment from `cached` where the list is unchanged, else
+    /// parsed, on all cores. `unchanged` tells whether the cache held exactly these lists, soundly.
+    func assemble(_ files: [ListFile], cached: CachedLists?)
+        -> (library: Library, readErrors: [(file: ListFile, error: FileSystemError)], unchanged: Bool) {
         var segments = [Segment?](repeating: nil, count: files.count)
         var stale: [Int] = []
         for (i, file) in files.enumerated() {
@@ -691,7 +888,7 @@ extension Folder {
             }
         }
         let storage = cached?.storage ?? SegmentStorage()
-        var readErrors: [(ListFile, FileSystemError)] = []
+        var readErrors: [(file: ListFile, error: FileSystemError)] = []
         for (k, i) in stale.enumerated() {
             switch slots[k]! {
             case .success(let (memory, length)): segments[i] = storage.adopt(memory, length: length)
@@ -706,14 +903,12 @@ extension Folder {
                 keptSegments.append(segment)
             }
         }
-        let unchanged = stale.isEmpty && cached?.matches(files: files) == true
+        let matches = stale.isEmpty && cached?.matches(files: files) == true
         let library = Library.assemble(files: kept, segments: keptSegments, storage: storage,
-                                       shortRefLengths: unchanged ? cached?.shortRefLengths : nil,
+                                       shortRefLengths: matches ? cached?.shortRefLengths : nil,
                                        retired: RetiredRefs.load(root: path))
-        if saveCache, let cache, !unchanged || cached?.hasRacyEntries == true {
-            cache.save(library)
-        }
-        return LoadResult(library: library, problems: scan.problems, readErrors: readErrors)
+        // Ref lengths that fail their checksum are computed again, and the cache written anew.
+        return (library, readErrors, matches && library.refLengths.table != nil)
     }
 }
 

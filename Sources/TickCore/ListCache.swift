@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import TickFormat
 
 /// The persistent cache of parsed lists: one file that is mapped into memory and used as it is.
@@ -14,8 +9,16 @@ import TickFormat
 /// rewritten later. The cache is an optimisation only: any doubt means parsing. `TICK_NO_CACHE=1`
 /// turns it off.
 ///
-/// Layout (native byte order): a header, one directory entry per list, the short-ref lengths of
-/// every task, the list paths, then each list's segment (see `Segment`).
+/// The file is untrusted input. It is used only when it is a regular file reached without a
+/// symbolic link (`StateFolder`); every count, offset and length in it is checked against the
+/// mapped size before use; the header, the directory and the short-ref lengths each carry a
+/// checksum checked on loading, and each list's segment carries four more (its head, its hot
+/// records, its cold records, its text), each checked when that area is first used (see
+/// `SegmentProof`), so that a view reading only hot records never reads the rest. A failed check
+/// is a cache miss: the list is parsed again and the cache is written anew.
+///
+/// Layout (native byte order): a header, one directory entry per list, the list paths, the
+/// short-ref lengths of every task, then each list's segment (see `Segment`), 8-byte aligned.
 struct ListCache {
     struct Header {
         var magic: UInt64
@@ -25,6 +28,15 @@ struct ListCache {
         var created: Int64
         var listCount: UInt32
         var taskCount: UInt32
+        /// The length of the whole file.
+        var fileLength: UInt64
+        var pathsLength: UInt64
+        /// Checksum of the directory entries and the paths.
+        var directorySum: UInt64
+        /// Checksum of the short-ref lengths.
+        var refsSum: UInt64
+        /// Checksum of the fields above.
+        var headerSum: UInt64
     }
 
     struct Entry {
@@ -37,24 +49,33 @@ struct ListCache {
         var segmentLength: UInt64
         var pathOffset: UInt32
         var pathLength: UInt32
+        var sums: SegmentSums
     }
 
-    /// "TKACHE03" (records name tasks by the refs of FORMAT.md 5.8), mixed with the folding table's
-    /// fingerprint: the cache holds folded text, so a build that folds differently does not read it.
-    static let magic: UInt64 = 0x3330_4548_4341_4B54 ^ Folding.fingerprint
+    /// "TKACHE04" (checksummed; records name tasks by the refs of FORMAT.md 5.8), mixed with the folding
+    /// table's fingerprint: the cache holds folded text, so a build that folds differently does not read it.
+    static let magic: UInt64 = 0x3430_4548_4341_4B54 ^ Folding.fingerprint
     static let recordLayout = UInt32(MemoryLayout<HotRecord>.stride << 16 | MemoryLayout<ColdRecord>.stride)
     /// Nanoseconds before the cache's writing during which a change makes an entry racy.
     static let racyWindow: Int64 = 2_000_000_000
+    static let headerSumLength = MemoryLayout<Header>.offset(of: \Header.headerSum)!
 
-    let path: String
+    /// The folder holding the cache file, and the file's name in it.
     let directory: String
+    let name: String
+    /// Whether `directory` is tick's folder under the user's cache folder (created 0700 when missing).
+    let isUserCache: Bool
+    var path: String { directory + "/" + name }
 
     init?(folder: Folder, environment: [String: String]) {
         if let off = environment["TICK_NO_CACHE"], !off.isEmpty, off != "0" { return nil }
         let state = folder.path + "/" + FolderLocation.stateFolderName
-        if let s = Posix.stat(state), (s.st_mode & S_IFMT) == S_IFDIR {
+        if let isFolder = StateFolder.isFolder(state) {
+            // A `.tick` that is a link or a file is not followed: no cache rather than someone else's.
+            guard isFolder else { return nil }
             directory = state
-            path = state + "/cache"
+            name = "cache"
+            isUserCache = false
         } else {
             let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
                 ?? environment["HOME"].map { $0 + "/.cache" }
@@ -62,96 +83,129 @@ struct ListCache {
             directory = base + "/tick"
             var hash = FNV1a64()
             hash.add(Array(folder.path.utf8))
-            path = directory + "/" + String(hash.value, radix: 16)
+            name = String(hash.value, radix: 16)
+            isUserCache = true
         }
     }
 
-    /// The cache as last written, mapped; nil when missing or not of this build's layout.
-    func load() -> CachedLists? {
-        guard let fd = try? Posix.open(path, O_RDONLY) else { return nil }
-        defer { close(fd) }
-        guard let info = try? Posix.fstat(fd, path), info.st_size >= MemoryLayout<Header>.stride else { return nil }
-        let length = Int(info.st_size)
-        guard let map = mmap(nil, length, PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED else { return nil }
-        let base = UnsafeRawPointer(map)
-        let storage = SegmentStorage { munmap(map, length) }
+    /// The cache as last written, mapped; nil when missing, not a regular file, not of this
+    /// build's layout, or damaged in its header or directory. `rebuild` parses a list again, for
+    /// a segment found damaged later.
+    func load(rebuild: @escaping @Sendable (ListFile) -> [UInt8]? = { _ in nil }) -> CachedLists? {
+        guard let folder = StateFolder.open(directory), let mapped = folder.map(name) else { return nil }
+        return ListCache.load(mapped, rebuild: rebuild) { folder.remove(self.name, ifStill: mapped) }
+    }
+
+    /// The cache in `mapped`; `damaged` is called once when a segment is found damaged later.
+    static func load(_ mapped: MappedFile, rebuild: @escaping @Sendable (ListFile) -> [UInt8]?,
+                     damaged: @escaping () -> Void) -> CachedLists? {
+        guard mapped.length >= MemoryLayout<Header>.stride else { return nil }
+        let base = UnsafeRawPointer(mapped.base)
+        let length = mapped.length
         let header = base.loadUnaligned(as: Header.self)
         guard header.magic == ListCache.magic,
               header.recordStride == ListCache.recordLayout,
-              header.segmentHeaderStride == MemoryLayout<SegmentHeader>.stride
+              header.segmentHeaderStride == MemoryLayout<SegmentHeader>.stride,
+              header.headerSum == Checksum.of(base, count: ListCache.headerSumLength),
+              header.fileLength == UInt64(length), header.pathsLength <= UInt64(length)
         else { return nil }
         let entriesOffset = MemoryLayout<Header>.stride
-        let refsOffset = entriesOffset + Int(header.listCount) * MemoryLayout<Entry>.stride
-        let pathsOffset = refsOffset + Int(header.taskCount)
-        guard pathsOffset <= length else { return nil }
+        let pathsOffset = entriesOffset + Int(header.listCount) * MemoryLayout<Entry>.stride
+        let refsOffset = pathsOffset + Int(header.pathsLength)
+        let refsEnd = refsOffset + Int(header.taskCount)
+        guard refsEnd <= length,
+              header.directorySum == Checksum.of(base + entriesOffset, count: refsOffset - entriesOffset)
+        else { return nil }
+        let context = CacheContext(rebuild: rebuild, damaged: damaged)
         var entries: [String: (Entry, Segment)] = [:]
         var order: [String] = []
         var racy = false
+        var damaged = false
         for k in 0..<Int(header.listCount) {
             let entry = base.loadUnaligned(fromByteOffset: entriesOffset + k * MemoryLayout<Entry>.stride, as: Entry.self)
-            let pathStart = pathsOffset + Int(entry.pathOffset)
-            guard pathStart + Int(entry.pathLength) <= length,
-                  Int(entry.segmentOffset) + Int(entry.segmentLength) <= length
-            else { return nil }
-            let name = String(decoding: UnsafeRawBufferPointer(start: base + pathStart, count: Int(entry.pathLength)), as: UTF8.self)
-            let segment = Segment(base: base + Int(entry.segmentOffset), length: Int(entry.segmentLength))
-            guard segment.isConsistent else { return nil }
+            guard UInt64(entry.pathOffset) + UInt64(entry.pathLength) <= header.pathsLength else { return nil }
+            let name = String(decoding: UnsafeRawBufferPointer(start: base + pathsOffset + Int(entry.pathOffset),
+                                                               count: Int(entry.pathLength)), as: UTF8.self)
+            order.append(name)
+            // A segment out of bounds, misaligned or with a damaged head is a miss for its list only.
+            guard entry.segmentOffset % 8 == 0, entry.segmentOffset >= UInt64(refsEnd),
+                  entry.segmentOffset <= UInt64(length), entry.segmentLength <= UInt64(length) - entry.segmentOffset,
+                  let segment = Segment(cached: base + Int(entry.segmentOffset), length: Int(entry.segmentLength),
+                                        sums: entry.sums, context: context)
+            else {
+                damaged = true
+                continue
+            }
             if entry.modified >= header.created - ListCache.racyWindow { racy = true }
             entries[name] = (entry, segment)
-            order.append(name)
         }
-        let lengths = Array(UnsafeRawBufferPointer(start: base + refsOffset, count: Int(header.taskCount)))
-        return CachedLists(created: header.created, entries: entries, order: order, shortRefLengths: lengths,
-                           hasRacyEntries: racy, storage: storage)
+        let refs = UnsafeRawBufferPointer(start: base + refsOffset, count: Int(header.taskCount))
+        return CachedLists(created: header.created, entries: entries, order: order, refs: refs, refsSum: header.refsSum,
+                           hasRacyEntries: racy, isDamaged: damaged,
+                           storage: SegmentStorage { withExtendedLifetime(mapped) {} })
     }
 
     /// Writes the cache for `library` (atomically: a reader sees the old file or the new one).
     /// Failing to write is not an error: the next run parses again.
     func save(_ library: Library) {
-        _ = try? Posix.mkdir(directory)
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let created = Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
+        let folder: StateFolder
+        if isUserCache {
+            guard let made = try? StateFolder.create(directory, mode: 0o700, narrowing: true) else { return }
+            folder = made
+        } else {
+            guard let existing = StateFolder.open(directory) else { return }
+            folder = existing
+        }
+        // Every byte written was built in this run or proven against its checksum (a damaged
+        // segment is parsed again first); a segment that could not be is not written at all.
+        var sums: [SegmentSums] = []
+        for list in library.lists {
+            guard let s = list.segment.provenSums() else { return }
+            sums.append(s)
+        }
+        let refLengths = library.shortRefLengths
+        let created = realTimeNanoseconds()
         var paths: [UInt8] = []
         var entries: [Entry] = []
         let entriesOffset = MemoryLayout<Header>.stride
-        let refsOffset = entriesOffset + library.lists.count * MemoryLayout<Entry>.stride
-        let pathsOffset = refsOffset + library.shortRefLengths.count
+        let pathsOffset = entriesOffset + library.lists.count * MemoryLayout<Entry>.stride
         let pathBytes = library.lists.reduce(0) { $0 + $1.file.path.utf8.count }
-        var offset = (pathsOffset + pathBytes + 7) / 8 * 8
-        for list in library.lists {
+        let refsOffset = pathsOffset + pathBytes
+        var offset = (refsOffset + refLengths.count + 7) / 8 * 8
+        for (list, sums) in zip(library.lists, sums) {
             guard let status = list.file.status else { return }
             let name = Array(list.file.path.utf8)
             entries.append(Entry(size: UInt64(status.size), modified: status.modified, changed: status.changed,
                                  inode: status.inode, device: status.device, segmentOffset: UInt64(offset),
                                  segmentLength: UInt64(list.segment.length), pathOffset: UInt32(paths.count),
-                                 pathLength: UInt32(name.count)))
+                                 pathLength: UInt32(name.count), sums: sums))
             paths.append(contentsOf: name)
             offset += (list.segment.length + 7) / 8 * 8
         }
-        // The head (header, directory, ref lengths, paths) in one buffer; the segments are written
+        // The head (header, directory, paths, ref lengths) in one buffer; the segments are written
         // straight from where they are, so the cache is never held twice in memory.
         var head: [UInt8] = []
-        let header = Header(magic: ListCache.magic, recordStride: ListCache.recordLayout,
+        var header = Header(magic: ListCache.magic, recordStride: ListCache.recordLayout,
                             segmentHeaderStride: UInt32(MemoryLayout<SegmentHeader>.stride), created: created,
-                            listCount: UInt32(entries.count), taskCount: UInt32(library.shortRefLengths.count))
-        withUnsafeBytes(of: header) { head.append(contentsOf: $0) }
+                            listCount: UInt32(entries.count), taskCount: UInt32(refLengths.count),
+                            fileLength: UInt64(offset), pathsLength: UInt64(paths.count), directorySum: 0,
+                            refsSum: Checksum.of(refLengths), headerSum: 0)
         entries.withUnsafeBytes { head.append(contentsOf: $0) }
-        head.append(contentsOf: library.shortRefLengths)
         head.append(contentsOf: paths)
+        header.directorySum = Checksum.of(head)
+        header.headerSum = withUnsafeBytes(of: header) { Checksum.of($0.baseAddress!, count: ListCache.headerSumLength) }
+        withUnsafeBytes(of: header) { head.insert(contentsOf: $0, at: 0) }
+        head.append(contentsOf: refLengths)
         while head.count % 8 != 0 { head.append(0) }
-        let temporary = path + ".tmp-\(getpid())"
-        guard let fd = try? Posix.open(temporary, O_WRONLY | O_CREAT | O_TRUNC) else { return }
-        var written = (try? Posix.writeAll(fd, head, temporary)) != nil
-        let padding = [UInt8](repeating: 0, count: 8)
-        for list in library.lists where written {
-            let bytes = UnsafeRawBufferPointer(start: list.segment.base, count: list.segment.length)
-            written = (try? Posix.writeAll(fd, bytes, temporary)) != nil
-            let pad = (8 - list.segment.length % 8) % 8
-            if written, pad > 0 { written = (try? Posix.writeAll(fd, Array(padding[0..<pad]), temporary)) != nil }
+        try? folder.replace(name) { (fd, path) throws(IOFailure) in
+            try Posix.writeAll(fd, head, path)
+            let padding = [UInt8](repeating: 0, count: 8)
+            for list in library.lists {
+                try Posix.writeAll(fd, UnsafeRawBufferPointer(start: list.segment.base, count: list.segment.length), path)
+                let pad = (8 - list.segment.length % 8) % 8
+                if pad > 0 { try Posix.writeAll(fd, Array(padding[0..<pad]), path) }
+            }
         }
-        close(fd)
-        if written { _ = try? Posix.rename(temporary, path) } else { Posix.unlink(temporary) }
     }
 }
 
@@ -160,8 +214,11 @@ struct CachedLists {
     let created: Int64
     let entries: [String: (ListCache.Entry, Segment)]
     let order: [String]
-    let shortRefLengths: [UInt8]
+    let refs: UnsafeRawBufferPointer
+    let refsSum: UInt64
     let hasRacyEntries: Bool
+    /// Whether a segment was found damaged on loading (its list is then parsed again).
+    let isDamaged: Bool
     let storage: SegmentStorage
 
     /// The cached segment of `file`, when the file is unchanged since and its entry is not racy.
@@ -171,11 +228,67 @@ struct CachedLists {
               entry.inode == status.inode, entry.device == status.device,
               entry.modified < created - ListCache.racyWindow
         else { return nil }
+        segment.proof?.file = file
         return segment
     }
 
     /// Whether the cache holds exactly these lists, in this order.
     func matches(files: [ListFile]) -> Bool {
-        order.count == files.count && zip(order, files).allSatisfy { $0 == $1.path }
+        !isDamaged && order.count == files.count && zip(order, files).allSatisfy { $0 == $1.path }
+    }
+
+    /// The short-ref lengths of every task, when their checksum holds and each is a possible length.
+    var shortRefLengths: [UInt8]? {
+        guard Checksum.of(refs.baseAddress!, count: refs.count) == refsSum,
+              refs.allSatisfy({ Int($0) >= Ref.minimumLength && Int($0) <= Ref.fullLength })
+        else { return nil }
+        return Array(refs)
+    }
+}
+
+/// A fast checksum: a multiply-rotate over 8-byte words, in four independent lanes.
+///
+/// Not cryptographic: it finds damage (a flipped bit or a changed word is always found, other
+/// damage nearly always), not forgery; what a forged cache could do is bounded by the checks of
+/// every index and length.
+enum Checksum {
+    private static let k0: UInt64 = 0x9E37_79B9_7F4A_7C15
+    private static let k1: UInt64 = 0xC2B2_AE3D_27D4_EB4F
+    private static let k2: UInt64 = 0x1656_67B1_9E37_79F9
+
+    static func of(_ bytes: [UInt8]) -> UInt64 {
+        bytes.withUnsafeBytes { of($0.baseAddress ?? UnsafeRawPointer(bitPattern: 8)!, count: $0.count) }
+    }
+
+    static func of(_ p: UnsafeRawPointer, count: Int) -> UInt64 {
+        @inline(__always) func round(_ h: UInt64, _ w: UInt64) -> UInt64 {
+            let x = h ^ w
+            return ((x << 29) | (x >> 35)) &* k0
+        }
+        var a: UInt64 = k1, b: UInt64 = k2, c: UInt64 = ~k1, d: UInt64 = ~k2
+        var i = 0
+        while i + 32 <= count {
+            a = round(a, p.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            b = round(b, p.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self))
+            c = round(c, p.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self))
+            d = round(d, p.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self))
+            i += 32
+        }
+        while i + 8 <= count {
+            a = round(a, p.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+            i += 8
+        }
+        var tail: UInt64 = 0
+        var shift: UInt64 = 0
+        while i < count {
+            tail |= UInt64(p.load(fromByteOffset: i, as: UInt8.self)) << shift
+            shift += 8
+            i += 1
+        }
+        var h = round(round(round(round(round(UInt64(count) &* k2, a), b), c), d), tail)
+        h ^= h >> 33
+        h = h &* k1
+        h ^= h >> 29
+        return h
     }
 }

@@ -153,9 +153,12 @@ public struct Document: Sendable {
                 case .done(let d): task.doneDate = d
                 case .priority(let p): task.priority = Priority(rawValue: p) ?? .none
                 case .flag: task.flagged = true
+                case .recurrence(let rule): task.recurrence = rule
+                case .until(let day): task.until = day
                 case .id(let value): task.id = value
                 }
             }
+            diagnostics += repetitionProblems(task)
             if !task.done, let token = scan.tokens.first(where: { if case .done = $0.kind { return true } else { return false } }) {
                 diagnostics.append(Diagnostic(line: paragraph.line, column: token.range.lowerBound - lines.start(paragraph.line) + 1,
                                               message: "completion date on an open task: tick keeps it, but the box says open"))
@@ -168,6 +171,28 @@ public struct Document: Sendable {
         notes = tasks.indices.map(noteText)
         checkColor()
         diagnostics.sort { ($0.line, $0.column) < ($1.line, $1.column) }
+    }
+
+    /// A `rec:+…` or `rec:++…` rule counts from the due date, so it needs one; an `until:` needs a
+    /// rule to end.
+    private func repetitionProblems(_ task: Task) -> [Diagnostic] {
+        func at(_ token: TitleLine.Token, _ message: String) -> Diagnostic {
+            Diagnostic(line: task.line, column: token.range.lowerBound - lines.start(task.line) + 1, message: message)
+        }
+        var found: [Diagnostic] = []
+        for token in task.tokens {
+            switch token.kind {
+            case .recurrence(let rule) where rule.mode != .completion && task.due == nil && !task.malformedKeys.contains("due"):
+                let shown = text(bytes, token.range)
+                found.append(at(token, "'\(shown)' repeats from the due date, and the task has none: add a due: date, "
+                                + "or write rec:\(rule.count)\(rule.unit.rawValue) to repeat from each completion"))
+            case .until where task.recurrence == nil && !task.malformedKeys.contains("rec"):
+                found.append(at(token, "'\(text(bytes, token.range))' ends a repetition, and the task has no rec: rule"))
+            default:
+                break
+            }
+        }
+        return found
     }
 
     /// A `color` that `ListColor` does not accept is reported (and shown without colour).

@@ -18,6 +18,8 @@ extension Document {
         var parent: Int?
         var section: String?
         var notes: String
+        var recurrence: RecurrenceRule? = nil
+        var until: Day? = nil
     }
 
     func expectedModel() -> [Expected] {
@@ -25,7 +27,7 @@ extension Document {
             let t = tasks[i]
             return Expected(done: t.done, title: t.title, due: t.due, doneDate: t.doneDate, priority: t.priority,
                             flagged: t.flagged, id: t.id, tags: t.tags, depth: t.depth, parent: t.parent, section: t.section,
-                            notes: notes[i])
+                            notes: notes[i], recurrence: t.recurrence, until: t.until)
         }
     }
 

@@ -24,6 +24,10 @@ public struct Task: Sendable {
     public var flagged: Bool
     /// The value of its `id:` token (FORMAT.md 5.8), or nil.
     public var id: String? = nil
+    /// The repetition rule of its `rec:` token (FORMAT.md 5.10), or nil.
+    public var recurrence: RecurrenceRule? = nil
+    /// The day of its `until:` token, or nil.
+    public var until: Day? = nil
     /// Tags as written, without `#`.
     public var tags: [String]
     /// 1-based line of the checkbox.
@@ -60,4 +64,17 @@ public struct Task: Sendable {
     var ordered: Bool
     /// Visual column (tabs to multiples of 4) of the checkbox on its line: where notes start.
     var contentColumn: Int
+
+    /// The keys of the malformed metadata words on its title line (`due`, `done`, `rec`, `until`),
+    /// in line order: a repeating task with a malformed `due:`, `rec:` or `until:` word is not
+    /// advanced (tick never silently drops a rule).
+    public var malformedKeys: [String] {
+        malformed.map { word in
+            switch word.key {
+            case .recurrence: return "rec"
+            case .until: return "until"
+            case nil: return word.due ? "due" : "done"
+            }
+        }
+    }
 }

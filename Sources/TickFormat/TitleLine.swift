@@ -10,12 +10,23 @@ struct TitleLine: Sendable {
         case flag
         /// `id:VALUE`: a stable identity chosen by the user or minted by `tick id` (FORMAT.md 5.8).
         case id(String)
+        /// `rec:INTERVAL`: a repetition rule (FORMAT.md 5.10).
+        case recurrence(RecurrenceRule)
+        /// `until:YYYY-MM-DD`: the last day a repetition may land on.
+        case until(Day)
     }
 
     struct Malformed: Sendable {
         /// A `due:` word; else a `done:` word.
         var due: Bool
         var range: Range<Int>
+        /// A `rec:` or `until:` word; nil for a `due:` or `done:` word (told apart by `due`).
+        var key: RepetitionKey? = nil
+    }
+
+    /// The keys of the repetition tokens.
+    enum RepetitionKey: Sendable, Equatable {
+        case recurrence, until
     }
 
     struct Token: Sendable {
@@ -44,6 +55,7 @@ struct TitleLine: Sendable {
     init(bytes: [UInt8], range: Range<Int>, continuation: Range<Int>) {
         let code = TitleLine.codeSpans(in: bytes, range: range, continuation: continuation)
         var seenDue = false, seenDone = false, seenPriority = false, seenFlag = false, seenID = false
+        var seenRecurrence = false, seenUntil = false
 
         var i = range.lowerBound
         var previousSeparator: Range<Int>? = nil  // the separators right before the current word
@@ -73,6 +85,8 @@ struct TitleLine: Sendable {
                     case .priority: (seen, what) = (seenPriority, "priority"); seenPriority = true
                     case .flag: (seen, what) = (seenFlag, "#flag"); seenFlag = true
                     case .id: (seen, what) = (seenID, "id"); seenID = true
+                    case .recurrence: (seen, what) = (seenRecurrence, "repetition rule"); seenRecurrence = true
+                    case .until: (seen, what) = (seenUntil, "until date"); seenUntil = true
                     }
                     if seen {
                         problems.append((word.lowerBound, "second \(what) ignored; the first one counts"))
@@ -125,6 +139,8 @@ struct TitleLine: Sendable {
             problems.append((w.lowerBound, "malformed id '\(text(b, w))': expected id: and 1 to \(TitleLine.idMaximumLength) "
                              + "letters, digits, '-', '_' or '.'"))
             return nil
+        case UInt8(ascii: "r"), UInt8(ascii: "R"), UInt8(ascii: "u"), UInt8(ascii: "U"):
+            return classifyRepetition(b, w)
         case UInt8(ascii: "!"):
             guard w.count <= 3, b[w].allSatisfy({ $0 == UInt8(ascii: "!") }) else { return nil }
             // French typography puts a no-break space before "!": that "!" is punctuation.
@@ -138,6 +154,33 @@ struct TitleLine: Sendable {
         }
     }
 
+    /// A `rec:` or `until:` word: the token, or nil with a problem and a malformed word.
+    private mutating func classifyRepetition(_ b: [UInt8], _ w: Range<Int>) -> Kind? {
+        let isRecurrence = b[w.lowerBound] | 0x20 == UInt8(ascii: "r")
+        let key = isRecurrence ? TitleLine.recurrenceKey : TitleLine.untilKey
+        guard w.count > key.count, TitleLine.starts(b, w.lowerBound, with: key, ignoringCase: true) else { return nil }
+        let malformed = Malformed(due: false, range: w, key: isRecurrence ? .recurrence : .until)
+        guard TitleLine.starts(b, w.lowerBound, with: key, ignoringCase: false) else {
+            let name = String(decoding: key, as: UTF8.self)
+            problems.append((w.lowerBound, "'\(text(b, w))' is not metadata: keys are lower case ('\(name)')"))
+            self.malformed.append(malformed)
+            return nil
+        }
+        let value = b[(w.lowerBound + key.count)..<w.upperBound]
+        if isRecurrence {
+            if let rule = RecurrenceRule(value: value) { return .recurrence(rule) }
+            problems.append((w.lowerBound, "malformed repetition rule '\(text(b, w))': expected rec:N, rec:+N or rec:++N, "
+                             + "N a count from 1 to \(RecurrenceRule.maximumCount) followed by d, w, m, y or b"))
+        } else {
+            if let day = Day(iso: value) { return .until(day) }
+            problems.append((w.lowerBound, "malformed until date '\(text(b, w))': expected until:YYYY-MM-DD"))
+        }
+        self.malformed.append(malformed)
+        return nil
+    }
+
+    static let recurrenceKey = Array("rec:".utf8)
+    static let untilKey = Array("until:".utf8)
     static let dueKey = Array("due:".utf8)
     static let doneKey = Array("done:".utf8)
     static let flagName = Array("flag".utf8)

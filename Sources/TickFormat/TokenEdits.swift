@@ -58,6 +58,27 @@ extension Document {
         return try apply(splices, expecting: expected, task: i)
     }
 
+    /// Gives task `i` the `rec:` token of `rule` (replacing the one it has), or removes it (nil).
+    public func settingRecurrence(_ i: Int, _ rule: RecurrenceRule?) throws(EditError) -> EditResult {
+        let task = try self.task(i)
+        var expected = expectedModel()
+        expected[i].recurrence = rule
+        let placeholder = RecurrenceRule(count: 1, unit: .day, mode: .completion)!
+        let splices = tokenSplices(task, kind: .recurrence(rule ?? placeholder), text: rule?.token)
+        (expected[i].title, expected[i].tags) = titleAfter(task, splices)
+        return try apply(splices, expecting: expected, task: i)
+    }
+
+    /// Gives task `i` the `until:` token `day` (replacing the one it has), or removes it (nil).
+    public func settingUntil(_ i: Int, _ day: Day?) throws(EditError) -> EditResult {
+        let task = try self.task(i)
+        var expected = expectedModel()
+        expected[i].until = day
+        let splices = tokenSplices(task, kind: .until(day ?? Day(daysSinceEpoch: 0)), text: day.map { "until:\($0)" })
+        (expected[i].title, expected[i].tags) = titleAfter(task, splices)
+        return try apply(splices, expecting: expected, task: i)
+    }
+
     /// Replaces the title text of task `i`, keeping its metadata tokens as written, in order.
     /// The title must not hold metadata tokens itself (take them out and set them separately).
     public func retitling(_ i: Int, _ title: String) throws(EditError) -> EditResult {
@@ -162,8 +183,10 @@ extension Document {
         let existing = task.tokens.first { sameSort($0.kind, kind) }
         var broken = task.malformed.filter { malformed in
             switch kind {
-            case .due: return malformed.due
-            case .done: return !malformed.due
+            case .due: return malformed.key == nil && malformed.due
+            case .done: return malformed.key == nil && !malformed.due
+            case .recurrence: return malformed.key == .recurrence
+            case .until: return malformed.key == .until
             default: return false
             }
         }.map { TitleLine.Token(kind: kind, range: $0.range) }
@@ -215,7 +238,8 @@ extension Document {
 
     private func sameSort(_ a: TitleLine.Kind, _ b: TitleLine.Kind) -> Bool {
         switch (a, b) {
-        case (.due, .due), (.done, .done), (.priority, .priority), (.flag, .flag), (.id, .id): return true
+        case (.due, .due), (.done, .done), (.priority, .priority), (.flag, .flag), (.id, .id),
+             (.recurrence, .recurrence), (.until, .until): return true
         default: return false
         }
     }

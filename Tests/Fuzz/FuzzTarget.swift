@@ -1,7 +1,8 @@
 // libFuzzer entry point, built by `make fuzz` together with the TickFormat sources into one
 // module (so it sees internals). Properties: no crash; exact round trip; a random edit touches
 // only its item (or inserts without changing a byte); re-parsing the result gives the model the
-// edit reported.
+// edit reported. The edits include the repetition tokens and the move of a repeating task to its
+// next occurrence (11-13).
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func tickFuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
@@ -28,6 +29,9 @@ public func tickFuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         case 7: result = try document.inserting(NewTask(title: "New", due: DueDate(day: day), priority: .high, flagged: true), at: .end)
         case 8: result = try document.inserting(NewTask(title: "Child"), at: .subtask(of: i))
         case 9: result = try document.removing(i)
+        case 11: result = try document.settingRecurrence(i, task.recurrence == nil ? RecurrenceRule(count: 2, unit: .month, mode: .future) : nil)
+        case 12: result = try document.settingUntil(i, task.until == nil ? day : nil)
+        case 13: result = try document.advancingRecurrence(i, to: DueDate(day: day.adding(days: 7), minutes: task.due?.minutes))
         default: result = try Document("# Other\n\n- [ ] there\n").inserting(document.extracting(i), at: .end)
         }
     } catch {
@@ -38,7 +42,7 @@ public func tickFuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     let reparsed = Document(bytes: new)
     precondition(reparsed.expectedModel() == result.document.expectedModel(), "re-parse differs from the edited model")
     switch choice & 0x0F {
-    case 7, 8, 10...:
+    case 7, 8, 10, 14...:
         break  // insertions, into this document or (a move) into another one
     default:
         let tail = bytes.count - item.upperBound

@@ -122,13 +122,13 @@ struct BadInputTests {
         for command in [["add", "three", "--list", "a"], ["done", "one"], ["reopen", "two"], ["rm", "one"],
                         ["due", "one", "tomorrow"], ["list", "rename", "a", "b"], ["list", "rm", "a", "--force"]] {
             expectRun(try sandbox.run(["--dir", lists] + command), status: 3, stdout: "",
-                      stderr: "tick: cannot write a.md: Permission denied\n")
+                      stderr: "tick: cannot write 'a.md': permission denied\n")
         }
         // A move writes the destination first: it is refused before that, so no duplicate appears.
         try sandbox.write("lists/b.md", "- [ ] elsewhere\n")
         let withB = FolderSnapshot(lists)
         expectRun(try sandbox.run(["--dir", lists, "mv", "one", "b"]), status: 3, stdout: "",
-                  stderr: "tick: cannot write a.md: Permission denied\n")
+                  stderr: "tick: cannot write 'a.md': permission denied\n")
         expectUnchanged(lists, since: withB)
         try FileManager.default.removeItem(atPath: lists + "/b.md")
         expectUnchanged(lists, since: before)
@@ -144,9 +144,9 @@ struct BadInputTests {
         chmod(lists, 0o555)
         defer { chmod(lists, 0o755) }
         expectRun(try sandbox.run(["--dir", lists, "add", "two", "--list", "a"], launcher: launcher), status: 3,
-                  stdout: "", stderr: "tick: cannot write a.md: Permission denied\n")
+                  stdout: "", stderr: "tick: cannot write 'a.md': permission denied\n")
         expectRun(try sandbox.run(["--dir", lists, "list", "new", "b"], launcher: launcher), status: 3,
-                  stdout: "", stderr: "tick: cannot write b.md: Permission denied\n")
+                  stdout: "", stderr: "tick: cannot write 'b.md': permission denied\n")
         chmod(lists, 0o755)
         expectUnchanged(lists, since: before)
         // Nothing to undo: the failed changes were never made.
@@ -167,7 +167,7 @@ struct BadInputTests {
         let limited = ["/bin/sh", "-c", "ulimit -f 2 && exec \"$0\" \"$@\""]
         let full = try sandbox.run(["--dir", lists, "add", "more", "--list", "a"], launcher: limited)
         expectRun(full, status: 3, stdout: "")
-        #expect(full.stderr.hasPrefix("tick: cannot write ") && full.stderr.hasSuffix(": File too large\n"),
+        #expect(full.stderr.hasPrefix("tick: cannot write ") && full.stderr.hasSuffix("': file too large\n"),
                 "\(full.stderr)")
         #expect(full.stderr.split(separator: "\n").count == 1)
         expectUnchanged(lists, since: before)
@@ -521,7 +521,7 @@ struct BadInputTests {
         let name = String(repeating: "n", count: 300)
         let result = try sandbox.run(["--dir", lists, "list", "new", name])
         expectRun(result, status: 3, stdout: "")
-        #expect(result.stderr.hasSuffix("\(name).md: File name too long\n"), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("\(name).md': name too long\n"), "\(result.stderr)")
         expectUnchanged(lists, since: before)
     }
 

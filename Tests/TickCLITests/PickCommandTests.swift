@@ -189,27 +189,6 @@ struct PickCommandTests {
         #expect(try lines(folder + "/inbox.md")[3] == "- [x] Water the plants ! #flag due:2026-03-15 done:2026-03-14")
     }
 
-    @Test("--done re-finds the pick in what is on disk when an editor saves during the write")
-    func doneDuringEdit() throws {
-        let sandbox = try Sandbox()
-        let folder = try sandbox.copyFolder("views")
-        #expect(try pickedTitle(sandbox, ["--dir", "views", "--seed", "1"]) == "Water the plants")
-        let hook = #"[ -e "$TICK_HOOK_FILE.once" ] || { touch "$TICK_HOOK_FILE.once"; "#
-            + #"sed -i '1i - [ ] Added by the editor' "$TICK_HOOK_FILE"; }"#
-        expectRun(try sandbox.run(["--dir", "views", "pick", "--done"],
-                                  environment: ["TICK_TEST_HOOK_BEFORE_REPLACE": hook]),
-                  status: 0, stdout: "Completed \(try sandbox.ref("Water the plants", dir: "views")) \"Water the plants\"\n",
-                  stderr: "")
-        #expect(try lines(folder + "/inbox.md") == [
-            "- [ ] Added by the editor",
-            "- [ ] Pay the electricity bill !!! due:2026-03-10",
-            "- [ ] Call mum due:2026-03-14T09:00",
-            "- [x] Water the plants due:2026-03-14 done:2026-03-14",
-            "- [x] Buy stamps done:2026-03-12",
-            "",
-        ])
-    }
-
     @Test("--done on a pick that is gone is a negative answer, and the pick is forgotten")
     func doneGone() throws {
         let sandbox = try Sandbox()

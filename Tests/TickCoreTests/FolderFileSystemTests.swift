@@ -27,23 +27,31 @@ struct FolderFileSystemTests {
         try tmp.mkdir("dir")
         try tmp.write("file.md")
         try tmp.link("loop.md", to: "loop.md")
-        #expect(throws: FileSystemError.notFound(path: tmp.path + "/missing.md")) {
+        #expect(throws: FileSystemError(path: tmp.path + "/missing.md", operation: "read", code: ENOENT)) {
             try fs.readFile(tmp.path + "/missing.md")
         }
-        #expect(throws: FileSystemError.isADirectory(path: tmp.path + "/dir")) { try fs.readFile(tmp.path + "/dir") }
-        #expect(throws: FileSystemError.notADirectory(path: tmp.path + "/file.md/x")) {
+        #expect(throws: FileSystemError(path: tmp.path + "/dir", operation: "read", code: EISDIR)) { try fs.readFile(tmp.path + "/dir") }
+        #expect(throws: FileSystemError(path: tmp.path + "/file.md/x", operation: "read", code: ENOTDIR)) {
             try fs.readFile(tmp.path + "/file.md/x")
         }
-        #expect(throws: FileSystemError.symlinkLoop(path: tmp.path + "/loop.md")) { try fs.readFile(tmp.path + "/loop.md") }
-        #expect(throws: FileSystemError.alreadyExists(path: tmp.path + "/file.md")) {
+        #expect(throws: FileSystemError(path: tmp.path + "/loop.md", operation: "read", code: ELOOP)) { try fs.readFile(tmp.path + "/loop.md") }
+        #expect(throws: FileSystemError(path: tmp.path + "/file.md", operation: "create", code: EEXIST)) {
             try fs.createFile(tmp.path + "/file.md", contents: [])
         }
-        #expect(throws: FileSystemError.notADirectory(path: tmp.path + "/file.md")) {
+        #expect(throws: FileSystemError(path: tmp.path + "/file.md", operation: "read", code: ENOTDIR)) {
             try fs.contents(ofDirectory: tmp.path + "/file.md")
         }
-        #expect(FileSystemError.permissionDenied(path: "/x").description == "'/x': permission denied")
-        #expect(FileSystemError(errno: EIO, path: "/x", operation: "read").reason
-                == "read failed: Input/output error (errno \(EIO))")
+        // One shape of message for every failure: the operation, the path, the reason.
+        #expect(FileSystemError(path: "/x", operation: "write", code: EACCES).description == "cannot write '/x': permission denied")
+        #expect(FileSystemError(errno: EIO, path: "/x", operation: "read").description
+                == "cannot read '/x': input/output error")
+        #expect(FileSystemError(path: "/x", operation: "read", code: ENOENT).kind == .notFound)
+        do {
+            _ = try fs.readFile(tmp.path + "/missing.md")
+            Issue.record("read a missing file")
+        } catch FileSystemError.notFound {
+            // `catch FileSystemError.notFound` matches the kind.
+        }
     }
 
     @Test("status tells files, folders and links apart and returns nil for nothing")
@@ -76,7 +84,7 @@ struct FolderFileSystemTests {
         try fs.createDirectory(tmp.path + "/a/b/c", intermediates: true)
         #expect(fs.isDirectory(tmp.path + "/a/b/c"))
         try fs.createDirectory(tmp.path + "/a/b/c", intermediates: true)
-        #expect(throws: FileSystemError.alreadyExists(path: tmp.path + "/a")) {
+        #expect(throws: FileSystemError(path: tmp.path + "/a", operation: "create folder", code: EEXIST)) {
             try fs.createDirectory(tmp.path + "/a", intermediates: false)
         }
     }

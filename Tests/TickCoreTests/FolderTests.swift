@@ -183,7 +183,7 @@ struct FolderScanTests {
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: tmp.path + "/locked") }
         let result = scan(tmp)
         #expect(result.lists.map(\.path) == ["a.md"])
-        #expect(result.problems == [.unreadable(path: "locked", error: .permissionDenied(path: tmp.path + "/locked"))])
+        #expect(result.problems == [.unreadable(path: "locked", error: FileSystemError(path: tmp.path + "/locked", operation: "read", code: Errno.permission))])
     }
 
     @Test("a FIFO named .md is not read")

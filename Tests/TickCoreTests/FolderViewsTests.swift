@@ -228,18 +228,32 @@ struct FolderLoadTests {
         let failing: String
         let base = LocalFileSystem()
 
-        func readFile(_ path: String) throws -> [UInt8] {
-            if path.hasSuffix(failing) { throw FileSystemError.permissionDenied(path: path) }
-            return try base.readFile(path)
+        func readFile(_ path: String, followSymlinks: Bool) throws -> [UInt8] {
+            if path.hasSuffix(failing) { throw FileSystemError(path: path, operation: "read", code: Errno.permission) }
+            return try base.readFile(path, followSymlinks: followSymlinks)
         }
         func status(_ path: String, followSymlinks: Bool) throws -> FileStatus? {
             try base.status(path, followSymlinks: followSymlinks)
         }
         func contents(ofDirectory path: String) throws -> [String] { try base.contents(ofDirectory: path) }
-        func createDirectory(_ path: String, intermediates: Bool) throws {
-            try base.createDirectory(path, intermediates: intermediates)
+        func resolvedPath(_ path: String) throws -> String { try base.resolvedPath(path) }
+        func isWritable(_ path: String) -> Bool { base.isWritable(path) }
+        func createDirectory(_ path: String, intermediates: Bool, mode: UInt32) throws {
+            try base.createDirectory(path, intermediates: intermediates, mode: mode)
         }
-        func createFile(_ path: String, contents: [UInt8]) throws { try base.createFile(path, contents: contents) }
+        func createFile(_ path: String, contents: [UInt8], mode: UInt32?, sync: Bool) throws {
+            try base.createFile(path, contents: contents, mode: mode, sync: sync)
+        }
+        func exchange(_ path: String, with other: String) throws { try base.exchange(path, with: other) }
+        func rename(_ path: String, to destination: String) throws { try base.rename(path, to: destination) }
+        func link(_ path: String, to destination: String) throws { try base.link(path, to: destination) }
+        func removeFile(_ path: String) throws { try base.removeFile(path) }
+        func removeDirectory(_ path: String) throws { try base.removeDirectory(path) }
+        func setMode(_ path: String, _ mode: UInt32) throws { try base.setMode(path, mode) }
+        func syncDirectory(_ path: String) throws { try base.syncDirectory(path) }
+        func lock(_ path: String) throws -> FileLock { try base.lock(path) }
+        func now() -> Int64 { base.now() }
+        func pause(nanoseconds: Int64) { base.pause(nanoseconds: nanoseconds) }
         func currentDirectory() throws -> String { try base.currentDirectory() }
     }
 
@@ -253,7 +267,7 @@ struct FolderLoadTests {
         #expect(result.library.lists.map(\.name) == (0..<40).map { "L\($0)" })
         #expect(result.library.ids.count == 40)
         #expect(result.readErrors.map(\.file.path) == ["sub/locked.md"])
-        #expect(result.readErrors.first?.error == .permissionDenied(path: tmp.path + "/sub/locked.md"))
+        #expect(result.readErrors.first?.error == FileSystemError(path: tmp.path + "/sub/locked.md", operation: "read", code: Errno.permission))
     }
 }
 

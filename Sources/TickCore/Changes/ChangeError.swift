@@ -6,7 +6,7 @@ public enum MutationError: Error, Equatable, Sendable, CustomStringConvertible {
     case taskGone(TaskKey)
     /// The list file is gone.
     case listGone(path: String)
-    /// A moved task changed in its old list while tick moved it: it is now in both lists.
+    /// A moved task changed in its old list while tick moved it: the move was rolled back.
     case changedWhileMoving(title: String, from: String, to: String)
     /// A list name that cannot name a file in the folder.
     case badListName(String, reason: String)
@@ -40,7 +40,7 @@ public enum MutationError: Error, Equatable, Sendable, CustomStringConvertible {
         case .listGone(let path):
             return "the list \(path) is gone; nothing written"
         case .changedWhileMoving(let title, let from, let to):
-            return "'\(title)' changed in \(from) while tick moved it to \(to); it is now in both lists"
+            return "'\(title)' changed in \(from) while tick moved it to \(to); nothing written"
         case .badListName(let name, let reason):
             return "cannot name a list '\(name)': \(reason)"
         case .listExists(let name, let path):

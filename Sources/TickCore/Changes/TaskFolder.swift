@@ -36,11 +36,11 @@ public final class TaskFolder {
             location.exists = true
             folder = Folder(location: location, fileSystem: folder.fileSystem)
         }
-        let writer = try FolderWriter(root: folder.path, environment: environment)
+        let writer = try FolderWriter(root: folder.path, environment: environment, fileSystem: folder.fileSystem)
         self.folder = folder
         self.writer = writer
         recoveryNotes = writer.recoveryNotes
-        loaded = folder.load(saveCache: false, environment: environment)
+        loaded = folder.load(saveCache: false, environment: environment, scan: writer.scan)
         library = loaded.library
     }
 
@@ -504,7 +504,7 @@ public final class TaskFolder {
         var handEdits: [(path: String, written: Document)] = []
         if let writer {
             for path in documents.keys.sorted() {
-                guard let versions = writer.journal.lastTwoVersions(of: path), versions.previousAfter != versions.before else { continue }
+                guard let versions = writer.lastTwoVersions(of: path), versions.previousAfter != versions.before else { continue }
                 handEdits.append((path, Document(bytes: versions.previousAfter)))
             }
         }

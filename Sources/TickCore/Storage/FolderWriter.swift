@@ -1,26 +1,28 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-import CTickSystem
 import TickFormat
 
 /// Why a write did not happen.
 public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
-    case io(IOFailure)
+    case io(FileSystemError)
     /// The file kept changing under tick (an editor saving it) and the edit could not be re-applied.
     case changedMeanwhile(path: String)
     /// The file holds git conflict markers: tick does not write it until they are resolved.
     case conflictMarkers(path: String, line: Int)
-    /// A list that is a symbolic link to a file outside the folder.
+    /// A list, or a folder on its way, that is a symbolic link to somewhere outside the folder.
     case outsideFolder(path: String, target: String)
+    /// A list that is a symbolic link whose target does not exist.
+    case danglingLink(path: String)
     /// A file to create exists already.
     case exists(path: String)
     /// `undo` found nothing to revert.
     case nothingToUndo
     /// `undo` found a file changed since tick's last change to it.
     case changedSinceLastChange(path: String)
+    /// Two saves by others landed while tick wrote the file: the newest is in place, the other kept
+    /// beside it under `backup`. Nothing of tick's change was written.
+    case keptBackup(path: String, backup: String)
+    /// A change of several files failed after its first file, and rolling that file back failed
+    /// too: the next tick run finishes or rolls back the change.
+    case incomplete(summary: String, path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -30,10 +32,17 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
             return "\(path):\(line): the file holds git conflict markers; resolve them before tick writes it"
         case .outsideFolder(let path, let target):
             return "\(path) is a link to \(target), outside the task folder; tick does not write there"
+        case .danglingLink(let path):
+            return "\(path) is a symbolic link to a file that does not exist; tick does not write through it"
         case .exists(let path): return "\(path) exists already"
         case .nothingToUndo: return "nothing to undo"
         case .changedSinceLastChange(let path):
             return "\(path) changed since tick's last change; use --force to undo anyway"
+        case .keptBackup(let path, let backup):
+            return "\(path) was saved twice by another program while tick wrote it: the newest version is in place, "
+                + "the other is kept as \(backup); nothing written"
+        case .incomplete(let summary, let path, let reason):
+            return "\(summary): \(reason); \(path) holds part of the change, which the next tick run finishes or rolls back"
         }
     }
 }
@@ -45,68 +54,68 @@ public enum FileOutcome: Sendable, Equatable {
     case delete
 }
 
-/// Points where a test can run a command (environment `TICK_TEST_HOOK_<POINT>`), to change a file
-/// or kill tick at exactly that moment.
-public enum WriteHook: String, Sendable, CaseIterable {
-    /// The new content is in its temporary file; the exchange comes next.
-    case beforeReplace = "BEFORE_REPLACE"
-    /// The exchange happened; the old content is still in the temporary file.
-    case afterReplace = "AFTER_REPLACE"
-    /// In a change of several files, after one file and before the next.
-    case betweenFiles = "BETWEEN_FILES"
-}
-
 /// The write side of a task folder: one lock for all tick processes on it, atomic replaces that
 /// never clobber a change made meanwhile, and a journal that lets `undo` revert the last change
-/// and lets the next run finish a change of several files that a crash interrupted.
+/// and lets the next run finish or roll back a change that a crash interrupted.
+///
+/// Every call goes through `fileSystem`, so that tests can fail any step or run a hook between two.
 public final class FolderWriter {
     public let root: String
+    public let fileSystem: any FileSystem
     let stateDirectory: String
-    private let lockDescriptor: Int32
-    private let hooks: [WriteHook: String]
+    private let lock: FileLock
+    /// The root with every symbolic link resolved: what "inside the folder" means.
+    private let realRoot: String
     private var temporaryCounter = 0
     let journal: Journal
+    /// The journal's entries, read once on opening and kept current (tick holds the lock).
+    private var entries: [Journal.Entry]
     /// Messages about what recovery did on opening (a finished move, a leftover removed).
     public private(set) var recoveryNotes: [String] = []
+    /// The folder's lists as scanned after recovery: the one walk of the tree a write makes.
+    public private(set) var scan: FolderScan
 
-    /// Opens `root` for writing: creates `.tick/` when missing, takes the folder lock (waiting for
-    /// other tick processes), finishes interrupted changes and removes leftover temporary files.
-    public init(root: String, environment: [String: String]) throws(StorageError) {
+    /// Opens `root` for writing: prepares `.tick/`, takes the folder lock (waiting for other tick
+    /// processes), finishes or rolls back interrupted changes and removes leftover temporary
+    /// files, all from one scan of the folder.
+    ///
+    /// `environment` is no longer read (it named test hooks); it stays for existing callers.
+    public init(root: String, environment: [String: String] = [:], fileSystem: any FileSystem = LocalFileSystem()) throws {
         self.root = root
-        stateDirectory = root + "/.tick"
-        do {
-            try Posix.mkdir(stateDirectory)
-            let ignore = stateDirectory + "/.gitignore"
-            if Posix.stat(ignore) == nil {
-                do {
-                    let fd = try Posix.open(ignore, O_WRONLY | O_CREAT | O_EXCL)
-                    try Posix.writeAll(fd, Array("*\n".utf8), ignore)
-                    close(fd)
-                } catch where error.code == EEXIST {
-                    // Another tick process starting at the same moment created it first (this runs
-                    // before the lock, which lives in the folder being created).
-                }
-            }
-            lockDescriptor = try Posix.open(stateDirectory + "/lock", O_RDWR | O_CREAT)
-        } catch {
-            throw .io(error)
-        }
-        while flock(lockDescriptor, LOCK_EX) != 0 {
-            if Posix.errno != EINTR { throw .io(IOFailure(path: stateDirectory + "/lock", operation: "lock", code: Posix.errno)) }
-        }
-        var hooks: [WriteHook: String] = [:]
-        for hook in WriteHook.allCases {
-            if let command = environment["TICK_TEST_HOOK_" + hook.rawValue], !command.isEmpty { hooks[hook] = command }
-        }
-        self.hooks = hooks
-        journal = Journal(directory: stateDirectory + "/journal")
-        recoveryNotes += removeLeftovers()
-        recoveryNotes += try finishInterruptedChanges()
+        self.fileSystem = fileSystem
+        stateDirectory = root + "/" + FolderLocation.stateFolderName
+        try Folder.prepareState(in: root, fileSystem: fileSystem)
+        lock = try fileSystem.lock(stateDirectory + "/lock")
+        realRoot = try fileSystem.resolvedPath(root)
+        journal = Journal(directory: stateDirectory + "/journal", fileSystem: fileSystem)
+        let folder = Folder(location: FolderLocation(path: root, source: .option, exists: true), fileSystem: fileSystem)
+        scan = folder.scan()
+        var notes: [String] = []
+        entries = try journal.entries(notes: &notes)
+        recoveryNotes = notes
+        recoveryNotes += removeLeftovers(scan.leftovers)
+        if try recover() { scan = folder.scan() }
+        try checkUndoable()
     }
 
-    deinit {
-        flock(lockDescriptor, LOCK_UN)
-        close(lockDescriptor)
+    /// Makes sure the entry `undo` would revert names only lists inside the folder (every link on
+    /// the way resolved): one that does not is moved aside now, so that its note is shown with the
+    /// others and `undo` reverts the entry before it.
+    private func checkUndoable() throws {
+        while let entry = entries.last(where: { $0.state == .done }) {
+            do {
+                for path in entry.paths { _ = try resolve(path) }
+                return
+            } catch let error as StorageError {
+                switch error {
+                case .outsideFolder, .danglingLink:
+                    recoveryNotes.append(try journal.reject(.init(entry: entry.name, reason: error.description)))
+                    entries.removeAll { $0.name == entry.name }
+                default:
+                    return
+                }
+            }
+        }
     }
 
     // MARK: - Changes
@@ -114,6 +123,8 @@ public final class FolderWriter {
     /// Applies `edits` in order (for a move: the destination first, then the source), each to the
     /// current content of its file, and records the change in the journal. When a file changes
     /// on disk between tick's read and its write, tick re-reads it and applies the edit again.
+    /// A change of several files is all or nothing: when a later file fails, the files already
+    /// written are rolled back before the error is thrown.
     /// Returns the bytes written per path (nil for a deleted file), or nil when nothing changed.
     @discardableResult
     public func change(_ summary: String,
@@ -121,8 +132,7 @@ public final class FolderWriter {
         // First pass: compute every file's new content from what is there now.
         var planned: [Journal.FileChange] = []
         for (path, edit) in edits {
-            let target = try resolve(path)
-            let before = try readIfPresent(target)
+            let before = try read(path)
             if let before { try refuseConflictMarkers(before, path: path) }
             switch try edit(before) {
             case .unchanged: continue
@@ -131,31 +141,37 @@ public final class FolderWriter {
             }
         }
         guard !planned.isEmpty else { return nil }
-        for change in planned where change.before != nil { try refuseReadOnly(try resolve(change.path), path: change.path) }
-        let entry = try journal.begin(summary: summary, changes: planned, finishOnRecovery: planned.count > 1)
-        var written: [String: [UInt8]?] = [:]
-        for (k, change) in planned.enumerated() {
-            if k > 0 { runHook(.betweenFiles, path: change.path) }
-            var current = change
-            var attempts = 0
-            while try !replace(current.path, expected: current.before, with: current.after) {
-                attempts += 1
-                guard attempts < 8 else { throw StorageError.changedMeanwhile(path: change.path) }
-                // Someone saved the file meanwhile: apply the same edit to what is there now.
-                let fresh = try readIfPresent(try resolve(change.path))
-                if let fresh { try refuseConflictMarkers(fresh, path: change.path) }
-                let edit = edits.first { $0.path == change.path }!.edit
-                switch try edit(fresh) {
-                case .unchanged: current = .init(path: change.path, before: fresh, after: fresh)
-                case .write(let bytes): current = .init(path: change.path, before: fresh, after: bytes)
-                case .delete: current = .init(path: change.path, before: fresh, after: nil)
+        for change in planned where change.before != nil { try refuseReadOnly(change.path) }
+        let entry = try journaling { try journal.begin(summary: summary, changes: planned, finishOnRecovery: planned.count > 1, after: entries) }
+        entries.append(entry)
+        var applied: [Journal.FileChange] = []
+        do {
+            for change in planned {
+                var current = change
+                var attempts = 0
+                while try !replace(current.path, expected: current.before, with: current.after) {
+                    attempts += 1
+                    guard attempts < 8 else { throw StorageError.changedMeanwhile(path: change.path) }
+                    // Someone saved the file meanwhile: apply the same edit to what is there now.
+                    let fresh = try read(change.path)
+                    if let fresh { try refuseConflictMarkers(fresh, path: change.path) }
+                    let edit = edits.first { $0.path == change.path }!.edit
+                    switch try edit(fresh) {
+                    case .unchanged: current = .init(path: change.path, before: fresh, after: fresh)
+                    case .write(let bytes): current = .init(path: change.path, before: fresh, after: bytes)
+                    case .delete: current = .init(path: change.path, before: fresh, after: nil)
+                    }
+                    if current.before == current.after { break }
+                    try journal.update(entry, change: current)
                 }
-                if current.before == current.after { break }
-                try journal.update(entry, change: current)
+                if current.before != current.after { applied.append(current) }
             }
-            written[current.path] = current.after
+        } catch {
+            try rollBack(applied, of: entry, after: error)
         }
-        try journal.finish(entry)
+        try finish(entry, written: stamps(applied, paths: entry.paths))
+        var written: [String: [UInt8]?] = [:]
+        for change in applied { written[change.path] = change.after }
         return written
     }
 
@@ -165,74 +181,208 @@ public final class FolderWriter {
         try change(summary, [(path, edit)])?[path]
     }
 
+    /// Puts back the files a failed change already wrote, newest first, and drops its entry; then
+    /// throws `error`, which is true again: nothing was written. When a file cannot be put back,
+    /// the entry stays pending for the next run and the error says so.
+    private func rollBack(_ applied: [Journal.FileChange], of entry: Journal.Entry, after error: any Error) throws -> Never {
+        for change in applied.reversed() {
+            do {
+                guard try replace(change.path, expected: change.after, with: change.before) else {
+                    throw StorageError.changedMeanwhile(path: change.path)
+                }
+            } catch let failure {
+                throw StorageError.incomplete(summary: entry.summary, path: change.path,
+                                              reason: "\(Self.message(error)), and putting \(change.path) back failed: \(Self.message(failure))")
+            }
+        }
+        try? journal.remove(entry)
+        entries.removeAll { $0.name == entry.name }
+        throw error
+    }
+
+    /// The inode and time of each file a change wrote, as tick left them.
+    private func stamps(_ applied: [Journal.FileChange], paths: [String]) -> [Int: Journal.Stamp] {
+        var result: [Int: Journal.Stamp] = [:]
+        for change in applied where change.after != nil {
+            guard let k = paths.firstIndex(of: change.path), let target = try? resolve(change.path),
+                  let status = (try? fileSystem.status(target, followSymlinks: false)) ?? nil else { continue }
+            result[k] = Journal.Stamp(inode: status.inode, modified: status.modified)
+        }
+        return result
+    }
+
+    /// Whether the file at `status` is the one tick's last change of `path` left, untouched since.
+    private func isOwnWrite(_ path: String, _ status: FileStatus) -> Bool {
+        guard let entry = entries.last(where: { $0.state == .done && $0.paths.contains(path) }),
+              let k = entry.paths.firstIndex(of: path), let stamp = entry.written[k] else { return false }
+        return stamp == Journal.Stamp(inode: status.inode, modified: status.modified)
+    }
+
+    /// A journal step, whose file-system failure is a storage error like a list's.
+    private func journaling<T>(_ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as FileSystemError {
+            throw StorageError.io(error)
+        }
+    }
+
+    private static func message(_ error: any Error) -> String {
+        (error as? CustomStringConvertible)?.description ?? "\(error)"
+    }
+
+    private func finish(_ entry: Journal.Entry, written: [Int: Journal.Stamp] = [:]) throws {
+        let done = try journal.finish(entry, among: entries, written: written)
+        entries.removeAll { $0.name == entry.name }
+        entries.append(done)
+        let finished = entries.filter { $0.state == .done }
+        let dropped = Set(finished.dropLast(Journal.kept).map(\.name))
+        entries.removeAll { dropped.contains($0.name) }
+    }
+
     // MARK: - Undo
 
     /// Reverts the last change tick made. Refuses when a file changed since, unless `force`.
+    /// The undo is a change like any other: journalled first, so that a crash half-way is finished
+    /// by the next run, and each file replaced only if it still holds the bytes undo checked.
     /// Returns the summary of the change undone.
     public func undo(force: Bool) throws -> String {
-        guard let entry = journal.lastFinished() else { throw StorageError.nothingToUndo }
-        let changes = try journal.changes(of: entry)
+        guard let entry = entries.last(where: { $0.state == .done }) else { throw StorageError.nothingToUndo }
+        let changes: [Journal.FileChange]
+        do {
+            changes = try journal.changes(of: entry)
+        } catch let rejection as Journal.Rejection {
+            recoveryNotes.append(try journal.reject(rejection))
+            entries.removeAll { $0.name == entry.name }
+            return try undo(force: force)
+        }
+        var reverts: [Journal.FileChange] = []
         for change in changes {
-            let current = try readIfPresent(try resolve(change.path))
+            let current = try read(change.path)
             if current != change.after, !force { throw StorageError.changedSinceLastChange(path: change.path) }
-            if current != nil { try refuseReadOnly(try resolve(change.path), path: change.path) }
+            if current != nil { try refuseReadOnly(change.path) }
+            // The exact bytes checked are the ones the replace expects.
+            if current != change.before { reverts.append(.init(path: change.path, before: current, after: change.before)) }
         }
-        for change in changes.reversed() {
-            let current = try readIfPresent(try resolve(change.path))
-            guard try replace(change.path, expected: current, with: change.before) else {
-                throw StorageError.changedMeanwhile(path: change.path)
+        guard !reverts.isEmpty else {
+            try dropEntry(entry)
+            return entry.summary
+        }
+        let undoing = try journaling {
+            try journal.begin(summary: "undo: " + entry.summary, changes: reverts, finishOnRecovery: true, undoes: entry.name, after: entries)
+        }
+        entries.append(undoing)
+        var applied: [Journal.FileChange] = []
+        do {
+            for revert in reverts.reversed() {
+                guard try replace(revert.path, expected: revert.before, with: revert.after) else {
+                    throw StorageError.changedMeanwhile(path: revert.path)
+                }
+                applied.append(revert)
             }
+        } catch {
+            try rollBack(applied, of: undoing, after: error)
         }
-        let summary = journal.summary(of: entry)
-        journal.remove(entry)
-        return summary
+        try journal.complete(undo: undoing)
+        entries.removeAll { $0.name == undoing.name || $0.name == entry.name }
+        return entry.summary
+    }
+
+    // MARK: - History
+
+    /// For a file that the newest finished change wrote: what that change found in it (its `before`),
+    /// and what tick's previous kept change of that file left in it (its `after`). Nil when the
+    /// newest change did not touch the file, no earlier change of it is kept, or either side is
+    /// missing (a created or deleted file). Between the two, the file was edited by hand.
+    public func lastTwoVersions(of path: String) -> (previousAfter: [UInt8], before: [UInt8])? {
+        let finished = entries.filter { $0.state == .done }
+        guard let newest = finished.last, let k = newest.paths.firstIndex(of: path),
+              let before = (try? journal.changes(of: newest))?[k].before else { return nil }
+        for entry in finished.dropLast().reversed() {
+            guard let j = entry.paths.firstIndex(of: path) else { continue }
+            guard let after = (try? journal.changes(of: entry))?[j].after else { return nil }
+            return (after, before)
+        }
+        return nil
     }
 
     // MARK: - Recovery
 
-    /// Finishes the multi-file changes that a crash interrupted (a move whose destination was
-    /// written but not its source), and drops interrupted single-file entries.
-    private func finishInterruptedChanges() throws(StorageError) -> [String] {
-        var notes: [String] = []
-        for entry in journal.pending() {
+    /// Finishes or rolls back the changes that a crash interrupted. A change that recovery
+    /// finishes (several files, or an undo) goes forward when every file holds its old or new
+    /// content, else back; a single-file change is kept when it was written, else dropped.
+    /// Returns whether a file changed.
+    private func recover() throws -> Bool {
+        var changedFiles = false
+        for entry in entries where entry.state == .pending {
             let changes: [Journal.FileChange]
-            do { changes = try journal.changes(of: entry) } catch { journal.remove(entry); continue }
-            if journal.finishesOnRecovery(entry) {
-                for change in changes {
-                    do {
-                        let current = try readIfPresent(try resolve(change.path))
-                        if current == change.before, current != change.after {
-                            _ = try replace(change.path, expected: current, with: change.after)
-                            notes.append("finished an interrupted change: \(journal.summary(of: entry)) (\(change.path))")
+            let current: [[UInt8]?]
+            do {
+                changes = try journal.changes(of: entry)
+                current = try changes.map { try read($0.path) }
+            } catch let rejection as Journal.Rejection {
+                recoveryNotes.append(try journal.reject(rejection))
+                entries.removeAll { $0.name == entry.name }
+                continue
+            } catch let error as StorageError {
+                // A path that leads outside the folder, or through a dangling link: never acted on.
+                recoveryNotes.append(try journal.reject(.init(entry: entry.name, reason: error.description)))
+                entries.removeAll { $0.name == entry.name }
+                continue
+            }
+            let written = zip(changes, current).map { $0.after == $1 }
+            if !entry.finishesOnRecovery {
+                if written.allSatisfy({ $0 }) { try finish(entry) } else { try dropEntry(entry) }
+                continue
+            }
+            let whole = zip(changes, current).allSatisfy { $1 == $0.before || $1 == $0.after }
+            do {
+                if whole {
+                    for (change, now) in zip(changes, current) where now != change.after {
+                        guard try replace(change.path, expected: now, with: change.after) else {
+                            throw StorageError.changedMeanwhile(path: change.path)
                         }
-                    } catch {
-                        notes.append("could not finish an interrupted change of \(change.path): \(error)")
+                        changedFiles = true
+                        recoveryNotes.append("finished an interrupted change: \(entry.summary) (\(change.path))")
                     }
+                    if entry.undoes != nil {
+                        try journal.complete(undo: entry)
+                        entries.removeAll { $0.name == entry.name || $0.name == entry.undoes }
+                    } else {
+                        try finish(entry)
+                    }
+                } else {
+                    for (change, now) in zip(changes, current).reversed() where now == change.after && now != change.before {
+                        guard try replace(change.path, expected: now, with: change.before) else {
+                            throw StorageError.changedMeanwhile(path: change.path)
+                        }
+                        changedFiles = true
+                        recoveryNotes.append("rolled back an interrupted change: \(entry.summary) (\(change.path)), "
+                            + "as another file of it changed meanwhile")
+                    }
+                    try dropEntry(entry)
                 }
-                do { try journal.finish(entry) } catch { throw .io(IOFailure(path: entry, operation: "finish journal entry", code: EIO)) }
-            } else {
-                let done = changes.allSatisfy { (try? readIfPresent(try resolve($0.path))) == $0.after }
-                if done { try? journal.finish(entry) } else { journal.remove(entry) }
+            } catch {
+                recoveryNotes.append("could not finish the interrupted change '\(entry.summary)': \(Self.message(error))")
             }
         }
-        return notes
+        return changedFiles
     }
 
-    /// Removes temporary files that an interrupted tick left beside the lists.
-    private func removeLeftovers() -> [String] {
+    private func dropEntry(_ entry: Journal.Entry) throws {
+        try journal.remove(entry)
+        entries.removeAll { $0.name == entry.name }
+    }
+
+    /// Removes the temporary files that an interrupted tick left beside the lists (found by the scan).
+    private func removeLeftovers(_ leftovers: [String]) -> [String] {
         var notes: [String] = []
-        var folders = [root]
-        while let folder = folders.popLast() {
-            for name in Posix.entries(folder) {
-                let path = folder + "/" + name
-                if name.hasPrefix(".") {
-                    if FolderWriter.isTemporaryName(name) {
-                        Posix.unlink(path)
-                        notes.append("removed a leftover temporary file \(path)")
-                    }
-                    continue
-                }
-                if let s = Posix.lstat(path), (s.st_mode & S_IFMT) == S_IFDIR { folders.append(path) }
+        for path in leftovers {
+            do {
+                try fileSystem.removeFile(root + "/" + path)
+                notes.append("removed a leftover temporary file \(root)/\(path)")
+            } catch {
+                notes.append("could not remove a leftover temporary file \(root)/\(path): \(Self.message(error))")
             }
         }
         return notes
@@ -247,37 +397,86 @@ public final class FolderWriter {
 
     // MARK: - One file
 
-    /// The real path to write for `path` (relative to the root): a symbolic link is written
-    /// through to its target, which must lie inside the folder.
-    func resolve(_ path: String) throws(StorageError) -> String {
-        let full = root + "/" + path
-        guard let link = Posix.lstat(full), (link.st_mode & S_IFMT) == S_IFLNK else { return full }
-        guard let target = Posix.realpath(full) else { return full }
-        let base = Posix.realpath(root) ?? root
-        guard target.hasPrefix(base + "/") else { throw .outsideFolder(path: path, target: target) }
+    /// The real path to write for `path` (relative to the root): every link on the way resolved,
+    /// the folder holding it inside the task folder, and a list that is a link written through to
+    /// its target, which must lie inside the folder too (and not under `.tick/`).
+    func resolve(_ path: String) throws -> String {
+        do {
+            return try resolving(path)
+        } catch let error as FileSystemError {
+            throw StorageError.io(error.named(path, "write"))
+        }
+    }
+
+    private func resolving(_ path: String) throws -> String {
+        guard Path.isNormalisedRelative(path) else { throw StorageError.outsideFolder(path: path, target: path) }
+        let parent = Path.parent(of: path)
+        let folder: String
+        if parent.isEmpty {
+            folder = realRoot
+        } else {
+            folder = try fileSystem.resolvedPath(root + "/" + parent)
+            guard isInside(folder, allowRoot: true) else { throw StorageError.outsideFolder(path: path, target: folder) }
+        }
+        let candidate = folder + "/" + Path.name(of: path)
+        guard let link = try fileSystem.status(candidate, followSymlinks: false), link.kind == .symlink else { return candidate }
+        let target: String
+        do {
+            target = try fileSystem.resolvedPath(candidate)
+        } catch FileSystemError.notFound {
+            throw StorageError.danglingLink(path: path)
+        }
+        guard isInside(target, allowRoot: false) else { throw StorageError.outsideFolder(path: path, target: target) }
         return target
     }
 
-    private func readIfPresent(_ path: String) throws(StorageError) -> [UInt8]? {
+    private func isInside(_ real: String, allowRoot: Bool) -> Bool {
+        if real == realRoot { return allowRoot }
+        guard let relative = Path.relative(real, to: realRoot) else { return false }
+        return relative != FolderLocation.stateFolderName && !relative.hasPrefix(FolderLocation.stateFolderName + "/")
+    }
+
+    /// The list's bytes now, or nil when it does not exist.
+    private func read(_ path: String) throws -> [UInt8]? {
+        let target = try resolve(path)
         do {
-            return try Posix.readFile(path).bytes
-        } catch {
-            if error.code == ENOENT { return nil }
-            throw .io(error)
+            return try fileSystem.readIfPresent(target)
+        } catch let error as FileSystemError {
+            throw StorageError.io(error.named(path))
         }
     }
 
     /// A list that may not be written (no write permission bit at all, or none for this user) is
     /// refused as writing it in place would be: tick's rename would otherwise replace it anyway.
-    private func refuseReadOnly(_ target: String, path: String) throws(StorageError) {
-        guard let s = Posix.stat(target), (s.st_mode & S_IFMT) == S_IFREG else { return }
-        if s.st_mode & 0o222 == 0 || (access(target, W_OK) != 0 && Posix.errno == EACCES) {
-            throw .io(IOFailure(path: path, operation: "write", code: EACCES))
+    private func refuseReadOnly(_ path: String) throws {
+        let target = try resolve(path)
+        guard let status = try fileSystem.status(target), status.kind == .file else { return }
+        if status.mode & 0o222 == 0 || !fileSystem.isWritable(target) {
+            throw StorageError.io(FileSystemError(path: path, operation: "write", code: Errno.permission))
         }
     }
 
-    private func refuseConflictMarkers(_ bytes: [UInt8], path: String) throws(StorageError) {
-        if let line = Document.conflictMarkerLine(in: bytes) { throw .conflictMarkers(path: path, line: line) }
+    private func refuseConflictMarkers(_ bytes: [UInt8], path: String) throws {
+        if let line = Document.conflictMarkerLine(in: bytes) { throw StorageError.conflictMarkers(path: path, line: line) }
+    }
+
+    private func nextTemporary(in folder: String, for name: String) -> String {
+        temporaryCounter += 1
+        return "\(folder)/.\(name).tick-\(CurrentProcess.id)-\(temporaryCounter)"
+    }
+
+    /// Keeps a file that holds someone's save under a visible name beside the list (never a `.md`
+    /// name, so never taken for a list), and returns the error that reports it.
+    private func keep(_ temporary: String, asBackupOf path: String, in folder: String, name: String) -> StorageError {
+        temporaryCounter += 1
+        let backup = "\(folder)/\(name).tick-backup-\(CurrentProcess.id)-\(temporaryCounter)"
+        do {
+            try fileSystem.rename(temporary, to: backup)
+        } catch {
+            return .keptBackup(path: path, backup: temporary)
+        }
+        return .keptBackup(path: path, backup: Path.parent(of: path).isEmpty ? Path.name(of: backup)
+                               : Path.parent(of: path) + "/" + Path.name(of: backup))
     }
 
     /// Replaces the file at `path` (relative) with `new` if it still holds `expected` (nil: absent;
@@ -285,91 +484,148 @@ public final class FolderWriter {
     /// changed meanwhile.
     func replace(_ path: String, expected: [UInt8]?, with new: [UInt8]?) throws -> Bool {
         let target = try resolve(path)
-        let (folder, name) = splitPath(target)
-        temporaryCounter += 1
-        let temporary = "\(folder)/.\(name).tick-\(getpid())-\(temporaryCounter)"
+        let folder = Path.parent(of: target)
+        let name = Path.name(of: target)
+        let temporary = nextTemporary(in: folder, for: name)
 
         guard let new else {
             // Delete: move the file aside atomically, check what was moved, then drop it.
             guard expected != nil else { return true }
-            do { try Posix.rename(target, temporary) } catch {
-                if error.code == ENOENT { return false }
-                throw StorageError.io(error)
+            do {
+                try fileSystem.rename(target, to: temporary)
+            } catch FileSystemError.notFound {
+                return false
+            } catch let error as FileSystemError {
+                throw StorageError.io(error.named(path, "remove"))
             }
-            let moved = try? Posix.readFile(temporary).bytes
+            let moved = try? fileSystem.readFile(temporary, followSymlinks: false)
             if moved != expected {
-                _ = link(temporary, target) // put theirs back unless a new file took the name
-                Posix.unlink(temporary)
+                // Someone saved it meanwhile: put theirs back, or keep it when a new file took the name.
+                do {
+                    try fileSystem.link(temporary, to: target)
+                } catch {
+                    throw keep(temporary, asBackupOf: path, in: folder, name: name)
+                }
+                try? fileSystem.removeFile(temporary)
                 return false
             }
-            Posix.unlink(temporary)
-            Posix.fsyncDirectory(folder)
+            try fileSystem.removeFile(temporary)
+            try? fileSystem.syncDirectory(folder)
             return true
         }
 
-        let mode = Posix.stat(target).map { $0.st_mode & 0o7777 } ?? 0o644
+        let mode = (try? fileSystem.status(target))??.mode ?? 0o644
+        let mine: FileStatus?
         do {
-            let fd = try Posix.open(temporary, O_WRONLY | O_CREAT | O_EXCL, mode)
-            defer { close(fd) }
-            try Posix.writeAll(fd, new, temporary)
-            fchmod(fd, mode)
-            try Posix.fsync(fd, temporary)
-        } catch {
-            Posix.unlink(temporary)
+            try fileSystem.createFile(temporary, contents: new, mode: mode, sync: true)
+            mine = try fileSystem.status(temporary, followSymlinks: false)
+        } catch let error as FileSystemError {
+            try? fileSystem.removeFile(temporary)
             // Named after the list, not the temporary file: a full disk or a folder without write
-            // permission is "cannot write work/a.md".
-            throw StorageError.io(IOFailure(path: path, operation: "write", code: error.code))
+            // permission is "cannot write 'work/a.md'".
+            throw StorageError.io(error.named(path, "write"))
         }
-        runHook(.beforeReplace, path: target)
 
         guard expected != nil else {
             // Create: link fails when a file took the name meanwhile.
-            defer { Posix.unlink(temporary) }
-            guard link(temporary, target) == 0 else {
-                if Posix.errno == EEXIST { return false }
-                throw StorageError.io(IOFailure(path: target, operation: "create", code: Posix.errno))
+            defer { try? fileSystem.removeFile(temporary) }
+            do {
+                try fileSystem.link(temporary, to: target)
+            } catch FileSystemError.alreadyExists {
+                return false
+            } catch let error as FileSystemError {
+                throw StorageError.io(error.named(path, "create"))
             }
-            Posix.fsyncDirectory(folder)
+            try? fileSystem.syncDirectory(folder)
             return true
         }
 
-        if tick_rename_exchange(temporary, target) == 0 {
-            runHook(.afterReplace, path: target)
-            // The temporary name now holds what was in place: is it what tick read?
-            let swapped = try? Posix.readFile(temporary).bytes
-            if swapped == expected {
-                Posix.unlink(temporary)
-                Posix.fsyncDirectory(folder)
-                return true
+        do {
+            try fileSystem.exchange(temporary, with: target)
+        } catch let error as FileSystemError {
+            guard [Errno.invalid, Errno.notSupported, Errno.crossDevice].contains(error.code) else {
+                try? fileSystem.removeFile(temporary)
+                if error.code == Errno.notFound { return false }
+                throw StorageError.io(error.named(path, "write"))
             }
-            // Someone saved the file in between: swap their version back.
-            if tick_rename_exchange(temporary, target) != 0 { try? Posix.rename(temporary, target) }
-            Posix.unlink(temporary)
-            return false
+            return try renameOver(target, temporary, path: path, expected: expected)
         }
-        let code = Posix.errno
-        guard code == EINVAL || code == ENOSYS || code == EXDEV else {
-            Posix.unlink(temporary)
-            if code == ENOENT { return false }
-            throw StorageError.io(IOFailure(path: target, operation: "replace", code: code))
+        // The temporary name now holds what was in place: is it what tick read?
+        let swapped = try? fileSystem.readFile(temporary, followSymlinks: false)
+        if swapped == expected {
+            if try writtenInPlaceMeanwhile(temporary, path: path) {
+                return try swapBack(target, temporary, mine, new, path: path, folder: folder, name: name)
+            }
+            try fileSystem.removeFile(temporary)
+            try? fileSystem.syncDirectory(folder)
+            return true
         }
-        // No exchange on this file system: check once more, then rename. A change saved between
-        // this check and the rename is lost; the window is a few microseconds.
-        let current = try? Posix.readFile(target).bytes
-        guard current == expected else {
-            Posix.unlink(temporary)
-            return false
-        }
-        do { try Posix.rename(temporary, target) } catch {
-            Posix.unlink(temporary)
-            throw StorageError.io(error)
-        }
-        Posix.fsyncDirectory(folder)
-        return true
+        return try swapBack(target, temporary, mine, new, path: path, folder: folder, name: name)
     }
 
-    private func runHook(_ hook: WriteHook, path: String) {
-        guard let command = hooks[hook] else { return }
-        Posix.runShell(command, environment: ["TICK_HOOK_FILE": path])
+    /// The window W: a program writing a list in place, in pieces at most this far apart, is seen.
+    static let quietWindow: Int64 = 50_000_000
+    /// How long tick waits for a list to be quiet before it gives up, writing nothing.
+    static let quietLimit: Int64 = 2_000_000_000
+
+    /// After the exchange, the file tick replaced (now at `temporary`) may still be open in a
+    /// program writing it in place. Unless tick wrote it itself, tick waits until it has been quiet
+    /// for the window W and returns whether it changed meanwhile (then tick puts it back and starts
+    /// again). A file that never goes quiet within the limit stops the change: nothing is written.
+    private func writtenInPlaceMeanwhile(_ temporary: String, path: String) throws -> Bool {
+        guard let old = (try? fileSystem.status(temporary, followSymlinks: false)) ?? nil, !isOwnWrite(path, old) else { return false }
+        var waited: Int64 = 0
+        while true {
+            let age = fileSystem.now() - old.modified
+            if age >= Self.quietWindow { return false }
+            if waited >= Self.quietLimit { return true }
+            fileSystem.pause(nanoseconds: Self.quietWindow - age)
+            waited += Self.quietWindow - age
+            guard let again = (try? fileSystem.status(temporary, followSymlinks: false)) ?? nil else { return true }
+            if !again.isSameFile(as: old) || again.modified != old.modified || again.size != old.size { return true }
+        }
+    }
+
+    /// Someone saved the file in between: puts their version back under the list's name and
+    /// returns false, so that tick re-applies its edit to it.
+    private func swapBack(_ target: String, _ temporary: String, _ mine: FileStatus?, _ new: [UInt8],
+                          path: String, folder: String, name: String) throws -> Bool {
+        // Swap theirs back only while the list is still tick's own file, untouched; otherwise a
+        // second save is in place: keep both.
+        guard let mine, stillMine(target, mine, new) else {
+            throw keep(temporary, asBackupOf: path, in: folder, name: name)
+        }
+        try fileSystem.exchange(temporary, with: target)
+        guard stillMine(temporary, mine, new) else {
+            // A save landed between the check and the swap: it is now under the temporary name.
+            try fileSystem.exchange(temporary, with: target)
+            throw keep(temporary, asBackupOf: path, in: folder, name: name)
+        }
+        try fileSystem.removeFile(temporary)
+        return false
+    }
+
+    /// Whether `path` is still the file tick wrote (same inode) holding tick's bytes.
+    private func stillMine(_ path: String, _ mine: FileStatus, _ bytes: [UInt8]) -> Bool {
+        guard let now = (try? fileSystem.status(path, followSymlinks: false)) ?? nil, now.isSameFile(as: mine) else { return false }
+        return (try? fileSystem.readFile(path, followSymlinks: false)) == bytes
+    }
+
+    /// No exchange on this file system: check once more, then rename. A change saved between this
+    /// check and the rename is lost; the window is a few microseconds.
+    private func renameOver(_ target: String, _ temporary: String, path: String, expected: [UInt8]?) throws -> Bool {
+        let current = try? fileSystem.readFile(target)
+        guard current == expected else {
+            try? fileSystem.removeFile(temporary)
+            return false
+        }
+        do {
+            try fileSystem.rename(temporary, to: target)
+        } catch let error as FileSystemError {
+            try? fileSystem.removeFile(temporary)
+            throw StorageError.io(error.named(path, "write"))
+        }
+        try? fileSystem.syncDirectory(Path.parent(of: target))
+        return true
     }
 }

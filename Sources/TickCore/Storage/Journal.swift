@@ -1,16 +1,16 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// tick's record of its own changes, under `.tick/journal/`: one folder per change holding the
 /// files' contents before and after. `undo` reverts the newest finished entry; an entry still
-/// pending after a crash is finished (a move) or dropped (a single file) by the next run.
+/// pending after a crash is finished or rolled back by the next run.
 ///
 /// An entry is a folder `NNNNNNNN` with a `meta` file (`state pending|done`, `recover finish|drop`,
-/// `summary TEXT`, one `file K PATH` line per file) and `K.before` / `K.after` beside it; a missing
-/// one means the file did not exist.
+/// `summary TEXT`, optionally `undoes NNNNNNNN`, one `file K PATH` line per file) and `K.before` /
+/// `K.after` beside it; a missing one means the file did not exist. An entry is built in a
+/// staging folder `.NNNNNNNN`, created fresh, and appears under its name by one rename only when
+/// complete; a staging folder found later is an interrupted begin and is removed.
+///
+/// Everything under `.tick/` is untrusted: an entry whose folder or files are symbolic links,
+/// whose meta does not parse, or whose paths are not plain relative list paths inside the folder
+/// is moved to `.tick/journal/rejected/` and never acted on.
 struct Journal {
     struct FileChange: Equatable {
         var path: String
@@ -18,128 +18,282 @@ struct Journal {
         var after: [UInt8]?
     }
 
+    /// An entry's metadata, read once.
+    struct Entry: Equatable {
+        enum State: String { case pending, done }
+        var name: String
+        var state: State
+        /// Whether recovery finishes the change (several files, or an undo) rather than dropping it.
+        var finishesOnRecovery: Bool
+        var summary: String
+        var paths: [String]
+        /// The entry an undo reverts, removed when the undo is complete.
+        var undoes: String?
+        /// For each file written, the inode and modification time tick left it with (known once done).
+        var written: [Int: Stamp] = [:]
+    }
+
+    /// A file as tick left it: when a list still has this inode and time, no one wrote it since.
+    struct Stamp: Equatable {
+        var inode: UInt64
+        var modified: Int64
+    }
+
+    /// Why an entry was refused.
+    struct Rejection: Error, Equatable {
+        var entry: String
+        var reason: String
+    }
+
     let directory: String
+    let fileSystem: any FileSystem
     /// Finished entries kept for undo.
     static let kept = 20
 
+    func path(_ entry: Entry) -> String { directory + "/" + entry.name }
+
+    // MARK: Reading
+
+    /// Every entry, oldest first, each read and checked once. Staging folders left by an
+    /// interrupted begin are removed; entries that fail a check are moved aside, with a note each.
+    func entries(notes: inout [String]) throws -> [Entry] {
+        guard try prepareDirectory(create: false) else { return [] }
+        var entries: [Entry] = []
+        for name in try fileSystem.contents(ofDirectory: directory).sorted() {
+            if name.hasPrefix("."), Journal.number(String(name.dropFirst())) != nil {
+                try fileSystem.removeTree(directory + "/" + name)
+                continue
+            }
+            guard Journal.number(name) != nil else { continue }
+            do {
+                entries.append(try read(name))
+            } catch let rejection as Rejection {
+                notes.append(try reject(rejection))
+            }
+        }
+        return entries
+    }
+
+    /// The entry's files' contents before and after, read without following a link.
+    func changes(of entry: Entry) throws -> [FileChange] {
+        try entry.paths.enumerated().map { k, path in
+            FileChange(path: path,
+                       before: try content(entry, "\(k).before"),
+                       after: try content(entry, "\(k).after"))
+        }
+    }
+
+    private func content(_ entry: Entry, _ file: String) throws -> [UInt8]? {
+        do {
+            return try fileSystem.readIfPresent(path(entry) + "/" + file, followSymlinks: false)
+        } catch let error as FileSystemError {
+            throw Rejection(entry: entry.name, reason: "\(file) cannot be read (\(error.reason))")
+        }
+    }
+
+    private func read(_ name: String) throws -> Entry {
+        let folder = directory + "/" + name
+        guard try fileSystem.status(folder, followSymlinks: false)?.kind == .directory else {
+            throw Rejection(entry: name, reason: "it is not a folder")
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try fileSystem.readFile(folder + "/meta", followSymlinks: false)
+        } catch let error as FileSystemError {
+            throw Rejection(entry: name, reason: "its meta file cannot be read (\(error.reason))")
+        }
+        var fields: [String: String] = [:]
+        var paths: [String] = []
+        var written: [Int: Stamp] = [:]
+        for line in String(decoding: bytes, as: UTF8.self).split(separator: "\n") {
+            guard let space = line.firstIndex(of: " ") else { throw Rejection(entry: name, reason: "a meta line makes no sense") }
+            let key = String(line[..<space])
+            let value = String(line[line.index(after: space)...])
+            if key == "written" {
+                let parts = value.split(separator: " ")
+                guard parts.count == 3, let k = Int(parts[0]), let inode = UInt64(parts[1]), let modified = Int64(parts[2]) else {
+                    throw Rejection(entry: name, reason: "a written line makes no sense")
+                }
+                written[k] = Stamp(inode: inode, modified: modified)
+            } else if key == "file" {
+                guard let gap = value.firstIndex(of: " "), Int(value[..<gap]) == paths.count else {
+                    throw Rejection(entry: name, reason: "its file lines are out of order")
+                }
+                let path = String(value[value.index(after: gap)...])
+                guard Journal.isListPath(path) else {
+                    throw Rejection(entry: name, reason: "the path '\(path)' is not a list inside the task folder")
+                }
+                paths.append(path)
+            } else {
+                guard fields[key] == nil else { throw Rejection(entry: name, reason: "it names \(key) twice") }
+                fields[key] = value
+            }
+        }
+        guard let state = fields["state"].flatMap(Entry.State.init(rawValue:)),
+              let recover = fields["recover"], recover == "finish" || recover == "drop",
+              let summary = fields["summary"], !paths.isEmpty else {
+            throw Rejection(entry: name, reason: "its meta file is incomplete")
+        }
+        for k in paths.indices {
+            for file in ["\(k).before", "\(k).after"] {
+                if let status = try fileSystem.status(folder + "/" + file, followSymlinks: false), status.kind != .file {
+                    throw Rejection(entry: name, reason: "\(file) cannot be read (it is not a regular file)")
+                }
+            }
+        }
+        let undoes = fields["undoes"]
+        if let undoes, Journal.number(undoes) == nil { throw Rejection(entry: name, reason: "it undoes '\(undoes)'") }
+        return Entry(name: name, state: state, finishesOnRecovery: recover == "finish", summary: summary,
+                     paths: paths, undoes: undoes, written: written.filter { paths.indices.contains($0.key) })
+    }
+
+    /// A path a journal entry may name: relative, normalised, no hidden component (so nothing
+    /// under `.tick/`), ending in `.md`. Whether a link on the way leaves the folder is checked
+    /// when the path is resolved for writing.
+    static func isListPath(_ path: String) -> Bool {
+        Path.isNormalisedRelative(path) && path.hasSuffix(".md")
+            && !path.split(separator: "/").contains { $0.hasPrefix(".") }
+    }
+
+    /// `NNNNNNNN` as a number.
+    static func number(_ name: String) -> Int? {
+        guard name.utf8.count == 8, name.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return nil }
+        return Int(name)
+    }
+
+    /// Moves an entry to `rejected/`, never acting on it; returns the note that says so.
+    func reject(_ rejection: Rejection) throws -> String {
+        let rejected = directory + "/rejected"
+        if let status = try fileSystem.status(rejected, followSymlinks: false), status.kind != .directory {
+            try fileSystem.removeFile(rejected)
+        }
+        if try fileSystem.status(rejected, followSymlinks: false) == nil {
+            try fileSystem.createDirectory(rejected, intermediates: false, mode: 0o700)
+        }
+        var destination = rejected + "/" + rejection.entry
+        var n = 1
+        while try fileSystem.status(destination, followSymlinks: false) != nil {
+            n += 1
+            destination = rejected + "/\(rejection.entry)-\(n)"
+        }
+        try fileSystem.rename(directory + "/" + rejection.entry, to: destination)
+        return "ignored the journal entry \(rejection.entry): \(rejection.reason); moved to .tick/journal/rejected/"
+            + Path.name(of: destination)
+    }
+
     // MARK: Writing
 
-    func begin(summary: String, changes: [FileChange], finishOnRecovery: Bool) throws -> String {
-        try Posix.mkdir(directory)
-        let number = (entries().last.flatMap { Int($0) } ?? 0) + 1
-        let name = String(repeating: "0", count: max(0, 8 - String(number).count)) + String(number)
+    /// Records a change about to be made, as a pending entry. The entry is built in a fresh staging
+    /// folder and appears under its name, complete, by one rename.
+    func begin(summary: String, changes: [FileChange], finishOnRecovery: Bool, undoes: String? = nil,
+               after existing: [Entry]) throws -> Entry {
+        _ = try prepareDirectory(create: true)
+        var highest = existing.compactMap { Journal.number($0.name) }.max() ?? 0
+        for name in try fileSystem.contents(ofDirectory: directory) {
+            if let n = Journal.number(name.hasPrefix(".") ? String(name.dropFirst()) : name) { highest = max(highest, n) }
+        }
+        let number = String(highest + 1)
+        let name = String(repeating: "0", count: max(0, 8 - number.count)) + number
         let staging = directory + "/." + name
-        try Posix.mkdir(staging)
+        try fileSystem.removeTree(staging)
+        try fileSystem.createDirectory(staging, intermediates: false, mode: 0o700)
         for (k, change) in changes.enumerated() {
             if let before = change.before { try write(staging + "/\(k).before", before, sync: finishOnRecovery) }
             if let after = change.after { try write(staging + "/\(k).after", after, sync: finishOnRecovery) }
         }
-        try writeMeta(staging, state: "pending", recover: finishOnRecovery, summary: summary, paths: changes.map(\.path))
-        let entry = directory + "/" + name
-        try Posix.rename(staging, entry)
-        if finishOnRecovery { Posix.fsyncDirectory(directory) }
+        let entry = Entry(name: name, state: .pending, finishesOnRecovery: finishOnRecovery,
+                          summary: summary.split(separator: "\n").joined(separator: " "),
+                          paths: changes.map(\.path), undoes: undoes)
+        try write(staging + "/meta", meta(entry), sync: finishOnRecovery)
+        try fileSystem.rename(staging, to: path(entry))
+        if finishOnRecovery { try fileSystem.syncDirectory(directory) }
         return entry
     }
 
-    func update(_ entry: String, change: FileChange) throws {
-        guard let k = paths(of: entry).firstIndex(of: change.path) else { return }
+    /// Records a file's change again, after tick re-applied its edit to a newer version.
+    func update(_ entry: Entry, change: FileChange) throws {
+        guard let k = entry.paths.firstIndex(of: change.path) else { return }
         for (suffix, bytes) in [("before", change.before), ("after", change.after)] {
-            let file = entry + "/\(k).\(suffix)"
-            if let bytes { try write(file, bytes, sync: finishesOnRecovery(entry)) } else { Posix.unlink(file) }
+            let file = path(entry) + "/\(k).\(suffix)"
+            if let bytes {
+                try replaceFile(file, bytes, sync: entry.finishesOnRecovery)
+            } else if try fileSystem.status(file, followSymlinks: false) != nil {
+                try fileSystem.removeFile(file)
+            }
         }
     }
 
-    func finish(_ entry: String) throws {
-        try writeMeta(entry, state: "done", recover: finishesOnRecovery(entry), summary: summary(of: entry), paths: paths(of: entry))
-        let finished = entries().filter { meta(directory + "/" + $0)["state"] == "done" }
-        for old in finished.dropLast(Journal.kept) { remove(directory + "/" + old) }
+    /// Marks an entry done (undoable), then drops the oldest beyond `kept`.
+    @discardableResult
+    func finish(_ entry: Entry, among existing: [Entry], written: [Int: Stamp] = [:]) throws -> Entry {
+        var done = entry
+        done.state = .done
+        done.written = written
+        try replaceFile(path(entry) + "/meta", meta(done), sync: entry.finishesOnRecovery)
+        let finished = existing.filter { $0.state == .done && $0.name != entry.name } + [done]
+        for old in finished.dropLast(Journal.kept) { try remove(old) }
+        return done
     }
 
-    func remove(_ entry: String) {
-        for name in Posix.entries(entry) { Posix.unlink(entry + "/" + name) }
-        _ = rmdir(entry)
+    /// Removes an entry: first out of sight by one rename (to a staging name, which the next run
+    /// removes if this one is killed), then its files.
+    func remove(_ entry: Entry) throws {
+        try remove(named: entry.name)
     }
 
-    // MARK: Reading
-
-    func pending() -> [String] {
-        entries().map { directory + "/" + $0 }.filter { meta($0)["state"] == "pending" }
-    }
-
-    func lastFinished() -> String? {
-        entries().map { directory + "/" + $0 }.last { meta($0)["state"] == "done" }
-    }
-
-    func changes(of entry: String) throws -> [FileChange] {
-        paths(of: entry).enumerated().map { k, path in
-            FileChange(path: path,
-                       before: try? Posix.readFile(entry + "/\(k).before").bytes,
-                       after: try? Posix.readFile(entry + "/\(k).after").bytes)
+    private func remove(named name: String) throws {
+        let hidden = directory + "/." + name
+        try fileSystem.removeTree(hidden)
+        do {
+            try fileSystem.rename(directory + "/" + name, to: hidden)
+        } catch FileSystemError.notFound {
+            return
         }
+        try fileSystem.removeTree(hidden)
     }
 
-    /// For a file that the newest finished change wrote: what that change found in it (its `before`), and
-    /// what tick's previous kept change of that file left in it (its `after`). Nil when the newest change did
-    /// not touch the file, no earlier change of it is kept, or either side is missing (a created or deleted
-    /// file). Between the two, the file was edited by hand (refs retire what such edits removed).
-    func lastTwoVersions(of path: String) -> (previousAfter: [UInt8], before: [UInt8])? {
-        let finished = entries().map { directory + "/" + $0 }.filter { meta($0)["state"] == "done" }
-        guard let newest = finished.last, let k = paths(of: newest).firstIndex(of: path),
-              let before = try? Posix.readFile(newest + "/\(k).before").bytes else { return nil }
-        for entry in finished.dropLast().reversed() {
-            guard let j = paths(of: entry).firstIndex(of: path) else { continue }
-            guard let after = try? Posix.readFile(entry + "/\(j).after").bytes else { return nil }
-            return (after, before)
-        }
-        return nil
+    /// Removes the entry an undo reverted, then the undo's own entry.
+    func complete(undo entry: Entry) throws {
+        if let undone = entry.undoes { try remove(named: undone) }
+        try remove(entry)
     }
-
-    func summary(of entry: String) -> String { meta(entry)["summary"] ?? "" }
-
-    func finishesOnRecovery(_ entry: String) -> Bool { meta(entry)["recover"] == "finish" }
 
     // MARK: Files
 
-    private func entries() -> [String] {
-        Posix.entries(directory).filter { !$0.hasPrefix(".") && Int($0) != nil }.sorted()
-    }
-
-    private func paths(of entry: String) -> [String] {
-        metaLines(entry).compactMap { line -> String? in
-            guard line.hasPrefix("file ") else { return nil }
-            let rest = line.dropFirst(5)
-            guard let space = rest.firstIndex(of: " ") else { return nil }
-            return String(rest[rest.index(after: space)...])
+    /// Makes sure `.tick/journal` is a folder of tick's own (not a link), `0700`. Returns false when
+    /// it does not exist and `create` is false.
+    private func prepareDirectory(create: Bool) throws -> Bool {
+        if let status = try fileSystem.status(directory, followSymlinks: false) {
+            if status.kind == .directory {
+                if status.mode & 0o077 != 0 { try fileSystem.setMode(directory, 0o700) }
+                return true
+            }
+            // Not tick's: a link or a file where the journal belongs. Remove the name, not its target.
+            try fileSystem.removeFile(directory)
         }
+        guard create else { return false }
+        try fileSystem.createDirectory(directory, intermediates: false, mode: 0o700)
+        return true
     }
 
-    private func meta(_ entry: String) -> [String: String] {
-        var fields: [String: String] = [:]
-        for line in metaLines(entry) {
-            guard let space = line.firstIndex(of: " ") else { continue }
-            let key = String(line[..<space])
-            if key != "file" { fields[key] = String(line[line.index(after: space)...]) }
-        }
-        return fields
+    private func meta(_ entry: Entry) -> [UInt8] {
+        var text = "state \(entry.state.rawValue)\nrecover \(entry.finishesOnRecovery ? "finish" : "drop")\nsummary \(entry.summary)\n"
+        if let undoes = entry.undoes { text += "undoes \(undoes)\n" }
+        for (k, path) in entry.paths.enumerated() { text += "file \(k) \(path)\n" }
+        for (k, stamp) in entry.written.sorted(by: { $0.key < $1.key }) { text += "written \(k) \(stamp.inode) \(stamp.modified)\n" }
+        return Array(text.utf8)
     }
 
-    private func metaLines(_ entry: String) -> [Substring] {
-        guard let bytes = try? Posix.readFile(entry + "/meta").bytes else { return [] }
-        return String(decoding: bytes, as: UTF8.self).split(separator: "\n")
-    }
-
-    private func writeMeta(_ entry: String, state: String, recover: Bool, summary: String, paths: [String]) throws {
-        var text = "state \(state)\nrecover \(recover ? "finish" : "drop")\nsummary \(summary.split(separator: "\n").joined(separator: " "))\n"
-        for (k, path) in paths.enumerated() { text += "file \(k) \(path)\n" }
-        let staging = entry + "/.meta"
-        try write(staging, Array(text.utf8), sync: recover)
-        try Posix.rename(staging, entry + "/meta")
-    }
-
+    /// A new file, `0600`, that must not exist yet.
     private func write(_ path: String, _ bytes: [UInt8], sync: Bool) throws {
-        let fd = try Posix.open(path, O_WRONLY | O_CREAT | O_TRUNC)
-        defer { close(fd) }
-        try Posix.writeAll(fd, bytes, path)
-        if sync { try Posix.fsync(fd, path) }
+        try fileSystem.createFile(path, contents: bytes, mode: 0o600, sync: sync)
+    }
+
+    /// Replaces a file atomically: written beside it under a fresh hidden name, then renamed over it.
+    private func replaceFile(_ path: String, _ bytes: [UInt8], sync: Bool) throws {
+        let staging = Path.parent(of: path) + "/." + Path.name(of: path)
+        if try fileSystem.status(staging, followSymlinks: false) != nil { try fileSystem.removeFile(staging) }
+        try write(staging, bytes, sync: sync)
+        try fileSystem.rename(staging, to: path)
     }
 }

@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
-
 /// Where the current do-now pick is remembered: `.tick/pick` in the task folder.
 ///
 /// The file is state, not a list: a few `key: value` lines naming the picked task by its key
@@ -19,58 +13,53 @@ public struct PickMemory: Sendable {
     /// `.tick/pick`.
     public var path: String { stateDirectory + "/pick" }
 
-    /// The current pick, or nil when there is none (or the file makes no sense).
+    /// The current pick, or nil when there is none (or the file makes no sense, or is not a
+    /// regular file: a link, FIFO, device or folder at `.tick/pick` is never followed or opened).
     public func load() -> PickedTask? {
-        guard let bytes = try? Posix.readFile(path).bytes else { return nil }
+        guard let bytes = StateFolder.open(stateDirectory)?.read("pick", limit: PickMemory.sizeLimit) else { return nil }
         return PickMemory.decode(bytes)
     }
 
-    /// Remembers `pick`, creating `.tick/` (with its `.gitignore`) when missing. Returns false,
-    /// without an error, when the folder cannot be written (read-only, or not ours): the pick is
-    /// then simply not remembered. Other failures throw.
+    /// The largest pick file read: a few short lines, so anything far larger is not ours.
+    static let sizeLimit = 64 * 1024
+
+    /// Remembers `pick` in a file of mode 0600, creating `.tick/` (mode 0700, with its
+    /// `.gitignore`) when missing. Returns false, without an error, when the folder cannot be
+    /// written (read-only, or not ours: a link, or a folder in the file's place): the pick is then
+    /// simply not remembered. Other failures throw.
     @discardableResult
     public func save(_ pick: PickedTask) throws(IOFailure) -> Bool {
         do throws(IOFailure) {
-            try Posix.mkdir(stateDirectory)
-            let ignore = stateDirectory + "/.gitignore"
-            if Posix.lstat(ignore) == nil {
+            let folder = try StateFolder.create(stateDirectory, mode: 0o700)
+            if folder.status(".gitignore") == nil {
                 do throws(IOFailure) {
-                    let fd = try Posix.open(ignore, O_WRONLY | O_CREAT | O_EXCL)
-                    defer { close(fd) }
-                    try Posix.writeAll(fd, Folder.stateGitignore, ignore)
-                } catch where error.code == EEXIST {
+                    try folder.create(".gitignore", contents: Folder.stateGitignore)
+                } catch where error.isAlreadyThere {
                     // Another tick process created it at the same moment.
                 }
             }
-            let temporary = "\(path).\(getpid()).tmp"
-            let fd = try Posix.open(temporary, O_WRONLY | O_CREAT | O_TRUNC)
-            do throws(IOFailure) {
-                try Posix.writeAll(fd, PickMemory.encode(pick), temporary)
-                close(fd)
-                try Posix.rename(temporary, path)
-            } catch {
-                close(fd)
-                Posix.unlink(temporary)
-                throw error
+            try folder.replace("pick") { (fd, path) throws(IOFailure) in
+                try Posix.writeAll(fd, PickMemory.encode(pick), path)
             }
             return true
         } catch {
-            if PickMemory.meansReadOnly(error.code) { return false }
+            if error.meansStateNotWritable { return false }
             throw error
         }
     }
 
-    /// Forgets the current pick. Returns whether there was one.
+    /// Forgets the current pick. Returns whether there was one. Something else at `.tick/pick`
+    /// (a link, a FIFO) is removed without being followed; a folder there is left alone.
     @discardableResult
     public func clear() throws(IOFailure) -> Bool {
-        if unlink(path) == 0 { return true }
-        let code = Posix.errno
-        if code == ENOENT || code == ENOTDIR { return false }
-        throw IOFailure(path: path, operation: "remove", code: code)
-    }
-
-    private static func meansReadOnly(_ code: Int32) -> Bool {
-        code == EACCES || code == EPERM || code == EROFS
+        guard let folder = StateFolder.open(stateDirectory), let regular = folder.isRegularFile("pick"),
+              !folder.isFolder("pick")
+        else { return false }
+        let code = folder.remove("pick")
+        if code == 0 { return regular }
+        let failure = IOFailure(path: path, operation: "remove", code: code)
+        if failure.isMissing { return false }
+        throw failure
     }
 
     // MARK: - The file's text

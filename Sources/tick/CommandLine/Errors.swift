@@ -86,19 +86,14 @@ struct CommandFailure: Error, ReportableError {
 
 extension FileSystemError: ReportableError {
     var exitStatus: ExitStatus { .io }
-    var message: String { "'\(path)': \(reason)" }
-}
-
-extension IOFailure: ReportableError {
-    var exitStatus: ExitStatus { .io }
     var message: String { description }
 }
 
 extension StorageError: ReportableError {
     var exitStatus: ExitStatus {
         switch self {
-        case .io: return .io
-        case .changedMeanwhile, .conflictMarkers, .nothingToUndo, .changedSinceLastChange: return .negative
+        case .io, .danglingLink, .incomplete: return .io
+        case .changedMeanwhile, .conflictMarkers, .nothingToUndo, .changedSinceLastChange, .keptBackup: return .negative
         case .outsideFolder, .exists: return .usage
         }
     }

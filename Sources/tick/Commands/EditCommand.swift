@@ -113,21 +113,17 @@ private func editInEditor(_ text: String, editor: String, environment: [String: 
     guard written == bytes.count else { throw FileSystemError(errno: errno, path: path, operation: "write") }
 
     // Like git: the editor's value is shell text, so `EDITOR="code --wait"` works.
-    let arguments = ["/bin/sh", "-c", editor + " \"$@\"", editor, path]
-    var cArguments = arguments.map { strdup($0) } + [nil]
-    defer { cArguments.forEach { free($0) } }
-    var pid: pid_t = 0
-    let spawned = posix_spawn(&pid, "/bin/sh", nil, nil, &cArguments, environ)
-    guard spawned == 0 else { throw CommandFailure(.negative, "cannot start the editor '\(editor)'; nothing changed") }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 {
-        guard errno == EINTR else { throw CommandFailure(.negative, "lost the editor '\(editor)'; nothing changed") }
+    let termination: Subprocess.Termination
+    do {
+        termination = try Subprocess.run("/bin/sh", arguments: ["/bin/sh", "-c", editor + " \"$@\"", editor, path])
+    } catch {
+        throw CommandFailure(.negative, error.operation == "start" ? "cannot start the editor '\(editor)'; nothing changed"
+                                 : "lost the editor '\(editor)'; nothing changed")
     }
-    let exited = status & 0x7F == 0
-    let code = (status >> 8) & 0xFF
-    guard exited, code == 0 else {
-        throw CommandFailure(.negative, "the editor '\(editor)' "
-            + (exited ? "exited with status \(code)" : "was stopped by signal \(status & 0x7F)") + "; nothing changed")
+    switch termination {
+    case .exited(0): break
+    case .exited(let code): throw CommandFailure(.negative, "the editor '\(editor)' exited with status \(code); nothing changed")
+    case .signalled(let signal): throw CommandFailure(.negative, "the editor '\(editor)' was stopped by signal \(signal); nothing changed")
     }
     let content = try LocalFileSystem().readFile(path)
     done = true

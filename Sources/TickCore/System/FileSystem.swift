@@ -1,0 +1,264 @@
+// The one interface between tick and the file system: every read and write of the folder and
+// of its `.tick/` state goes through a `FileSystem`. `LocalFileSystem` is the real one; the tests
+// substitute an in-memory one that can fail any call or run a hook between two calls.
+
+// MARK: - Errors
+
+/// A failed file-system call: the path, what tick was doing to it, and the errno.
+///
+/// Its message has one shape everywhere: `cannot OPERATION 'PATH': REASON`.
+public struct FileSystemError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The path as tick names it to the user (relative to the task folder where tick knows one).
+    public var path: String
+    /// What tick was doing, as a verb phrase: "read", "write", "create", "rename", "remove", "lock"…
+    public var operation: String
+    /// The errno value.
+    public var code: Int32
+
+    public init(path: String, operation: String, code: Int32) {
+        self.path = path
+        self.operation = operation
+        self.code = code
+    }
+
+    /// Maps an errno value from `operation` on `path` to an error.
+    public init(errno code: Int32, path: String, operation: String) {
+        self.init(path: path, operation: operation, code: code)
+    }
+
+    /// The kinds of failure tick tells apart.
+    public enum Kind: Equatable, Sendable {
+        case notFound, permissionDenied, notADirectory, isADirectory, symlinkLoop, alreadyExists
+        case noSpace, readOnlyFileSystem, nameTooLong, notEmpty, other
+    }
+
+    public var kind: Kind { Errno.kind(of: code) }
+
+    /// What went wrong, without the path.
+    public var reason: String {
+        switch kind {
+        case .notFound: return "no such file or folder"
+        case .permissionDenied: return "permission denied"
+        case .notADirectory: return "not a folder"
+        case .isADirectory: return "is a folder"
+        case .symlinkLoop: return "symbolic link loop, or a link where none is allowed"
+        case .alreadyExists: return "already exists"
+        case .noSpace: return "no space left on device"
+        case .readOnlyFileSystem: return "read-only file system"
+        case .nameTooLong: return "name too long"
+        case .notEmpty: return "folder not empty"
+        case .other:
+            let text = Errno.message(code)
+            return (text.first.map { String($0).lowercased() } ?? "") + text.dropFirst()
+        }
+    }
+
+    public var description: String { "cannot \(operation) '\(path)': \(reason)" }
+
+    /// The same failure, named after another path and operation (a list rather than its temporary file).
+    public func named(_ path: String, _ operation: String? = nil) -> FileSystemError {
+        FileSystemError(path: path, operation: operation ?? self.operation, code: code)
+    }
+
+    // `catch FileSystemError.notFound` and the like.
+    public static let notFound = Kind.notFound
+    public static let permissionDenied = Kind.permissionDenied
+    public static let notADirectory = Kind.notADirectory
+    public static let isADirectory = Kind.isADirectory
+    public static let symlinkLoop = Kind.symlinkLoop
+    public static let alreadyExists = Kind.alreadyExists
+}
+
+/// Matches a `FileSystemError` of this kind, so that `catch FileSystemError.notFound` reads as for an enum.
+public func ~= (kind: FileSystemError.Kind, error: any Error) -> Bool {
+    (error as? FileSystemError)?.kind == kind
+}
+
+/// The former name of `FileSystemError`, kept while callers move over.
+public typealias IOFailure = FileSystemError
+
+// MARK: - Status
+
+/// What a path names, as `stat` sees it.
+public struct FileStatus: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable { case file, directory, symlink, other }
+    public var kind: Kind
+    public var size: Int
+    public var device: UInt64
+    public var inode: UInt64
+    /// Modification time in nanoseconds since the epoch.
+    public var modified: Int64
+    /// Status-change time in nanoseconds since the epoch.
+    public var changed: Int64
+    /// Permission bits (`0o7777` at most).
+    public var mode: UInt32
+    /// Number of hard links.
+    public var links: Int
+
+    public init(kind: Kind, size: Int = 0, device: UInt64 = 0, inode: UInt64 = 0,
+                modified: Int64 = 0, changed: Int64 = 0, mode: UInt32 = 0o644, links: Int = 1) {
+        self.kind = kind
+        self.size = size
+        self.device = device
+        self.inode = inode
+        self.modified = modified
+        self.changed = changed
+        self.mode = mode
+        self.links = links
+    }
+
+    /// Whether two statuses name the same file (device and inode).
+    public func isSameFile(as other: FileStatus) -> Bool { device == other.device && inode == other.inode }
+}
+
+/// A lock held on a file until the value goes away.
+public final class FileLock {
+    private let release: () -> Void
+    public init(release: @escaping () -> Void) { self.release = release }
+    deinit { release() }
+}
+
+// MARK: - Interface
+
+/// The file-system calls tick makes.
+///
+/// Paths are plain strings; relative paths are relative to the process's working folder. Calls
+/// that change a name never follow a symbolic link in its last component (they create, rename or
+/// remove the link itself); reads follow one unless told not to.
+public protocol FileSystem: Sendable {
+    // Reading
+    /// The whole content of a regular file. A folder is EISDIR, another kind of file (a FIFO, a
+    /// device) is EINVAL and is never opened for blocking reads. With `followSymlinks` false, a
+    /// link in the last component is ELOOP.
+    func readFile(_ path: String, followSymlinks: Bool) throws -> [UInt8]
+    /// The status of `path`, following a final symbolic link unless `followSymlinks` is false;
+    /// nil when nothing exists there (or a followed link dangles).
+    func status(_ path: String, followSymlinks: Bool) throws -> FileStatus?
+    /// The names in a folder, without `.` and `..`, in no particular order.
+    func contents(ofDirectory path: String) throws -> [String]
+    /// The absolute path with every symbolic link resolved (`realpath`).
+    func resolvedPath(_ path: String) throws -> String
+    /// Whether this process may write the file: false when `access(W_OK)` is refused for permission.
+    func isWritable(_ path: String) -> Bool
+    /// The process's working folder.
+    func currentDirectory() throws -> String
+
+    // Writing
+    /// Creates a folder with `mode & ~umask`; with `intermediates`, also its missing parents, and an
+    /// existing folder is fine. Without, an existing name is EEXIST.
+    func createDirectory(_ path: String, intermediates: Bool, mode: UInt32) throws
+    /// Writes a new file that must not exist yet (EEXIST otherwise, a symbolic link included): created,
+    /// written, given `mode` exactly (`0o666 & ~umask` when nil), then flushed to disk when `sync`.
+    func createFile(_ path: String, contents: [UInt8], mode: UInt32?, sync: Bool) throws
+    /// Swaps two names atomically (Linux `renameat2` with `RENAME_EXCHANGE`). EINVAL, ENOSYS or
+    /// EXDEV means the file system cannot.
+    func exchange(_ path: String, with other: String) throws
+    /// Renames `path` to `destination`, replacing a file there.
+    func rename(_ path: String, to destination: String) throws
+    /// Gives the file at `path` a second name; EEXIST when `destination` is taken.
+    func link(_ path: String, to destination: String) throws
+    /// Removes a name that is not a folder.
+    func removeFile(_ path: String) throws
+    /// Removes an empty folder.
+    func removeDirectory(_ path: String) throws
+    /// Sets the permission bits of `path` (following a link).
+    func setMode(_ path: String, _ mode: UInt32) throws
+    /// Flushes a folder, so that the names just changed in it are on disk.
+    func syncDirectory(_ path: String) throws
+    /// Takes an exclusive lock on the file at `path` (created `0600` when missing, never through a
+    /// symbolic link), waiting for other processes; released when the lock goes away.
+    func lock(_ path: String) throws -> FileLock
+
+    // Time
+    /// The wall clock in nanoseconds since the epoch: the clock modification times are in.
+    func now() -> Int64
+    /// Waits about `nanoseconds`.
+    func pause(nanoseconds: Int64)
+}
+
+extension FileSystem {
+    public func readFile(_ path: String) throws -> [UInt8] { try readFile(path, followSymlinks: true) }
+
+    public func status(_ path: String) throws -> FileStatus? { try status(path, followSymlinks: true) }
+
+    public func isDirectory(_ path: String) -> Bool { (try? status(path))??.kind == .directory }
+
+    public func createDirectory(_ path: String, intermediates: Bool) throws {
+        try createDirectory(path, intermediates: intermediates, mode: 0o777)
+    }
+
+    public func createFile(_ path: String, contents: [UInt8]) throws {
+        try createFile(path, contents: contents, mode: nil, sync: false)
+    }
+
+    /// The file's bytes, or nil when nothing is there.
+    public func readIfPresent(_ path: String, followSymlinks: Bool = true) throws -> [UInt8]? {
+        do {
+            return try readFile(path, followSymlinks: followSymlinks)
+        } catch FileSystemError.notFound {
+            return nil
+        }
+    }
+
+    /// Removes a folder and what it holds, never following a symbolic link (a link is removed, not
+    /// its target). A missing folder is fine.
+    public func removeTree(_ path: String) throws {
+        guard let status = try status(path, followSymlinks: false) else { return }
+        guard status.kind == .directory else { return try removeFile(path) }
+        for name in try contents(ofDirectory: path) { try removeTree(path + "/" + name) }
+        try removeDirectory(path)
+    }
+}
+
+// MARK: - Paths
+
+/// Plain string operations on `/`-separated paths (no file-system access).
+public enum Path {
+    /// `base/relative`, or `relative` alone when it is absolute.
+    public static func join(_ base: String, _ relative: String) -> String {
+        if relative.hasPrefix("/") || base.isEmpty { return relative }
+        if relative.isEmpty { return base }
+        return base.hasSuffix("/") ? base + relative : base + "/" + relative
+    }
+
+    /// The folder holding `path` (`/` for a top-level entry, "" for a bare name).
+    public static func parent(of path: String) -> String {
+        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        guard let slash = trimmed.lastIndex(of: "/") else { return "" }
+        return slash == trimmed.startIndex ? "/" : String(trimmed[..<slash])
+    }
+
+    /// The last component of `path`.
+    public static func name(of path: String) -> String {
+        let trimmed = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        guard let slash = trimmed.lastIndex(of: "/") else { return trimmed }
+        return String(trimmed[trimmed.index(after: slash)...])
+    }
+
+    /// An absolute path with `.`, `..` and repeated slashes resolved lexically (symbolic links are not followed).
+    public static func absolute(_ path: String, from currentDirectory: String) -> String {
+        let full = path.hasPrefix("/") ? path : join(currentDirectory, path)
+        var parts: [Substring] = []
+        for part in full.split(separator: "/", omittingEmptySubsequences: true) {
+            if part == "." { continue }
+            if part == ".." { if !parts.isEmpty { parts.removeLast() }; continue }
+            parts.append(part)
+        }
+        return "/" + parts.joined(separator: "/")
+    }
+
+    /// `path` relative to `folder` when it lies inside it (both absolute and normalised), else nil.
+    public static func relative(_ path: String, to folder: String) -> String? {
+        if folder == "/" { return path.hasPrefix("/") && path != "/" ? String(path.dropFirst()) : nil }
+        guard path.hasPrefix(folder + "/") else { return nil }
+        return String(path.dropFirst(folder.count + 1))
+    }
+
+    /// Whether `path` is relative and normalised: not empty, no leading or trailing `/`, no empty,
+    /// `.` or `..` component, no NUL or other control character.
+    public static func isNormalisedRelative(_ path: String) -> Bool {
+        guard !path.isEmpty, !path.hasPrefix("/"), !path.hasSuffix("/") else { return false }
+        guard !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return false }
+        return path.split(separator: "/", omittingEmptySubsequences: false).allSatisfy { $0 != "" && $0 != "." && $0 != ".." }
+    }
+}

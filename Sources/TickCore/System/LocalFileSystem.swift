@@ -1,0 +1,253 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import CTickSystem
+
+// The real file system: the only place in TickCore that makes system calls on files.
+
+// MARK: - errno
+
+/// errno values and their meaning, for code that must not import the C library.
+public enum Errno {
+    public static var current: Int32 { tick_errno() }
+
+    public static let notFound = ENOENT
+    public static let exists = EEXIST
+    public static let interrupted = EINTR
+    public static let invalid = EINVAL
+    public static let notSupported = ENOSYS
+    public static let crossDevice = EXDEV
+    public static let io = EIO
+    public static let noSpace = ENOSPC
+    public static let permission = EACCES
+    public static let notPermitted = EPERM
+    public static let loop = ELOOP
+    public static let isDirectory = EISDIR
+    public static let notDirectory = ENOTDIR
+    public static let notEmpty = ENOTEMPTY
+    public static let busy = EBUSY
+
+    static func kind(of code: Int32) -> FileSystemError.Kind {
+        switch code {
+        case ENOENT: return .notFound
+        case EACCES, EPERM: return .permissionDenied
+        case ENOTDIR: return .notADirectory
+        case EISDIR: return .isADirectory
+        case ELOOP: return .symlinkLoop
+        case EEXIST: return .alreadyExists
+        case ENOSPC, EDQUOT: return .noSpace
+        case EROFS: return .readOnlyFileSystem
+        case ENAMETOOLONG: return .nameTooLong
+        case ENOTEMPTY: return .notEmpty
+        default: return .other
+        }
+    }
+
+    /// The C library's text for an errno value.
+    static func message(_ code: Int32) -> String { String(cString: strerror(code)) }
+}
+
+/// Runs a system call that returns -1 and sets errno on failure: EINTR is retried, another
+/// failure becomes a `FileSystemError` naming `path` and `operation`.
+@discardableResult
+func systemCall<T: BinaryInteger>(_ path: String, _ operation: String, _ call: () -> T) throws(FileSystemError) -> T {
+    while true {
+        let result = call()
+        if result != -1 { return result }
+        let code = tick_errno()
+        if code != EINTR { throw FileSystemError(path: path, operation: operation, code: code) }
+    }
+}
+
+// MARK: - Local file system
+
+/// The real file system, through POSIX calls.
+public struct LocalFileSystem: FileSystem {
+    public init() {}
+
+    public func readFile(_ path: String, followSymlinks: Bool) throws -> [UInt8] {
+        let flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | (followSymlinks ? 0 : O_NOFOLLOW)
+        let fd = try systemCall(path, "read") { open(path, flags) }
+        defer { close(fd) }
+        var info = stat()
+        try systemCall(path, "read") { fstat(fd, &info) }
+        let kind = info.st_mode & S_IFMT
+        guard kind == S_IFREG else {
+            throw FileSystemError(path: path, operation: "read", code: kind == S_IFDIR ? EISDIR : EINVAL)
+        }
+        return try Self.readAll(fd, path, sizeHint: Int(info.st_size))
+    }
+
+    /// Reads to the end, into one buffer sized from the status and grown if the file grew meanwhile.
+    static func readAll(_ fd: Int32, _ path: String, sizeHint: Int) throws(FileSystemError) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: max(sizeHint, 0) + 1)
+        var count = 0
+        while true {
+            if count == bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(bytes.count, 4096))) }
+            let n = try systemCall(path, "read") {
+                bytes.withUnsafeMutableBytes { buffer in read(fd, buffer.baseAddress! + count, buffer.count - count) }
+            }
+            if n == 0 { break }
+            count += n
+        }
+        bytes.removeSubrange(count...)
+        return bytes
+    }
+
+    public func status(_ path: String, followSymlinks: Bool) throws -> FileStatus? {
+        var info = stat()
+        if followSymlinks ? stat(path, &info) != 0 : lstat(path, &info) != 0 {
+            let code = tick_errno()
+            if code == EINTR { return try status(path, followSymlinks: followSymlinks) }
+            if code == ENOENT || code == ENOTDIR { return nil }
+            throw FileSystemError(path: path, operation: "read", code: code)
+        }
+        return Self.status(info)
+    }
+
+    static func status(_ info: stat) -> FileStatus {
+        let kind: FileStatus.Kind
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: kind = .file
+        case S_IFDIR: kind = .directory
+        case S_IFLNK: kind = .symlink
+        default: kind = .other
+        }
+        return FileStatus(
+            kind: kind, size: Int(info.st_size), device: UInt64(info.st_dev), inode: UInt64(info.st_ino),
+            modified: Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec),
+            changed: Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec),
+            mode: UInt32(info.st_mode & 0o7777), links: Int(info.st_nlink))
+    }
+
+    public func contents(ofDirectory path: String) throws -> [String] {
+        guard let dir = opendir(path) else {
+            throw FileSystemError(path: path, operation: "read", code: tick_errno())
+        }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while true {
+            errno = 0
+            guard let entry = readdir(dir) else {
+                if tick_errno() != 0 { throw FileSystemError(path: path, operation: "read", code: tick_errno()) }
+                break
+            }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != ".", name != ".." { names.append(name) }
+        }
+        return names
+    }
+
+    public func resolvedPath(_ path: String) throws -> String {
+        guard let p = realpath(path, nil) else {
+            throw FileSystemError(path: path, operation: "resolve", code: tick_errno())
+        }
+        defer { free(p) }
+        return String(cString: p)
+    }
+
+    /// False only when permission is denied to this user; another failure (an immutable file, a
+    /// read-only file system) shows when the write is tried.
+    public func isWritable(_ path: String) -> Bool { access(path, W_OK) == 0 || tick_errno() != EACCES }
+
+    public func currentDirectory() throws -> String {
+        guard let p = getcwd(nil, 0) else { throw FileSystemError(path: ".", operation: "read", code: tick_errno()) }
+        defer { free(p) }
+        return String(cString: p)
+    }
+
+    public func createDirectory(_ path: String, intermediates: Bool, mode: UInt32) throws {
+        if intermediates {
+            if isDirectory(path) { return }
+            let parent = Path.parent(of: path)
+            if parent != path, !parent.isEmpty { try createDirectory(parent, intermediates: true, mode: 0o777) }
+        }
+        if mkdir(path, mode_t(mode)) != 0 {
+            let code = tick_errno()
+            if code == EEXIST, intermediates, isDirectory(path) { return }
+            throw FileSystemError(path: path, operation: "create folder", code: code)
+        }
+    }
+
+    public func createFile(_ path: String, contents: [UInt8], mode: UInt32?, sync: Bool) throws {
+        let fd = try systemCall(path, "create") {
+            open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(mode ?? 0o666))
+        }
+        var closed = false
+        defer { if !closed { close(fd) } }
+        var done = 0
+        while done < contents.count {
+            done += try systemCall(path, "write") {
+                contents.withUnsafeBytes { raw in write(fd, raw.baseAddress! + done, raw.count - done) }
+            }
+        }
+        if let mode { try systemCall(path, "change the mode of") { fchmod(fd, mode_t(mode)) } }
+        if sync { try systemCall(path, "flush") { fsync(fd) } }
+        closed = true
+        try systemCall(path, "write") { close(fd) }
+    }
+
+    public func exchange(_ path: String, with other: String) throws {
+        try systemCall(other, "replace") { tick_rename_exchange(path, other) }
+    }
+
+    public func rename(_ path: String, to destination: String) throws {
+        try systemCall(destination, "rename '\(path)' to") { Glibc.rename(path, destination) }
+    }
+
+    public func link(_ path: String, to destination: String) throws {
+        try systemCall(destination, "create") { Glibc.link(path, destination) }
+    }
+
+    public func removeFile(_ path: String) throws {
+        try systemCall(path, "remove") { unlink(path) }
+    }
+
+    public func removeDirectory(_ path: String) throws {
+        try systemCall(path, "remove") { rmdir(path) }
+    }
+
+    public func setMode(_ path: String, _ mode: UInt32) throws {
+        try systemCall(path, "change the mode of") { chmod(path, mode_t(mode)) }
+    }
+
+    public func syncDirectory(_ path: String) throws {
+        let fd = try systemCall(path, "flush") { open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        defer { close(fd) }
+        try systemCall(path, "flush") { fsync(fd) }
+    }
+
+    public func lock(_ path: String) throws -> FileLock {
+        let fd = try systemCall(path, "lock") { open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600) }
+        do {
+            var info = stat()
+            try systemCall(path, "lock") { fstat(fd, &info) }
+            guard info.st_mode & S_IFMT == S_IFREG else { throw FileSystemError(path: path, operation: "lock", code: EINVAL) }
+            try systemCall(path, "lock") { flock(fd, LOCK_EX) }
+        } catch {
+            close(fd)
+            throw error
+        }
+        return FileLock {
+            flock(fd, LOCK_UN)
+            close(fd)
+        }
+    }
+
+    public func now() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+    }
+
+    public func pause(nanoseconds: Int64) {
+        guard nanoseconds > 0 else { return }
+        var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0, tick_errno() == EINTR { request = remaining }
+    }
+}

@@ -1,0 +1,251 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+@testable import TickCore
+
+/// A damaged `.tick/cache` never crashes tick and never changes an answer: every single-bit flip of
+/// a small cache, and seeded random damage to a larger one, gives what an uncached load gives.
+@Suite("List cache: damaged files")
+struct CacheCorruptionTests {
+    static let now = Now(day: Day(year: 2026, month: 11, day: 30)!, minutes: 600)
+
+    /// One task as every query can show it.
+    struct TaskFacts: Equatable {
+        var refHash: UInt64, refLength: Int, title: String, done: Bool, due: DueDate?, doneDate: Day?
+        var priority: Priority, flagged: Bool, tags: [String], line: Int, parent: Int?, section: String?
+        var depth: Int, notes: String, children: [Int], hasNotes: Bool
+    }
+
+    /// Everything a query can show: lists, every field of every task, the views, the home counts
+    /// and searches (compared as values: building text for each would make the test slow).
+    struct Answer: Equatable {
+        var lists: [[String?]] = []
+        var counts: [Int] = []
+        var tasks: [TaskFacts] = []
+        var views: [[TaskID]] = []
+        var home: HomeCounts?
+        var searches: [[String?]] = []
+    }
+
+    static func answer(_ library: Library) -> Answer {
+        var out = Answer()
+        for list in library.lists {
+            out.lists.append([list.file.path, list.name, list.symbol, list.color])
+            out.counts += [list.openCount, list.taskCount]
+        }
+        for id in library.ids {
+            let t = library.task(id)
+            let row = library.rowFields(id)
+            out.tasks.append(TaskFacts(refHash: row.refHash, refLength: row.refLength, title: t.title, done: t.done,
+                                       due: t.due, doneDate: t.doneDate, priority: t.priority, flagged: t.flagged,
+                                       tags: t.tags, line: t.line, parent: t.parent, section: t.section, depth: t.depth,
+                                       notes: library.notes(id), children: library.children(of: id).map(\.index),
+                                       hasNotes: row.hasNotes))
+        }
+        for view in [SmartView.today, .all] {
+            out.views.append(library.tasks(in: ViewQuery(view: view, includeCompleted: true), now: now))
+        }
+        out.home = library.counts(now: now)
+        for word in ["plumber", "café"] {
+            let hits = library.search([word], includeCompleted: true)
+            out.views.append(hits.map(\.id))
+            out.searches.append(hits.map { $0.noteLine?.text })
+        }
+        return out
+    }
+
+    static func folder(_ path: String) -> Folder {
+        Folder(location: FolderLocation(path: path, source: .option, exists: true), fileSystem: LocalFileSystem())
+    }
+
+    /// Writes `lists` lists of seeded random tasks, dated long ago so that no entry is racy.
+    static func makeFolder(lists: Int, tasksPerList: ClosedRange<Int>, seed: UInt64) throws -> TemporaryFolder {
+        var random = SeededRandom(seed: seed)
+        let dir = TemporaryFolder()
+        try Posix.mkdir(dir.path + "/.tick")
+        let words = ["call", "plumber", "milk", "bread", "café", "report", "tax", "garden", "Zoë", "fix"]
+        for l in 0..<lists {
+            var text = l % 2 == 0 ? "---\nsymbol: ★\ncolor: blue\n---\n" : ""
+            text += "# List \(l)\n\n"
+            for t in 0..<Int.random(in: tasksPerList, using: &random) {
+                if t % 4 == 3 { text += "\n## Section \(t / 4)\n\n" }
+                let depth = t > 0 && Bool.random(using: &random) && t % 4 != 0 ? "  " : ""
+                text += depth + (Int.random(in: 0..<5, using: &random) == 0 ? "- [x] " : "- [ ] ")
+                text += (0..<Int.random(in: 1...4, using: &random)).map { _ in words.randomElement(using: &random)! }
+                    .joined(separator: " ")
+                switch Int.random(in: 0..<6, using: &random) {
+                case 0: text += " due:2026-11-\(Int.random(in: 20...30, using: &random))"
+                case 1: text += " due:2026-12-0\(Int.random(in: 1...9, using: &random))T09:30 !!"
+                case 2: text += " #flag #home"
+                case 3: text += " !"
+                default: break
+                }
+                text += "\n"
+                if Int.random(in: 0..<4, using: &random) == 0 { text += depth + "  a note about the plumber\n" }
+            }
+            try dir.write("list\(l).md", text)
+            var times = [timespec(tv_sec: 1_700_000_000, tv_nsec: 0), timespec(tv_sec: 1_700_000_000, tv_nsec: 0)]
+            utimensat(AT_FDCWD, dir.path + "/list\(l).md", &times, 0)
+        }
+        return dir
+    }
+
+    static func cacheBytes(_ dir: TemporaryFolder) -> [UInt8] {
+        (try? Posix.readFile(dir.path + "/.tick/cache").bytes) ?? []
+    }
+
+    static func writeCache(_ dir: TemporaryFolder, _ bytes: [UInt8]) throws {
+        Posix.unlink(dir.path + "/.tick/cache")
+        let fd = try Posix.open(dir.path + "/.tick/cache", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        defer { close(fd) }
+        try Posix.writeAll(fd, bytes, "cache")
+    }
+
+    /// The byte ranges of a sound cache file that no checksum covers: alignment padding only.
+    static func padding(of bytes: [UInt8]) -> [Range<Int>] {
+        bytes.withUnsafeBytes { raw in
+            let base = raw.baseAddress!
+            let header = base.loadUnaligned(as: ListCache.Header.self)
+            let entries = MemoryLayout<ListCache.Header>.stride
+            let refsEnd = entries + Int(header.listCount) * MemoryLayout<ListCache.Entry>.stride
+                + Int(header.pathsLength) + Int(header.taskCount)
+            var ranges = [refsEnd..<((refsEnd + 7) / 8 * 8)]
+            for k in 0..<Int(header.listCount) {
+                let entry = base.loadUnaligned(fromByteOffset: entries + k * MemoryLayout<ListCache.Entry>.stride,
+                                               as: ListCache.Entry.self)
+                let start = Int(entry.segmentOffset), segment = Segment(base: base + start, length: Int(entry.segmentLength))
+                let textEnd = start + Int(entry.segmentLength) - segment.padding
+                ranges.append(textEnd..<((start + Int(entry.segmentLength) + 7) / 8 * 8))
+            }
+            return ranges
+        }
+    }
+
+    /// The library loaded with `bytes` as its cache, in memory: no file is written.
+    static func library(_ folder: Folder, _ files: [ListFile], cache bytes: [UInt8]) -> Library {
+        let cached = MappedFile(copying: bytes).flatMap { ListCache.load($0, rebuild: folder.rebuilder) {} }
+        return folder.assemble(files, cached: cached).library
+    }
+
+    @Test("every single-bit flip of a small cache: no crash, and the uncached answer")
+    func everyBitFlip() throws {
+        let dir = try Self.makeFolder(lists: 1, tasksPerList: 4...4, seed: 7)
+        let folder = Self.folder(dir.path)
+        let expected = Self.answer(folder.load(useCache: false).library)
+        _ = folder.load()
+        let original = Self.cacheBytes(dir)
+        let files = folder.scan().lists
+        #expect(original.count > 500)
+        #expect(folder.assemble(files, cached: ListCache.load(try #require(MappedFile(copying: original)),
+                                                               rebuild: { _ in nil }, damaged: {})).unchanged)
+        var flips = 0
+        for bit in 0..<(original.count * 8) {
+            var damaged = original
+            damaged[bit / 8] ^= 1 << UInt8(bit % 8)
+            #expect(Self.answer(Self.library(folder, files, cache: damaged)) == expected, "bit \(bit)")
+            flips += 1
+        }
+        #expect(flips == original.count * 8)
+    }
+
+    @Test("a view that reads only hot records proves only them; the other areas wait for their first use")
+    func lazyAreas() throws {
+        let dir = try Self.makeFolder(lists: 2, tasksPerList: 4...4, seed: 3)
+        let folder = Self.folder(dir.path)
+        _ = folder.load()
+        let library = folder.load().library
+        let proofs = library.lists.compactMap { $0.segment.proof }
+        #expect(proofs.count == 2)
+        #expect(proofs.allSatisfy { $0.unproven.pointee == SegmentProof.hot | SegmentProof.cold | SegmentProof.text })
+        _ = library.counts(now: Self.now)
+        #expect(proofs.allSatisfy { $0.unproven.pointee == SegmentProof.cold | SegmentProof.text })
+        _ = library.tasks(in: ViewQuery(view: .all), now: Self.now).map { library.task($0) }
+        #expect(proofs.allSatisfy { $0.unproven.pointee == 0 })
+    }
+
+    @Test("a damaged cache file is written anew: at once when found on loading, else by the next run")
+    func damageIsRepaired() throws {
+        let dir = try Self.makeFolder(lists: 1, tasksPerList: 4...4, seed: 7)
+        let folder = Self.folder(dir.path)
+        let expected = Self.answer(folder.load(useCache: false).library)
+        _ = folder.load()
+        let original = Self.cacheBytes(dir)
+        let padding = Self.padding(of: original)
+        let headerLength = MemoryLayout<ListCache.Header>.stride
+        var rewritten = 0, removed = 0
+        // One bit in every byte, the bit's place turning with the byte's.
+        for offset in stride(from: 0, to: original.count, by: 3) {
+            var damaged = original
+            damaged[offset] ^= 1 << UInt8(offset % 8)
+            try Self.writeCache(dir, damaged)
+            #expect(Self.answer(folder.load().library) == expected, "byte \(offset)")
+            let after = Self.cacheBytes(dir)
+            if after.isEmpty {
+                removed += 1  // found while reading: the next run writes it anew
+                _ = folder.load()
+                #expect(Array(Self.cacheBytes(dir).dropFirst(headerLength)) == Array(original.dropFirst(headerLength)))
+            } else if after == damaged {
+                #expect(padding.contains { $0.contains(offset) }, "byte \(offset) was damaged and kept")
+            } else {
+                rewritten += 1
+                #expect(Array(after.dropFirst(headerLength)) == Array(original.dropFirst(headerLength)), "byte \(offset)")
+            }
+        }
+        #expect(rewritten > 0)
+        #expect(removed > 0)
+    }
+
+    @Test("10,000 seeded random mutations of a larger cache: no crash, and the uncached answer")
+    func randomMutations() throws {
+        let dir = try Self.makeFolder(lists: 3, tasksPerList: 4...12, seed: 11)
+        let folder = Self.folder(dir.path)
+        let expected = Self.answer(folder.load(useCache: false).library)
+        _ = folder.load()
+        let original = Self.cacheBytes(dir)
+        let files = folder.scan().lists
+        #expect(original.count > 2000)
+        var random = SeededRandom(seed: 2026)
+        for round in 0..<10_000 {
+            var damaged = original
+            let at = Int.random(in: 0..<damaged.count, using: &random)
+            switch Int.random(in: 0..<8, using: &random) {
+            case 0: damaged[at] ^= 1 << UInt8.random(in: 0..<8, using: &random)
+            case 1: damaged[at] = UInt8.random(in: 0...255, using: &random)
+            case 2:  // a 4-byte count, offset or length set to something big, small or random
+                let value = [UInt32.max, 0, 1, UInt32.random(in: 0...UInt32.max, using: &random),
+                             UInt32(damaged.count), UInt32.max / 2][Int.random(in: 0..<6, using: &random)]
+                for k in 0..<4 where at + k < damaged.count { damaged[at + k] = UInt8(truncatingIfNeeded: value >> (8 * k)) }
+            case 3: damaged.removeSubrange(at...)
+            case 4: damaged += (0..<Int.random(in: 1...64, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            case 5:
+                let end = min(damaged.count, at + Int.random(in: 1...256, using: &random))
+                for k in at..<end { damaged[k] = 0 }
+            case 6:  // a range copied from elsewhere in the file
+                let from = Int.random(in: 0..<damaged.count, using: &random)
+                let count = min(Int.random(in: 1...64, using: &random), damaged.count - max(at, from))
+                for k in 0..<count { damaged[at + k] = original[from + k] }
+            default:  // several bits at once
+                for _ in 0..<Int.random(in: 2...6, using: &random) {
+                    damaged[Int.random(in: 0..<damaged.count, using: &random)] ^= 1 << UInt8.random(in: 0..<8, using: &random)
+                }
+            }
+            #expect(Self.answer(Self.library(folder, files, cache: damaged)) == expected, "round \(round)")
+        }
+    }
+}
+
+/// SplitMix64: a small seeded generator, so every run damages the same bytes.
+struct SeededRandom: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
