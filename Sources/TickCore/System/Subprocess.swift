@@ -5,12 +5,6 @@ import Musl
 #endif
 import CTickSystem
 
-/// The running tick process.
-public enum CurrentProcess {
-    /// Its process id.
-    public static var id: Int32 { getpid() }
-}
-
 /// Runs another program and waits for it: the one place tick starts a process (the editor).
 public enum Subprocess {
     /// How a program ended.

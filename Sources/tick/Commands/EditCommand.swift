@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import TickCore
 
 /// `tick edit REF [--title T] [--note TEXT] [--append-note TEXT] [--due DATE] [--priority P]`,
@@ -59,7 +54,7 @@ private func runEditor(_ invocation: Invocation) throws -> ExitStatus {
 
     let (edited, file) = try editInEditor(original, editor: editor, environment: environment)
     var keep = false
-    defer { if !keep { unlink(file) } }
+    defer { if !keep { try? LocalFileSystem().removeFile(file) } }
     guard edited != original else {
         invocation.say(unchanged(describe(id, in: loaded.library)))
         return loaded.status
@@ -101,16 +96,10 @@ private struct KeptText: Error, ReportableError {
 /// nothing, and the file goes.
 private func editInEditor(_ text: String, editor: String, environment: [String: String]) throws -> (text: String, file: String) {
     let directory = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-    var template = Array((directory + "/tick-edit-XXXXXX.md").utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 3) }
-    guard fd >= 0 else { throw FileSystemError(errno: errno, path: directory, operation: "create a temporary file in") }
-    let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    let local = LocalFileSystem()
+    let path = try local.createTemporaryFile(in: directory, prefix: "tick-edit-", suffix: ".md", contents: Array(text.utf8))
     var done = false
-    defer { if !done { unlink(path) } }
-    let bytes = Array(text.utf8)
-    let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-    close(fd)
-    guard written == bytes.count else { throw FileSystemError(errno: errno, path: path, operation: "write") }
+    defer { if !done { try? local.removeFile(path) } }
 
     // Like git: the editor's value is shell text, so `EDITOR="code --wait"` works.
     let termination: Subprocess.Termination
@@ -125,7 +114,7 @@ private func editInEditor(_ text: String, editor: String, environment: [String: 
     case .exited(let code): throw CommandFailure(.negative, "the editor '\(editor)' exited with status \(code); nothing changed")
     case .signalled(let signal): throw CommandFailure(.negative, "the editor '\(editor)' was stopped by signal \(signal); nothing changed")
     }
-    let content = try LocalFileSystem().readFile(path)
+    let content = try local.readFile(path)
     done = true
     return (String(decoding: content, as: UTF8.self), path)
 }
