@@ -428,7 +428,7 @@ extension DueDate {
         case -1: text = "yesterday"
         case 2...6: text = day.weekdayAbbreviation
         default:
-            text = day.monthAbbreviation + " " + String(day.day)
+            text = day.monthAndDay
             if day.year != now.day.year { text += " " + String(day.year) }
         }
         if let minutes { text += " " + timeText(minutes) }

@@ -14,6 +14,12 @@ public struct TitleInput: Equatable, Sendable {
     /// The day of a `done:` token.
     public var doneDate: Day?
 
+    /// The task to add: this title and metadata, with `notes` (done when it has a `done:` day).
+    public func newTask(notes: String) -> NewTask {
+        NewTask(title: title, done: doneDate != nil, due: due, doneDate: doneDate, priority: priority ?? .none,
+                flagged: flagged, notes: notes)
+    }
+
     /// Splits `text` into title and tokens, the way the format reads a title line, except that
     /// `due:` and `done:` take any date word of `DueDate(parsing:relativeTo:)`; a `due:` word may
     /// be followed by a time word (`due:tomorrow 9:00`). Words inside an inline code span are

@@ -60,7 +60,7 @@ enum Tick {
 
     /// `--color`, else `NO_COLOR` (through `auto`), else the `color` setting, else `auto`.
     private static func colorChoice(_ global: GlobalOptions, _ settings: Settings, _ environment: [String: String]) -> ColorChoice {
-        if global.given.contains("color") { return global.color }
+        if let color = global.color { return color }
         if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return .auto }
         return settings.color.flatMap(ColorChoice.init(rawValue:)) ?? .auto
     }

@@ -3,20 +3,19 @@ import TickCore
 /// `tick edit REF [--title T] [--note TEXT] [--append-note TEXT] [--due DATE] [--priority P]`,
 /// or with no option, the task's title line and notes in `$VISUAL` / `$EDITOR` (else `vi`).
 @Sendable func runEdit(_ invocation: Invocation) throws -> ExitStatus {
-    let options = ["title", "note", "append-note", "due", "priority"]
-    guard options.contains(where: { invocation.value($0) != nil }) else { return try runEditor(invocation) }
+    guard !invocation.givenOptions.isEmpty else { return try runEditor(invocation) }
 
     var edits: [TaskEdit] = []
-    if let title = invocation.value("title") {
+    if let title = invocation.value(Commands.titleOption) {
         edits.append(.retitle(try TaskTitle.validated(title)))
     }
-    if let due = invocation.value("due") { edits.append(.due(try invocation.dueDate(due))) }
-    if let level = invocation.value("priority") { edits.append(.priority(try priority(named: level, argument: "--priority"))) }
-    if let notes = invocation.value("note") { edits.append(.replaceNotes(notes)) }
-    if let note = invocation.value("append-note") { edits.append(.appendNote(note)) }
+    if let due = invocation.value(Commands.editDueOption) { edits.append(.due(try invocation.dueDate(due))) }
+    if let level = invocation.value(Commands.priorityOption) { edits.append(.priority(try priority(named: level, argument: "--priority"))) }
+    if let notes = invocation.value(Commands.editNoteOption) { edits.append(.replaceNotes(notes)) }
+    if let note = invocation.value(Commands.appendNoteOption) { edits.append(.appendNote(note)) }
 
     let session = try invocation.openForWriting(create: false)
-    let id = try invocation.resolveTask(invocation.value("REF")!, in: session.library)
+    let id = try invocation.resolveTask(invocation.value(Commands.refArgument)!, in: session.library)
     return try applyEdits(edits, to: id, invocation: invocation, session: session)
 }
 
@@ -46,9 +45,9 @@ private func runEditor(_ invocation: Invocation) throws -> ExitStatus {
     let environment = invocation.context.environment
     // As git does: $VISUAL, else $EDITOR, else vi.
     let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }
-        .first { !$0.trimmingInvisibleSpace().isEmpty } ?? "vi"
+        .first { !$0.isBlank } ?? "vi"
     let loaded = try invocation.load()
-    let id = try invocation.resolveTask(invocation.value("REF")!, in: loaded.library)
+    let id = try invocation.resolveTask(invocation.value(Commands.refArgument)!, in: loaded.library)
     let text = try loaded.folder.text(of: id, in: loaded.library)
     let original = text.editable
 

@@ -2,7 +2,7 @@ import TickCore
 
 /// `tick init [DIR]`: creates `DIR/.tick/` with its `.gitignore`.
 @Sendable func runInit(_ invocation: Invocation) throws -> ExitStatus {
-    let given = invocation.value("DIR") ?? invocation.global.dir ?? "."
+    let given = invocation.value(Commands.dirArgument) ?? invocation.global.dir ?? "."
     let path = Path.absolute(given, from: invocation.context.currentDirectory)
     let outcome = try Folder.initialize(at: path, fileSystem: invocation.fileSystem)
     if invocation.global.json {

@@ -6,27 +6,30 @@ import TickCore
 /// `tick done REF...` and `tick reopen REF...`.
 func runDone(_ done: Bool) -> Command.Run {
     { invocation in
-        try editing(invocation, done ? .complete(on: invocation.now.day) : .reopen)
+        let edit: TaskEdit = done ? .complete(on: invocation.now.day) : .reopen
+        return try editing(invocation, invocation.values(Commands.refsArgument), edit)
     }
 }
 
 /// `tick flag REF...` and `tick unflag REF...`.
 func runFlag(_ flagged: Bool) -> Command.Run {
-    { invocation in try editing(invocation, .flag(flagged)) }
+    { invocation in try editing(invocation, invocation.values(Commands.refsArgument), .flag(flagged)) }
 }
 
 /// `tick due REF DATE|none`.
 @Sendable func runDue(_ invocation: Invocation) throws -> ExitStatus {
-    try editing(invocation, .due(try invocation.dueDate(invocation.values("DATE").joined(separator: " "))))
+    let date = try invocation.dueDate(invocation.values(Commands.dateArgument).joined(separator: " "))
+    return try editing(invocation, [invocation.value(Commands.refArgument)!], .due(date))
 }
 
 /// `tick priority REF LEVEL`.
 @Sendable func runPriority(_ invocation: Invocation) throws -> ExitStatus {
-    try editing(invocation, .priority(try priority(named: invocation.value("LEVEL")!, argument: "LEVEL")))
+    let level = try priority(named: invocation.value(Commands.levelArgument)!, argument: Commands.levelArgument.name)
+    return try editing(invocation, [invocation.value(Commands.refArgument)!], .priority(level))
 }
 
-/// A command that applies one edit to each task its REF arguments name.
-private func editing(_ invocation: Invocation, _ edit: TaskEdit) throws -> ExitStatus {
+/// A command that applies one edit to each task that `refs` name.
+private func editing(_ invocation: Invocation, _ refs: [String], _ edit: TaskEdit) throws -> ExitStatus {
     let session = try invocation.openForWriting(create: false)
     let library = session.library
     // `done` settles an ambiguous REF by its open tasks, `reopen` by its done ones.
@@ -35,7 +38,7 @@ private func editing(_ invocation: Invocation, _ edit: TaskEdit) throws -> ExitS
     case .complete, .reopen: preferring = { !library.leavesAsIs(edit, $0) }
     default: preferring = nil
     }
-    let ids = try invocation.resolveTasks(invocation.values("REF"), in: library, preferring: preferring)
+    let ids = try invocation.resolveTasks(refs, in: library, preferring: preferring)
     let (after, tasks) = try session.folder.edit(ids, [edit])
     invocation.report(tasks.compactMap { task in task.after.map { changeLine(edit, task, $0, in: after) } },
                       tasks: tasks.compactMap(\.after), in: after)
@@ -54,7 +57,7 @@ func changeLine(_ edit: TaskEdit, _ task: TaskFolder.Edited, _ id: TaskID, in li
     case .reopen: return "Reopened " + name
     case .flag(let on): return (on ? "Flagged " : "Unflagged ") + name
     case .due(let due): return due.map { "Due \($0): " + name } ?? "Removed the due date of " + name
-    case .priority(let level): return level == .none ? "Removed the priority of " + name : "Priority \(level.name): " + name
+    case .priority(let level): return level.isNone ? "Removed the priority of " + name : "Priority \(level.name): " + name
     case .retitle, .replaceNotes, .appendNote: return "Edited \(name): " + edit.field
     case .giveID(let value): return "Gave id:\(value) to " + name
     }
@@ -73,7 +76,7 @@ extension TaskEdit {
         case .reopen: return "open"
         case .flag(let on): return on ? "flagged" : "not flagged"
         case .due(let due): return due.map { "due \($0)" } ?? "without a due date"
-        case .priority(let level): return level == .none ? "without a priority" : "priority \(level.name)"
+        case .priority(let level): return level.isNone ? "without a priority" : "priority \(level.name)"
         case .completionDate(let day): return "done on \(day)"
         case .retitle(let title): return "titled \"\(title)\""
         case .replaceNotes: return "with these notes"
@@ -90,7 +93,7 @@ func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s
 @Sendable func runRemove(_ invocation: Invocation) throws -> ExitStatus {
     let session = try invocation.openForWriting(create: false)
     let before = session.library
-    let ids = try invocation.resolveTasks(invocation.values("REF"), in: before)
+    let ids = try invocation.resolveTasks(invocation.values(Commands.refsArgument), in: before)
     let subtasks = try session.folder.remove(ids)
     let lines = zip(ids, subtasks).map { id, n in
         "Deleted \(describe(id, in: before))" + (n == 0 ? "" : " with \(count(n, "subtask"))")
@@ -103,8 +106,8 @@ func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s
 @Sendable func runMove(_ invocation: Invocation) throws -> ExitStatus {
     let session = try invocation.openForWriting(create: false)
     let before = session.library
-    let ids = try invocation.resolveTasks(invocation.values("REF"), in: before)
-    let list = try invocation.resolveList(invocation.value("LIST")!, in: before)
+    let ids = try invocation.resolveTasks(invocation.values(Commands.refsArgument), in: before)
+    let list = try invocation.resolveList(invocation.value(Commands.destinationArgument)!, in: before)
     let (after, moves) = try session.folder.move(ids, to: list)
     var lines: [String] = []
     var tasks: [TaskID] = []
