@@ -236,20 +236,10 @@ struct TaskRows {
         return layout
     }
 
-    /// Appends the title cut to `room` columns: whole characters, no trailing space, then `…`.
+    /// Appends the title cut to `room` columns (`fit`: whole characters, no trailing space, then `…`).
+    /// The layout asks for a cut only when the title is wider than `room`.
     private func appendCut(_ title: UnsafeBufferPointer<UInt8>, to room: Int, _ b: inout [UInt8]) {
-        guard room > 0 else { return }
-        var kept = ""
-        var used = 0
-        for character in String(decoding: title, as: UTF8.self) {
-            let w = displayWidth(of: character)
-            if used + w > room - 1 { break }
-            kept.append(character)
-            used += w
-        }
-        while let last = kept.last, last.isWhitespace { kept.removeLast() }
-        b.append(contentsOf: kept.utf8)
-        b.append(contentsOf: Self.ellipsis)
+        b.append(contentsOf: fit(String(decoding: title, as: UTF8.self), to: room).utf8)
     }
 
     /// Appends the title, cut to `room` columns when given, with the characters in `ranges` in
