@@ -32,8 +32,9 @@ enum Tick {
             context.out.write(HelpRenderer(width: helpWidth).text(for: path))
             return .success
         case .run(let path, let arguments, let global):
-            // An invalid TICK_NOW is bad input for every command.
-            let now = try Now.resolve(option: global.now, environment: context.environment["TICK_NOW"])
+            // "Now", once per run: `--now` as the parser resolved it, else TICK_NOW (an invalid one is
+            // bad input for every command), else the clock.
+            let now = try global.resolvedNow ?? Now.resolve(option: nil, environment: context.environment["TICK_NOW"])
             let settings = readSettings(global, context: context)
             let invocation = Invocation(
                 path: path, arguments: arguments, global: global, context: context,

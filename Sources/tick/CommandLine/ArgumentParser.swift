@@ -6,8 +6,11 @@ struct GlobalOptions: Sendable {
     var json = false
     /// `--color`, nil when not given.
     var color: ColorChoice?
-    /// `--now` as written; validated while parsing.
+    /// `--now` as written.
     var now: String?
+    /// `--now` as the moment it names, resolved while parsing (a date word reads the clock then,
+    /// once); nil without `--now`.
+    var resolvedNow: Now?
     var quiet = false
     var help = false
     var version = false
@@ -168,7 +171,7 @@ enum ArgumentParser {
         if global.help { return .help(path: path) }
         if global.version { return .version }
         if let deferredError { throw deferredError }
-        if let now = global.now { _ = try Now(option: now) }
+        if let now = global.now { global.resolvedNow = try Now(option: now) }
         guard command.run != nil else {
             throw UsageError.missingSubcommand(in: commandPath(path), choices: command.subcommands.map(\.name))
         }

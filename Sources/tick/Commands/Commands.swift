@@ -82,8 +82,9 @@ enum Commands {
             + "{name, file, symbol, color, open, done}.",
         run: runLists)
 
-    static let listArgument = Argument(name: "LIST", help: "The list: its name or file name (a unique prefix is "
-                                       + "enough) or its path")
+    /// How a list is named on the command line.
+    static let listHelp = "The list: its name or file name (a unique prefix is enough) or its path"
+    static let listArgument = Argument(name: "LIST", help: listHelp)
     static let sortOption = ValueOption("sort", valueName: "ORDER",
                                         help: "file (the default), priority (high first) or due (earliest first)",
                                         choices: ListOrder.allCases.map(\.rawValue))
@@ -292,8 +293,7 @@ enum Commands {
         arguments: [refsArgument],
         run: runID)
 
-    static let listNameArgument = Argument(
-        name: "NAME", help: "The list: its name or file name (a unique prefix is enough) or its path")
+    static let listNameArgument = Argument(name: "NAME", help: listHelp)
     static let symbolOption = ValueOption("symbol", valueName: "SYMBOL",
                                           help: "An emoji or short word shown beside the list's name, at most "
                                              + "\(ListNaming.maxSymbolWidth) columns (\"\" removes it)")
@@ -319,8 +319,7 @@ enum Commands {
         options: [symbolOption, colorOption],
         run: runListNew)
 
-    static let oldNameArgument = Argument(name: "OLD", help: "The list: its name or file name (a unique prefix is "
-                                          + "enough) or its path")
+    static let oldNameArgument = Argument(name: "OLD", help: listHelp)
     static let newNameArgument = Argument(name: "NEW", help: "Its new name")
 
     static let listRename: Command = Command(
