@@ -44,7 +44,7 @@ public final class TaskFolder {
         // change never resolves its tasks against half a save.
         var loaded = folder.load(saveCache: false, environment: environment, scan: writer.scan)
         var rounds = 0
-        while rounds < 8, writer.rescanIfChanged() {
+        while rounds < 8, writer.rescanIfChanged(loaded.parsedPaths) {
             loaded = folder.load(saveCache: false, environment: environment, scan: writer.scan)
             rounds += 1
         }

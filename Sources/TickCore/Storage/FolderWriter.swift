@@ -618,12 +618,15 @@ public final class FolderWriter {
         }
     }
 
-    /// Whether a list changed on disk since the scan: someone saved it while tick read the lists,
-    /// so what tick read may be half a save. Then waits for the lists to be quiet and scans again,
+    /// Whether one of the lists at `paths` (those read from their files; the others came whole
+    /// from the cache) changed on disk since the scan: someone saved it while tick read it, so
+    /// what tick read may be half a save. Then waits for the lists to be quiet and scans again,
     /// and the caller reads the lists again. One status call a list; no walk of the folder unless
     /// something changed.
-    public func rescanIfChanged() -> Bool {
+    public func rescanIfChanged(_ paths: [String]) -> Bool {
+        let read = Set(paths)
         let changed = scan.lists.contains { list in
+            guard read.contains(list.path) else { return false }
             let now = (try? fileSystem.status(list.absolutePath, followSymlinks: true)) ?? nil
             guard let now, let then = list.status else { return now != nil || list.status != nil }
             // The status-change time also tells a list swapped out and back (a rename editor undoing its save).
