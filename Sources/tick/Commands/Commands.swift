@@ -354,9 +354,12 @@ enum Commands {
         name: "undo",
         summary: "Revert the last change tick made",
         discussion: "tick keeps a journal of its own changes under .tick/ (the last 20). undo reverts the latest "
-            + "one and forgets it, so a second undo reverts the one before. It refuses (exit status 1) when a "
-            + "file has changed since that change, unless --force is given.",
-        options: [Option(name: "force", help: "Revert even though the files changed since")],
+            + "one and forgets it, so a second undo reverts the one before. When a file has changed since that "
+            + "change, undo reverts only the lines the change touched and keeps the rest as it is now; it refuses "
+            + "(exit status 1), naming the lines, when those very lines changed since, or when the change created "
+            + "or deleted a file that has changed since. --force puts back the files as they were before the "
+            + "change and warns how many lines changed since it discards, and which.",
+        options: [Option(name: "force", help: "Restore the files as they were, discarding what changed since")],
         run: runUndo)
 
     // MARK: - The folder
