@@ -170,7 +170,7 @@ enum Commands {
         + "that already was so, No change to REF \"TITLE\": already ... (nothing is written then); with --json, "
         + "an array of the task objects; with --quiet, nothing. Only the lines of the tasks named change; "
         + "every other byte of the file stays as it was."
-    static let dateHelp = "today, tomorrow, yesterday, tonight (today 18:00), a weekday (fri, friday or "
+    static let dateHelp = "today, tomorrow, yesterday, tonight (today 18:00, or the date.tonight setting), a weekday (fri, friday or "
         + "next friday: the next one after today), next week (next Monday), next month (its first day), "
         + "in 3 days (or weeks, months, years), +3d, -1d, +2w, +1m, +1y, eow (the coming Sunday), eom (the "
         + "month's last day), a month and day (dec 24, 24 dec, december 24: this year if still to come, else "
