@@ -800,7 +800,7 @@ public struct Library: Sendable {
     /// lists have such a name, the one spelled exactly as `text` wins (`Work` beside `WORK`); then
     /// the start of a name. Several lists left are ambiguous (the caller shows their files).
     public func resolve(list text: String) -> Resolution<Int> {
-        let pathText = text.hasSuffix(".md") ? text : text + ".md"
+        let pathText = text.lowercased().hasSuffix(".md") ? text : text + ".md"
         if let exact = lists.firstIndex(where: { $0.file.path == pathText }) { return .found(exact) }
         let pathQuery = pathText.lowercased()
         let paths = lists.indices.filter { lists[$0].file.path.lowercased() == pathQuery }

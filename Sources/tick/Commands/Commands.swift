@@ -74,7 +74,9 @@ enum Commands {
     static let all: Command = Command(
         name: "all",
         summary: "Every open task, grouped by list",
-        discussion: viewDiscussion,
+        discussion: "The lists in the home screen's order, each under its name as a heading, which the rows do "
+            + "not repeat; in each, a subtask is indented under its parent, and a task's subtasks follow it in "
+            + "the view's order. " + viewDiscussion,
         options: [allOption, listOption],
         run: runView(.all))
 

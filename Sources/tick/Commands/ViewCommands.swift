@@ -175,6 +175,7 @@ func runView(_ view: SmartView) -> Command.Run {
             if ids.isEmpty { out.line(bold("All")) }
             var current: Int?
             let labels = ids.isEmpty ? [] : library.listLabels()
+            let shown = Set(ids)
             for id in ids {
                 if id.list != current {
                     if current != nil { out.line() }
@@ -183,7 +184,14 @@ func runView(_ view: SmartView) -> Command.Run {
                     out.line(symbol + bold(terminal.listColored(labels[id.list], color: list.color)))
                     current = id.list
                 }
-                rows.write(id, to: out)
+                // A subtask is indented under its parent when the parent is shown too.
+                var level = 0
+                var ancestor = library.parent(of: id)
+                while let a = ancestor, shown.contains(a) {
+                    level += 1
+                    ancestor = library.parent(of: a)
+                }
+                rows.write(id, to: out, level: level)
             }
         case .today, .tomorrow:
             let day = view == .today ? now.day : now.day.adding(days: 1)
