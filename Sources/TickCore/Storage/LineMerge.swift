@@ -103,16 +103,18 @@ enum LineMerge {
     // MARK: - Diff
 
     /// The hunks that turn `a` into `b`, in order: a shortest edit script (Myers' algorithm) after
-    /// the common first and last lines are set aside. Beyond `maxDistance` edits, the middle is
-    /// one hunk: still a correct difference, only coarser (so a revert is refused, never wrong).
-    static func diff(_ a: [Int], _ b: [Int], maxDistance: Int = 2_000) -> [Hunk] {
+    /// the common first and last lines are set aside. Beyond `maxDistance` edits (by default 2,000,
+    /// fewer for a long middle, so that the work stays near 20 million steps), the middle is one
+    /// hunk: still a correct difference, only coarser (so a revert is refused, never wrong).
+    static func diff(_ a: [Int], _ b: [Int], maxDistance: Int? = nil) -> [Hunk] {
         var prefix = 0
         while prefix < a.count, prefix < b.count, a[prefix] == b[prefix] { prefix += 1 }
         var suffix = 0
         while suffix < a.count - prefix, suffix < b.count - prefix, a[a.count - 1 - suffix] == b[b.count - 1 - suffix] { suffix += 1 }
         let x = Array(a[prefix..<(a.count - suffix)]), y = Array(b[prefix..<(b.count - suffix)])
         if x.isEmpty && y.isEmpty { return [] }
-        let middle = shortestEdit(x, y, maxDistance: maxDistance)
+        let limit = maxDistance ?? min(2_000, max(16, 20_000_000 / (x.count + y.count)))
+        let middle = shortestEdit(x, y, maxDistance: limit)
             ?? [Hunk(old: 0..<x.count, new: 0..<y.count)]
         return middle.map { Hunk(old: ($0.old.lowerBound + prefix)..<($0.old.upperBound + prefix),
                                  new: ($0.new.lowerBound + prefix)..<($0.new.upperBound + prefix)) }

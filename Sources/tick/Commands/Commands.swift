@@ -11,8 +11,8 @@ enum Commands {
             + "and never changes a byte it was not asked to change.\n\n"
             + "Without a command, tick shows the home screen: how many open tasks are due today, scheduled, "
             + "flagged and open in all, then each list with its symbol (cut to 8 columns) and open tasks; two "
-            + "lists of the same name are each followed by their file. With --json: {today, scheduled, "
-            + "flagged, all, lists: [{name, file, symbol, color, open, done}]}.",
+            + "lists whose names are the same ignoring case and accents are each followed by their file. With "
+            + "--json: {today, scheduled, flagged, all, lists: [{name, file, symbol, color, open, done}]}.",
         subcommands: [today, tomorrow, upcoming, scheduled, flagged, all, completed, lists, ls, show, search, pick,
                       status,
                       add, done, reopen, flag, unflag, due, priority, edit, mv, rm, id, list, undo,
