@@ -66,7 +66,7 @@ public struct Undone: Sendable, Equatable {
         public var path: String
         /// How many lines changed since (written, changed or deleted).
         public var lines: Int
-        /// Which, in words: `lines 7-8`, `1 line deleted before line 3`, `the whole file, created since`.
+        /// Which, in words: `lines 7-8`, `1 line deleted before line 3`, `(deleted since)`.
         public var which: String
     }
 
@@ -79,9 +79,9 @@ public struct Undone: Sendable, Equatable {
             return Discarded(path: path, lines: spans.reduce(0) { $0 + $1.count + $1.deleted },
                              which: LineMerge.describe(spans, lastLine: LineMerge.lineCount(current)))
         case (nil, let current?):
-            return Discarded(path: path, lines: LineMerge.lineCount(current), which: "the whole file, created since")
+            return Discarded(path: path, lines: LineMerge.lineCount(current), which: "(the whole file, made again since)")
         case (let after?, nil):
-            return Discarded(path: path, lines: LineMerge.lineCount(after), which: "its deletion")
+            return Discarded(path: path, lines: LineMerge.lineCount(after), which: "(deleted since)")
         case (nil, nil):
             return Discarded(path: path, lines: 0, which: "nothing")
         }

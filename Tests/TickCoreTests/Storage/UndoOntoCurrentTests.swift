@@ -105,6 +105,19 @@ struct UndoOntoCurrentTests {
         #expect(forced.discarded == [.init(path: "garden.md", lines: 1, which: "line \(LineMerge.lineCount(Array(created.utf8)) + 1)")])
     }
 
+    @Test("a list deleted by hand since tick's change is refused; --force brings back the old file and says so")
+    func deletedListRefused() throws {
+        let fs = memoryFolder(["home.md": Self.home])
+        try openMutator(fs).update([Self.key("Buy milk")], .complete(on: Self.day))
+        let done = try #require(fs.text("/tasks/home.md"))
+        try fs.removeFile("/tasks/home.md")
+        expectError(StorageError.changedSinceLastChange(path: "home.md")) { _ = try openMutator(fs).undo(force: false) }
+        #expect(!fs.exists("/tasks/home.md"))
+        let forced = try openMutator(fs).folder.undoLast(force: true)
+        #expect(fs.text("/tasks/home.md") == Self.home)
+        #expect(forced.discarded == [.init(path: "home.md", lines: LineMerge.lineCount(Array(done.utf8)), which: "(deleted since)")])
+    }
+
     @Test("a save landing between undo's check and its write is kept; the next undo applies onto it")
     func saveDuringUndoKept() throws {
         let fs = memoryFolder(["home.md": Self.home])
