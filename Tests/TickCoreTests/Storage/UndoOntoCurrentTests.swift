@@ -152,6 +152,42 @@ struct UndoOntoCurrentTests {
         expectError(StorageError.nothingToUndo) { _ = try next.undo(force: false) }
     }
 
+    @Test("an undo onto edited files killed at each changing call: after recovery, the old state or the merged one, never half")
+    func mergedUndoKilledAtEveryStep() throws {
+        func setUp() throws -> InMemoryFileSystem {
+            let fs = memoryFolder(["home.md": Self.home, "work.md": "# Work\n\n- [ ] Report\n"])
+            try openMutator(fs).move([Self.key("Buy milk")], to: "work.md")
+            fs.append("/tasks/work.md", "- [ ] Typed at work\n")
+            fs.saveByRename("/tasks/home.md", "# Home\n\n- [ ] Call mum !! #flag\n- [ ] Paint the fence\n")
+            return fs
+        }
+        let reference = try setUp()
+        let old = reference.lists("/tasks")
+        let writer = try FolderWriter(root: "/tasks", fileSystem: reference)
+        let first = reference.changingCalls
+        #expect(try writer.undoLast(force: false).merged == ["work.md", "home.md"])
+        let steps = reference.changingCalls - first
+        let new = reference.lists("/tasks")
+        #expect(new == ["home.md": "# Home\n\n- [ ] Call mum !! #flag\n- [ ] Buy milk\n  oat, not cow\n- [ ] Paint the fence\n",
+                        "work.md": "# Work\n\n- [ ] Report\n- [ ] Typed at work\n"])
+        var outcomes: Set<Bool> = []
+        for step in 1...steps {
+            let context = "killed at changing call \(step) of \(steps)"
+            let fs = try setUp()
+            let w = try FolderWriter(root: "/tasks", fileSystem: fs)
+            fs.crash(atChange: step)
+            #expect(throws: (any Error).self, "\(context)") { _ = try w.undo(force: false) }
+            fs.restart()
+            _ = try FolderWriter(root: "/tasks", fileSystem: fs)
+            let after = fs.lists("/tasks")
+            #expect(after == old || after == new, "\(context): \(after)")
+            outcomes.insert(after == new)
+            #expect(try FolderWriter(root: "/tasks", fileSystem: fs).recoveryNotes == [], "\(context)")
+            #expect(fs.lists("/tasks") == after, "\(context): the second recovery changed a list")
+        }
+        #expect(outcomes == [false, true])
+    }
+
     @Test("a file holding conflict markers is not merged into")
     func conflictMarkersRefused() throws {
         let fs = memoryFolder(["home.md": Self.home])
