@@ -43,4 +43,17 @@ struct SameNamedListCommandTests {
         expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "add", "Accents", "--list", "uber"]), status: 0, stderr: "")
         #expect(try sandbox.read("tasks/uber.md") == "# Über\n\n- [ ] Ride\n- [ ] Accents\n")
     }
+
+    @Test("mv between two lists named alike, and an ambiguous REF's candidates, name each list with its file")
+    func moveAndCandidates() throws {
+        let sandbox = try Self.sandbox()
+        let moved = try sandbox.run(["--dir", "tasks", "mv", "Report", "b/work"])
+        expectRun(moved, status: 0, stderr: "")
+        #expect(moved.stdout.hasSuffix(" \"Report\" from Work (a/work.md) to work (b/work.md)\n"), "\(moved.stdout)")
+        try sandbox.write("tasks/a/work.md", "# Work\n\n- [ ] Report\n")
+        let result = try sandbox.run(["--dir", "tasks", "show", "Report"])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("\"Report\" (Work (a/work.md), open)"), "\(result.stderr)")
+        #expect(result.stderr.contains("\"Report\" (work (b/work.md), open)"), "\(result.stderr)")
+    }
 }
