@@ -89,6 +89,26 @@ struct LineMergeTests {
         #expect(Self.revert("a\nb\nC\n", "a\nb\nc\n", onto: "a\nb\n") == "conflict: 1 line deleted at the end")
     }
 
+    @Test("tick's lines moved elsewhere in the file since are found there, whole and once, and reverted there")
+    func movedLinesFound() {
+        let before = "# L\n- [ ] one\n- [ ] two\n  note\n- [ ] three\n"
+        let after = "# L\n- [ ] one\n- [x] two done:2026-03-14\n  note\n- [ ] three\n"
+        // The done task cut and pasted at the end, its note edited, a task typed on top.
+        #expect(Self.revert(after, before, onto: "# L\n- [ ] new\n- [ ] one\n- [ ] three\n- [x] two done:2026-03-14\n  note!\n")
+            == "# L\n- [ ] new\n- [ ] one\n- [ ] three\n- [ ] two\n  note!\n")
+        // Pasted twice: which one is tick's? Refused.
+        #expect(Self.revert(after, before, onto: "# L\n- [ ] one\n- [ ] three\n- [x] two done:2026-03-14\n- [x] two done:2026-03-14\n")
+            == "conflict: 2 lines deleted before line 3")
+        // Moved and edited: not tick's lines any more. Refused.
+        #expect(Self.revert(after, before, onto: "# L\n- [ ] one\n- [ ] three\n- [x] two! done:2026-03-14\n")
+            .hasPrefix("conflict: "))
+        // The same line elsewhere in tick's own file is another task's: deleting tick's is refused,
+        // never taken as a move of the other one.
+        let twice = "# L\n- [x] two done:2026-03-14\n- [ ] one\n- [x] two done:2026-03-14\n"
+        #expect(Self.revert(twice, "# L\n- [x] two done:2026-03-14\n- [ ] one\n- [ ] two\n", onto: "# L\n- [x] two done:2026-03-14\n- [ ] one\n")
+            == "conflict: 1 line deleted at the end")
+    }
+
     @Test("a line changed since exactly as undo would change it is no clash")
     func sameChangeTwiceIsNoClash() {
         #expect(Self.revert("a\n- [x] t\nc\n", "a\n- [ ] t\nc\n", onto: "a\n- [ ] t\nc\nd\n") == "a\n- [ ] t\nc\nd\n")

@@ -38,7 +38,13 @@ enum LineMerge {
         for h in hand where tick.contains(where: { overlaps($0.old, h.old) }) {
             clashes.append(span(of: h, in: c.count))
         }
-        guard clashes.isEmpty else { return .failure(Conflict(spans: clashes)) }
+        guard clashes.isEmpty else {
+            if let moved = revertMoved(tick, after: table.lines(after), a: a, before: table.lines(before),
+                                       current: table.lines(current), c: c) {
+                return .success(moved)
+            }
+            return .failure(Conflict(spans: clashes))
+        }
         // Walk `after`, taking each hunk's lines from its own version: at one point, an insertion
         // of tick's goes before anything of the hand edit's.
         let edits = (tick.map { ($0, true) } + hand.map { ($0, false) }).sorted { x, y in
@@ -57,6 +63,39 @@ enum LineMerge {
         }
         for line in afterLines[position...] { out += line }
         return .success(out)
+    }
+
+    /// When the lines tick's change wrote were moved since (a task cut and pasted elsewhere in the
+    /// file): `current` with each run of those lines, found exactly once and whole, replaced by what
+    /// was there before. Nil when any run was not written by tick's change alone (an insertion has
+    /// no lines of its own to find), is missing or changed, or appears more than once.
+    private static func revertMoved(_ tick: [Hunk], after: [ArraySlice<UInt8>], a: [Int], before: [ArraySlice<UInt8>],
+                                    current: [ArraySlice<UInt8>], c: [Int]) -> [UInt8]? {
+        guard !tick.isEmpty, tick.allSatisfy({ !$0.old.isEmpty }) else { return nil }
+        func starts(of run: ArraySlice<Int>, in lines: [Int]) -> [Int] {
+            guard run.count <= lines.count else { return [] }
+            return (0...(lines.count - run.count)).filter { lines[$0..<($0 + run.count)].elementsEqual(run) }
+        }
+        var found: [(at: Range<Int>, hunk: Hunk)] = []
+        for hunk in tick {
+            let run = a[hunk.old]
+            // Only where tick's file held it, and only once now: else it may be another task's lines.
+            guard starts(of: run, in: a) == [hunk.old.lowerBound] else { return nil }
+            let now = starts(of: run, in: c)
+            guard now.count == 1 else { return nil }
+            found.append((now[0]..<(now[0] + run.count), hunk))
+        }
+        found.sort { $0.at.lowerBound < $1.at.lowerBound }
+        for (x, y) in zip(found, found.dropFirst()) where x.at.upperBound > y.at.lowerBound { return nil }
+        var out: [UInt8] = []
+        var position = 0
+        for (at, hunk) in found {
+            for line in current[position..<at.lowerBound] { out += line }
+            for line in before[hunk.new] { out += line }
+            position = at.upperBound
+        }
+        for line in current[position...] { out += line }
+        return out
     }
 
     /// Why a revert was refused: the lines of the current file, changed since, that tick's change touched.

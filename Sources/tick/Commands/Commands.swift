@@ -357,7 +357,8 @@ enum Commands {
         summary: "Revert the last change tick made",
         discussion: "tick keeps a journal of its own changes under .tick/ (the last 20). undo reverts the latest "
             + "one and forgets it, so a second undo reverts the one before. When a file has changed since that "
-            + "change, undo reverts only the lines the change touched and keeps the rest as it is now; it refuses "
+            + "change, undo reverts only the lines the change touched (found where they are now, when moved "
+            + "whole) and keeps the rest as it is now; it refuses "
             + "(exit status 1), naming the lines, when those very lines changed since, or when the change created "
             + "or deleted a file that has changed since. --force puts back the files as they were before the "
             + "change and warns how many lines changed since it discards, and which.",

@@ -50,6 +50,18 @@ struct UndoOntoCurrentTests {
         #expect(forced.merged == [])
     }
 
+    @Test("a task tick completed and someone moved elsewhere in the file since is found there and reopened")
+    func movedTaskFound() throws {
+        let fs = memoryFolder(["home.md": Self.home + "\n## Later\n\n- [ ] Sort the shed\n"])
+        try openMutator(fs).update([Self.key("Buy milk")], .complete(on: Self.day))
+        // By hand: the completed task, with its note, cut and pasted under Later.
+        fs.saveByRename("/tasks/home.md", "# Home\n\n- [ ] Call mum !!\n- [ ] Paint the fence\n\n## Later\n\n- [ ] Sort the shed\n"
+            + "- [x] Buy milk done:2026-03-14\n  oat, not cow\n")
+        #expect(try openMutator(fs).folder.undoLast(force: false).merged == ["home.md"])
+        #expect(fs.text("/tasks/home.md") == "# Home\n\n- [ ] Call mum !!\n- [ ] Paint the fence\n\n## Later\n\n- [ ] Sort the shed\n"
+            + "- [ ] Buy milk\n  oat, not cow\n")
+    }
+
     @Test("a task deleted by tick comes back between the lines edited since")
     func removedTaskComesBack() throws {
         let fs = memoryFolder(["home.md": Self.home])
