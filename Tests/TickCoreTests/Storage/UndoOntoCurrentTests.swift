@@ -114,7 +114,7 @@ struct UndoOntoCurrentTests {
         #expect(fs.text("/tasks/garden.md") == created + "- [ ] Typed\n")
         let forced = try openMutator(fs).folder.undoLast(force: true)
         #expect(!fs.exists("/tasks/garden.md"))
-        #expect(forced.discarded == [.init(path: "garden.md", lines: 1, which: "line \(LineMerge.lineCount(Array(created.utf8)) + 1)")])
+        #expect(forced.discarded == [.init(path: "garden.md", lines: 1, which: "line \(UndoMerge.lineCount(Array(created.utf8)) + 1)")])
     }
 
     @Test("a list deleted by hand since tick's change is refused; --force brings back the old file and says so")
@@ -127,7 +127,7 @@ struct UndoOntoCurrentTests {
         #expect(!fs.exists("/tasks/home.md"))
         let forced = try openMutator(fs).folder.undoLast(force: true)
         #expect(fs.text("/tasks/home.md") == Self.home)
-        #expect(forced.discarded == [.init(path: "home.md", lines: LineMerge.lineCount(Array(done.utf8)), which: "(deleted since)")])
+        #expect(forced.discarded == [.init(path: "home.md", lines: UndoMerge.lineCount(Array(done.utf8)), which: "(deleted since)")])
     }
 
     @Test("a save landing between undo's check and its write is kept; the next undo applies onto it")

@@ -3,19 +3,19 @@ import Testing
 
 /// The line arithmetic behind `undo` onto a file changed since: the difference of two versions,
 /// and tick's change reverted with the later changes kept, or refused naming the lines.
-@Suite("line merge for undo")
-struct LineMergeTests {
+@Suite("undo's line merge")
+struct UndoMergeTests {
     static func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 
     /// Reverts `after → before` onto `current`; the merged text, or the conflict's words.
     static func revert(_ after: String, _ before: String, onto current: String) -> String {
-        switch LineMerge.revert(after: bytes(after), before: bytes(before), onto: bytes(current)) {
+        switch UndoMerge.revert(after: bytes(after), before: bytes(before), onto: bytes(current)) {
         case .success(let merged): return String(decoding: merged, as: UTF8.self)
-        case .failure(let conflict): return "conflict: " + LineMerge.describe(conflict.spans, lastLine: LineMerge.lineCount(bytes(current)))
+        case .failure(let conflict): return "conflict: " + UndoMerge.describe(conflict.spans, lastLine: UndoMerge.lineCount(bytes(current)))
         }
     }
 
-    static func apply(_ hunks: [LineMerge.Hunk], _ a: [Int], _ b: [Int]) -> [Int] {
+    static func apply(_ hunks: [UndoMerge.Hunk], _ a: [Int], _ b: [Int]) -> [Int] {
         var out: [Int] = []
         var position = 0
         for hunk in hunks {
@@ -39,22 +39,22 @@ struct LineMergeTests {
                 default: if !b.isEmpty { b[Int.random(in: 0..<b.count, using: &random)] = Int.random(in: 0...7, using: &random) }
                 }
             }
-            let hunks = LineMerge.diff(a, b)
+            let hunks = UndoMerge.diff(a, b)
             #expect(Self.apply(hunks, a, b) == b, "\(a) → \(b): \(hunks)")
             // Hunks are in order, separate, and never empty on both sides.
             for (x, y) in zip(hunks, hunks.dropFirst()) { #expect(x.old.upperBound < y.old.lowerBound || x.new.upperBound < y.new.lowerBound) }
             #expect(hunks.allSatisfy { !$0.old.isEmpty || !$0.new.isEmpty })
             // Capped at no edits at all, the difference is still right, only one coarse hunk.
-            #expect(Self.apply(LineMerge.diff(a, b, maxDistance: 0), a, b) == b)
+            #expect(Self.apply(UndoMerge.diff(a, b, maxDistance: 0), a, b) == b)
         }
     }
 
     @Test("the difference is a shortest one: one changed line is one hunk of one line each side")
     func diffIsMinimal() {
-        #expect(LineMerge.diff([1, 2, 3, 4, 5], [1, 2, 9, 4, 5]) == [.init(old: 2..<3, new: 2..<3)])
-        #expect(LineMerge.diff([1, 2, 3], [1, 2, 3]) == [])
-        #expect(LineMerge.diff([1, 2, 3], [0, 1, 2, 3, 4]) == [.init(old: 0..<0, new: 0..<1), .init(old: 3..<3, new: 4..<5)])
-        #expect(LineMerge.diff([1, 7, 2, 7, 3], [1, 2, 3]) == [.init(old: 1..<2, new: 1..<1), .init(old: 3..<4, new: 2..<2)])
+        #expect(UndoMerge.diff([1, 2, 3, 4, 5], [1, 2, 9, 4, 5]) == [.init(old: 2..<3, new: 2..<3)])
+        #expect(UndoMerge.diff([1, 2, 3], [1, 2, 3]) == [])
+        #expect(UndoMerge.diff([1, 2, 3], [0, 1, 2, 3, 4]) == [.init(old: 0..<0, new: 0..<1), .init(old: 3..<3, new: 4..<5)])
+        #expect(UndoMerge.diff([1, 7, 2, 7, 3], [1, 2, 3]) == [.init(old: 1..<2, new: 1..<1), .init(old: 3..<4, new: 2..<2)])
     }
 
     @Test("an unchanged file gets the old version back exactly")
@@ -171,10 +171,10 @@ struct LineMergeTests {
 
     @Test("what restoring the old file throws away, in words")
     func changesInWords() {
-        let spans = LineMerge.changes(from: Self.bytes("a\nb\nc\nd\n"), to: Self.bytes("a\nB\nC\nd\ne\n"))
-        #expect(LineMerge.describe(spans, lastLine: 5) == "lines 2-3, line 5")
-        let deleted = LineMerge.changes(from: Self.bytes("a\nb\nc\n"), to: Self.bytes("a\n"))
+        let spans = UndoMerge.changes(from: Self.bytes("a\nb\nc\nd\n"), to: Self.bytes("a\nB\nC\nd\ne\n"))
+        #expect(UndoMerge.describe(spans, lastLine: 5) == "lines 2-3, line 5")
+        let deleted = UndoMerge.changes(from: Self.bytes("a\nb\nc\n"), to: Self.bytes("a\n"))
         #expect(deleted == [.init(first: 2, count: 0, deleted: 2)])
-        #expect(LineMerge.describe(deleted, lastLine: 1) == "2 lines deleted at the end")
+        #expect(UndoMerge.describe(deleted, lastLine: 1) == "2 lines deleted at the end")
     }
 }
