@@ -825,22 +825,43 @@ public struct Library: Sendable {
     }
 
     /// The list a user names: its path relative to the folder (with or without `.md`), else its file
-    /// name without `.md` or its display name, ignoring case, else a unique prefix of either.
+    /// name without `.md` or its display name, ignoring case and accents, else a unique prefix of either.
+    ///
+    /// In order: the file's path as written (`work.md`, `home/garden`); the path ignoring case; a
+    /// list's name or file name ignoring case and accents (`uber` finds `Über`), where, when several
+    /// lists have such a name, the one spelled exactly as `text` wins (`Work` beside `WORK`); then
+    /// the start of a name. Several lists left are ambiguous (the caller shows their files).
     public func resolve(list text: String) -> Resolution<Int> {
-        let query = text.lowercased()
-        let pathQuery = query.hasSuffix(".md") ? query : query + ".md"
-        if let exact = lists.firstIndex(where: { $0.file.path.lowercased() == pathQuery }) { return .found(exact) }
+        let pathText = text.lowercased().hasSuffix(".md") ? text : text + ".md"
+        if let exact = lists.firstIndex(where: { $0.file.path == pathText }) { return .found(exact) }
+        let pathQuery = pathText.lowercased()
+        let paths = lists.indices.filter { lists[$0].file.path.lowercased() == pathQuery }
+        if paths.count == 1 { return .found(paths[0]) }
+        if paths.count > 1 { return .ambiguous(paths) }
+        let query = Folding.fold(text)
         let named = lists.indices.filter {
-            lists[$0].file.baseName.lowercased() == query || lists[$0].name.lowercased() == query
+            Folding.fold(lists[$0].file.baseName) == query || Folding.fold(lists[$0].name) == query
         }
         if named.count == 1 { return .found(named[0]) }
-        if named.count > 1 { return .ambiguous(named) }
+        if named.count > 1 {
+            let exact = named.filter { lists[$0].name == text || lists[$0].file.baseName == text }
+            return exact.count == 1 ? .found(exact[0]) : .ambiguous(named)
+        }
         let prefixed = lists.indices.filter {
-            lists[$0].file.baseName.lowercased().hasPrefix(query) || lists[$0].name.lowercased().hasPrefix(query)
+            Folding.fold(lists[$0].file.baseName).starts(with: query) || Folding.fold(lists[$0].name).starts(with: query)
         }
         if prefixed.count == 1 { return .found(prefixed[0]) }
         if prefixed.count > 1 { return .ambiguous(prefixed) }
         return .notFound
+    }
+
+    /// Each list's name, followed by its file when another list's name is the same ignoring case
+    /// and accents (`Work` and `work`, `Über` and `Uber`): `Work (a/work.md)`.
+    public func listLabels() -> [String] {
+        let folded = lists.map { Folding.fold($0.name) }
+        var count: [[UInt8]: Int] = [:]
+        for name in folded { count[name, default: 0] += 1 }
+        return lists.indices.map { i in count[folded[i]]! > 1 ? "\(lists[i].name) (\(lists[i].file.path))" : lists[i].name }
     }
 }
 

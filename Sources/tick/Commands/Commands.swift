@@ -11,8 +11,8 @@ enum Commands {
             + "and never changes a byte it was not asked to change.\n\n"
             + "Without a command, tick shows the home screen: how many open tasks are due today, scheduled, "
             + "flagged and open in all, then each list with its symbol (cut to 8 columns) and open tasks; two "
-            + "lists of the same name are each followed by their file. With --json: {today, scheduled, "
-            + "flagged, all, lists: [{name, file, symbol, color, open, done}]}.",
+            + "lists whose names are the same ignoring case and accents are each followed by their file. With "
+            + "--json: {today, scheduled, flagged, all, lists: [{name, file, symbol, color, open, done}]}.",
         subcommands: [today, tomorrow, upcoming, scheduled, flagged, all, completed, lists, ls, show, search, pick,
                       status,
                       add, done, reopen, flag, unflag, due, priority, edit, mv, rm, id, list, undo,
@@ -74,7 +74,9 @@ enum Commands {
     static let all: Command = Command(
         name: "all",
         summary: "Every open task, grouped by list",
-        discussion: viewDiscussion,
+        discussion: "The lists in the home screen's order, each under its name as a heading, which the rows do "
+            + "not repeat; in each, a subtask is indented under its parent, and a task's subtasks follow it in "
+            + "the view's order. " + viewDiscussion,
         options: [allOption, listOption],
         run: runView(.all))
 
@@ -170,7 +172,7 @@ enum Commands {
         + "that already was so, No change to REF \"TITLE\": already ... (nothing is written then); with --json, "
         + "an array of the task objects; with --quiet, nothing. Only the lines of the tasks named change; "
         + "every other byte of the file stays as it was."
-    static let dateHelp = "today, tomorrow, yesterday, tonight (today 18:00), a weekday (fri, friday or "
+    static let dateHelp = "today, tomorrow, yesterday, tonight (today 18:00, or the date.tonight setting), a weekday (fri, friday or "
         + "next friday: the next one after today), next week (next Monday), next month (its first day), "
         + "in 3 days (or weeks, months, years), +3d, -1d, +2w, +1m, +1y, eow (the coming Sunday), eom (the "
         + "month's last day), a month and day (dec 24, 24 dec, december 24: this year if still to come, else "
@@ -354,9 +356,13 @@ enum Commands {
         name: "undo",
         summary: "Revert the last change tick made",
         discussion: "tick keeps a journal of its own changes under .tick/ (the last 20). undo reverts the latest "
-            + "one and forgets it, so a second undo reverts the one before. It refuses (exit status 1) when a "
-            + "file has changed since that change, unless --force is given.",
-        options: [Option(name: "force", help: "Revert even though the files changed since")],
+            + "one and forgets it, so a second undo reverts the one before. When a file has changed since that "
+            + "change, undo reverts only the lines the change touched (found where they are now, when moved "
+            + "whole) and keeps the rest as it is now; it refuses "
+            + "(exit status 1), naming the lines, when those very lines changed since, or when the change created "
+            + "or deleted a file that has changed since. --force puts back the files as they were before the "
+            + "change and warns how many lines changed since it discards, and which.",
+        options: [Option(name: "force", help: "Restore the files as they were, discarding what changed since")],
         run: runUndo)
 
     // MARK: - The folder
