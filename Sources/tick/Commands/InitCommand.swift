@@ -1,10 +1,19 @@
 import TickCore
 
-/// `tick init [DIR]`: creates `DIR/.tick/` with its `.gitignore`.
+/// `tick init [--git] [DIR]`: creates `DIR/.tick/` with its `.gitignore`; with `--git`, also keeps DIR in git.
 @Sendable func runInit(_ invocation: Invocation) throws -> ExitStatus {
     let given = invocation.value("DIR") ?? invocation.global.dir ?? "."
     let path = Path.absolute(given, from: invocation.context.currentDirectory)
     let outcome = try Folder.initialize(at: path, fileSystem: invocation.fileSystem)
+    if invocation.flag("git") {
+        let inRepository = Git.run(["rev-parse", "--show-toplevel"], in: path, quiet: true)?.succeeded ?? false
+        if !inRepository {
+            guard let made = Git.run(["init", "--quiet", path], quiet: false), made.succeeded else {
+                throw CommandFailure(.noRepository, "git init failed in '\(path)'")
+            }
+        }
+        try setUpGit(root: path, invocation: invocation)
+    }
     if invocation.global.json {
         invocation.out.json(.object([("folder", .string(path)), ("created", .bool(outcome == .created))]))
     } else if !invocation.global.quiet {
