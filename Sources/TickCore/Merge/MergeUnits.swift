@@ -22,13 +22,14 @@ enum MergeUnit {
     }
 }
 
-/// A task with everything it owns: its title paragraph (`head`), then its notes, subtasks and
+/// A task with everything it owns: its title line (`head`, with a blank line before it when the item
+/// starts with one), then its notes (the rest of the title paragraph included), subtasks and
 /// trailing blank lines (`body`, where subtasks are nodes of their own).
 struct TaskNode {
     var head: [MergeLine]
     var body: [MergeUnit]
-    /// The title line as the merge reads it: nil when the head is more than one line or holds
-    /// irregular metadata, which then merges as a whole.
+    /// The title line as the merge reads it: nil when the head is more than one line or the line
+    /// holds irregular metadata; the head then merges as a whole.
     var title: TitleFields?
     var id: String?
     var section: String?
@@ -71,10 +72,10 @@ struct MergeVersion {
             let o = outlines[i]
             guard o.firstLine <= o.line, o.line <= o.paragraphEndLine, o.paragraphEndLine <= o.lastLine,
                   o.lastLine <= lines.count else { return nil }
-            guard let body = units(from: o.paragraphEndLine + 1, through: o.lastLine, tasks: children[i]) else { return nil }
+            guard let body = units(from: o.line + 1, through: o.lastLine, tasks: children[i]) else { return nil }
             let task = document.tasks[i]
-            let head = Array(lines[(o.firstLine - 1)..<o.paragraphEndLine])
-            let single = o.firstLine == o.line && o.line == o.paragraphEndLine && !o.irregular
+            let head = Array(lines[(o.firstLine - 1)..<o.line])
+            let single = o.firstLine == o.line && !o.irregular
             return TaskNode(head: head, body: body,
                             title: single ? TitleFields(checkbox: o.checkbox, fields: o.fields, tags: task.tags) : nil,
                             id: task.id, section: task.section,

@@ -396,7 +396,7 @@ enum Commands {
 
     static let gitSetup: Command = Command(
         name: "git-setup",
-        summary: "Register the task-aware merge driver in the folder's git repository",
+        summary: "Register the task-aware merge driver in git",
         discussion: "Writes *.md merge=tick to the task folder's .gitattributes (kept when present) and sets "
             + "merge.tick.name and merge.tick.driver in the repository's config. Git ignores a driver that is "
             + "not configured, and the config is not cloned: run it once in every clone. The driver is "

@@ -39,7 +39,7 @@ func setUpGit(root: String, invocation: Invocation) throws {
             throw CommandFailure(.io, "cannot set \(key) with git config")
         }
     }
-    if !invocation.global.quiet {
+    if !invocation.global.quiet, !invocation.global.json {
         invocation.out.line("Registered the tick merge driver in \(String(decoding: top.stdout, as: UTF8.self).trimmingNewline)")
         invocation.out.line("  merge.tick.driver = \(driver)")
         invocation.out.line("  \(gitAttributesLine) in \(attributes)")

@@ -5,6 +5,14 @@ import TickCore
     let given = invocation.value("DIR") ?? invocation.global.dir ?? "."
     let path = Path.absolute(given, from: invocation.context.currentDirectory)
     let outcome = try Folder.initialize(at: path, fileSystem: invocation.fileSystem)
+    if invocation.global.json {
+        invocation.out.json(.object([("folder", .string(path)), ("created", .bool(outcome == .created))]))
+    } else if !invocation.global.quiet {
+        switch outcome {
+        case .created: invocation.out.line("Initialized task folder \(path)")
+        case .alreadyInitialized: invocation.out.line("\(path) is already a task folder")
+        }
+    }
     if invocation.flag("git") {
         let inRepository = Git.run(["rev-parse", "--show-toplevel"], in: path, quiet: true)?.succeeded ?? false
         if !inRepository {
@@ -13,14 +21,6 @@ import TickCore
             }
         }
         try setUpGit(root: path, invocation: invocation)
-    }
-    if invocation.global.json {
-        invocation.out.json(.object([("folder", .string(path)), ("created", .bool(outcome == .created))]))
-    } else if !invocation.global.quiet {
-        switch outcome {
-        case .created: invocation.out.line("Initialized task folder \(path)")
-        case .alreadyInitialized: invocation.out.line("\(path) is already a task folder")
-        }
     }
     return .success
 }
