@@ -16,7 +16,7 @@ enum Commands {
         subcommands: [today, tomorrow, upcoming, scheduled, flagged, all, completed, lists, ls, show, search, pick,
                       status,
                       add, done, reopen, flag, unflag, due, priority, edit, mv, rm, id, list, undo,
-                      check, initialize, gitSetup, doctor, mergeDriver, help],
+                      check, initialize, gitSetup, doctor, sync, mergeDriver, help],
         run: runHome)
 
     // MARK: - Reading
@@ -413,6 +413,19 @@ enum Commands {
             + ".gitignore is shared, each problem with the command that fixes it. Exits 0 when all is well, "
             + "1 when it found a problem. With --json: an array of {ok, check, fix} objects.",
         run: runDoctor)
+
+    static let sync: Command = Command(
+        name: "sync",
+        summary: "Commit the task folder, pull with rebase and push",
+        discussion: "Stages and commits the task folder's files only (other changes in the repository are left "
+            + "alone), with a message that counts the tasks added, completed, reopened, edited and removed in "
+            + "each list. Then git pull --rebase from the branch's upstream (else origin, or the only remote, "
+            + "and the branch of the same name), where the merge driver merges each replayed commit, and git "
+            + "push. It never forces.\n\n"
+            + "Exits 5 when the folder is not in a git repository or the repository has no remote, 6 when the "
+            + "network fails, and 1 when the pull left conflicts: it then prints the files and the commands "
+            + "that finish or undo the rebase.",
+        run: runSync)
 
     static let mergeDriver: Command = Command(
         name: "merge-driver",

@@ -1,0 +1,111 @@
+import Foundation
+import Testing
+
+@Suite("sync: commit, pull with rebase, push")
+struct SyncCommandTests {
+    /// A bare repository and two clones `a` and `b`, both set up, with `a`'s first list pushed.
+    private func twoClones() throws -> Sandbox {
+        let sandbox = try Sandbox()
+        sandbox.environment = sandbox.gitEnvironment
+        try sandbox.git(["init", "--quiet", "--bare", "--initial-branch=main", "remote.git"])
+        try sandbox.git(["clone", "--quiet", "remote.git", "a"])
+        expectRun(try sandbox.run(["init", "--git", "--quiet", "a"]), status: 0, stdout: "")
+        try sandbox.write("a/groceries.md", "# Groceries\n\n- [ ] Milk\n- [ ] Eggs\n")
+        let first = try sandbox.run(["--dir", "a", "sync"])
+        #expect(first.status == 0, "\(first)")
+        #expect(first.stdout == "Committed: tick sync: Groceries: 2 added; 2 other files changed\nSynced with origin/main\n")
+        try sandbox.git(["clone", "--quiet", "remote.git", "b"])
+        expectRun(try sandbox.run(["--dir", "b", "git-setup", "--quiet"]), status: 0, stdout: "")
+        return sandbox
+    }
+
+    @Test("two clones, interleaved changes, three rounds of sync: both end with the same files")
+    func threeRounds() throws {
+        let sandbox = try twoClones()
+        func sync(_ clone: String) throws {
+            let result = try sandbox.run(["--dir", clone, "sync"])
+            #expect(result.status == 0, "\(clone): \(result)")
+        }
+        // Round 1: each completes an adjacent task.
+        expectRun(try sandbox.run(["--dir", "a", "done", "Milk"]), status: 0)
+        expectRun(try sandbox.run(["--dir", "b", "done", "Eggs"]), status: 0)
+        try sync("a"); try sync("b"); try sync("a")
+        // Round 2: each adds a task to the same list, and b a new list.
+        expectRun(try sandbox.run(["--dir", "a", "add", "Bread", "--list", "Groceries"]), status: 0)
+        expectRun(try sandbox.run(["--dir", "b", "add", "Jam", "--list", "Groceries"]), status: 0)
+        try sandbox.write("b/work.md", "# Work\n\n- [ ] Report\n")
+        try sync("b"); try sync("a"); try sync("b")
+        // Round 3: a due date on one side, a priority on the other, on the same task.
+        expectRun(try sandbox.run(["--dir", "a", "due", "Bread", "2026-03-20"]), status: 0)
+        expectRun(try sandbox.run(["--dir", "b", "priority", "Bread", "high"]), status: 0)
+        try sync("a"); try sync("b"); try sync("a")
+
+        let a = try String(contentsOfFile: sandbox.path("a/groceries.md"), encoding: .utf8)
+        let b = try String(contentsOfFile: sandbox.path("b/groceries.md"), encoding: .utf8)
+        #expect(a == b)
+        // b pushed Jam first; a's Bread was replayed on top of it, so it comes after.
+        #expect(a == "# Groceries\n\n- [x] Milk done:2026-03-14\n- [x] Eggs done:2026-03-14\n"
+                + "- [ ] Jam\n- [ ] Bread due:2026-03-20 !!!\n", "\(a)")
+        #expect(try String(contentsOfFile: sandbox.path("a/work.md"), encoding: .utf8) == "# Work\n\n- [ ] Report\n")
+        #expect(try sandbox.git(["status", "--porcelain"], in: "a").stdout == "")
+        #expect(try sandbox.git(["status", "--porcelain"], in: "b").stdout == "")
+        let log = try sandbox.git(["log", "--format=%s"], in: "a").stdout
+        #expect(log.contains("tick sync: Groceries: 1 completed\n"))
+        #expect(!log.contains("Merge"), "a rebase leaves no merge commits:\n\(log)")
+    }
+
+    @Test("a change that truly collides is left as a conflict: exit 1, the files and the next commands")
+    func conflictLeft() throws {
+        let sandbox = try twoClones()
+        expectRun(try sandbox.run(["--dir", "a", "due", "Milk", "2026-03-20"]), status: 0)
+        expectRun(try sandbox.run(["--dir", "b", "due", "Milk", "2026-03-21"]), status: 0)
+        #expect(try sandbox.run(["--dir", "a", "sync"]).status == 0)
+        let result = try sandbox.run(["--dir", "b", "sync"])
+        #expect(result.status == 1, "\(result)")
+        #expect(result.stderr.contains("tick: sync left conflicts for you to resolve in:\n  groceries.md\n"), "\(result)")
+        #expect(result.stderr.contains("git rebase --continue"))
+        #expect(result.stderr.contains("git rebase --abort"))
+        let text = try String(contentsOfFile: sandbox.path("b/groceries.md"), encoding: .utf8)
+        #expect(text.contains("due:2026-03-20") && text.contains("due:2026-03-21") && text.contains("<<<<<<<"))
+        // A second sync refuses while the rebase is under way.
+        let again = try sandbox.run(["--dir", "b", "sync"])
+        #expect(again.status == 1)
+        #expect(again.stderr.contains("a merge or rebase is in progress"))
+    }
+
+    @Test("only the task folder's files are committed")
+    func onlyTheFolder() throws {
+        let sandbox = try Sandbox()
+        sandbox.environment = sandbox.gitEnvironment
+        try sandbox.git(["init", "--quiet", "--bare", "--initial-branch=main", "remote.git"])
+        try sandbox.git(["clone", "--quiet", "remote.git", "repo"])
+        try sandbox.write("repo/notes.txt", "not a task file\n")
+        expectRun(try sandbox.run(["init", "--git", "--quiet", "repo/tasks"]), status: 0)
+        try sandbox.write("repo/tasks/home.md", "- [ ] Sweep\n")
+        let result = try sandbox.run(["--dir", "repo/tasks", "sync"])
+        #expect(result.status == 0, "\(result)")
+        #expect(try sandbox.git(["status", "--porcelain"], in: "repo").stdout == "?? notes.txt\n")
+        let files = try sandbox.git(["ls-files"], in: "repo").stdout
+        #expect(files == "tasks/.gitattributes\ntasks/.tick/.gitignore\ntasks/home.md\n")
+    }
+
+    @Test("no repository or no remote exits 5; an unreachable remote exits 6")
+    func failures() throws {
+        let sandbox = try Sandbox()
+        sandbox.environment = sandbox.gitEnvironment
+        try sandbox.write("plain/.tick/.gitignore", "*\n!.gitignore\n")
+        let plain = try sandbox.run(["--dir", "plain", "sync"])
+        #expect(plain.status == 5)
+        #expect(plain.stderr.contains("is not in a git repository"), "\(plain)")
+
+        expectRun(try sandbox.run(["init", "--git", "--quiet", "alone"]), status: 0)
+        let alone = try sandbox.run(["--dir", "alone", "sync"])
+        #expect(alone.status == 5)
+        #expect(alone.stderr.contains("has no remote"), "\(alone)")
+
+        try sandbox.git(["remote", "add", "origin", sandbox.path("missing.git")], in: "alone")
+        let unreachable = try sandbox.run(["--dir", "alone", "sync"])
+        #expect(unreachable.status == 6, "\(unreachable)")
+        #expect(unreachable.stderr.contains("cannot reach remote 'origin'"))
+    }
+}
