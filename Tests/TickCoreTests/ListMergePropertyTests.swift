@@ -247,3 +247,73 @@ struct MergeDiffTests {
         #expect(ListMerge().merge(base: [0xFF], ours: [0x61], theirs: [0x62]) == nil)
     }
 }
+
+@Suite("merge: random line edits of odd Markdown")
+struct ListMergeRobustnessTests {
+    static let pool = [
+        "# Title", "## Section", "Setext", "======", "-----", "", "   ", "Some prose.", "> - [ ] quoted task",
+        "- [ ] Alpha", "- [x] Beta done:2026-11-30", "  - [ ] Sub one", "    - [ ] Deep", "1. [ ] Ordered",
+        "* [ ] Star item !!", "- Plain item", "  A note line.", "```", "- [ ] in code?", "    indented code",
+        "- [ ] Gamma due:2026-12-01 #tag", "- [ ] Gamma due:2026-12-02 #tag", "\t- [ ] Tabbed", "---", "color: red",
+        "- [ ] Delta id:d1", "- [ ] Delta renamed id:d1", "<!-- comment -->", "- [ ]", "- [ ] rec:1w due:2026-12-01 Plants",
+    ]
+
+    private func randomLines(_ g: inout SeededGenerator) -> [String] {
+        (0..<Int.random(in: 0...14, using: &g)).map { _ in Self.pool.randomElement(using: &g)! }
+    }
+
+    private func edited(_ lines: [String], _ g: inout SeededGenerator) -> [String] {
+        var out = lines
+        for _ in 0..<Int.random(in: 0...4, using: &g) {
+            let choice = Int.random(in: 0..<3, using: &g)
+            if choice == 0 || out.isEmpty {
+                out.insert(Self.pool.randomElement(using: &g)! + " \(Int.random(in: 0..<9, using: &g))",
+                           at: Int.random(in: 0...out.count, using: &g))
+            } else if choice == 1 {
+                out.remove(at: Int.random(in: 0..<out.count, using: &g))
+            } else {
+                out[Int.random(in: 0..<out.count, using: &g)] = Self.pool.randomElement(using: &g)!
+            }
+        }
+        return out
+    }
+
+    private func bytes(_ lines: [String], _ eol: String, _ finalNewline: Bool) -> [UInt8] {
+        Array((lines.joined(separator: eol) + (finalNewline && !lines.isEmpty ? eol : "")).utf8)
+    }
+
+    @Test("never traps, and keeps every line outside tasks that either side added", arguments: 0..<1000)
+    func randomEdits(_ seed: UInt64) throws {
+        try check(seed, merge: ListMerge())
+    }
+
+    @Test("the same with git merge-file merging the regions outside tasks", arguments: 1000..<1150)
+    func randomEditsWithGit(_ seed: UInt64) throws {
+        let merge = ListMerge { b, o, t in Git.mergeFile(base: b, ours: o, theirs: t, markerSize: 7, labels: MergeLabels()) }
+        try check(seed, merge: merge)
+    }
+
+    private func check(_ seed: UInt64, merge: ListMerge) throws {
+        var g = SeededGenerator(seed: seed)
+        let eol = ["\n", "\r\n"].randomElement(using: &g)!
+        let base = randomLines(&g)
+        let ours = edited(base, &g), theirs = edited(base, &g)
+        let b = bytes(base, eol, Bool.random(using: &g)), o = bytes(ours, eol, Bool.random(using: &g))
+        let t = bytes(theirs, eol, Bool.random(using: &g))
+        guard let outcome = merge.merge(base: b, ours: o, theirs: t) else { return }
+        let result = String(decoding: outcome.bytes, as: UTF8.self)
+        let resultLines = Set(result.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
+            .map(String.init))
+        for line in Set(ours + theirs).subtracting(base)
+        where !line.contains("[ ]") && !line.contains("[x]") && !line.allSatisfy({ $0 == " " }) {
+            #expect(resultLines.contains(line), """
+                seed \(seed): '\(line)' lost:
+                \(result)
+                base: \(base.debugDescription)
+                ours: \(ours.debugDescription)
+                theirs: \(theirs.debugDescription)
+                """)
+        }
+        if outcome.conflicts == 0 { #expect(!result.contains("<<<<<<<")) }
+    }
+}

@@ -98,6 +98,9 @@ final class LevelMerger {
         var baseSymbols: [Int] = [], oursSymbols: [Int] = [], theirsSymbols: [Int] = []
         var baseNodes: [Int: TaskNode] = [:], oursNodes: [Int: TaskNode] = [:], theirsNodes: [Int: TaskNode] = [:]
         var emitted: Set<Int> = []
+        /// Tasks shown as they are inside a region merged line by line: accounted for, and still
+        /// merged wherever a side placed them outside it (a task is never lost to a conflict).
+        var covered: Set<Int> = []
         let inBody: Bool
 
         init(_ base: [MergeUnit], _ ours: [MergeUnit], _ theirs: [MergeUnit], inBody: Bool) {
@@ -127,7 +130,10 @@ final class LevelMerger {
             out += lines
         }
         // Every task of either side is placed somewhere, or accounted for as deleted.
-        for id in Set(level.oursNodes.keys).union(level.theirsNodes.keys) where !level.emitted.contains(id) { return nil }
+        for id in Set(level.oursNodes.keys).union(level.theirsNodes.keys)
+        where !level.emitted.contains(id) && !level.covered.contains(id) {
+            return nil
+        }
         return out
     }
 
@@ -285,7 +291,7 @@ final class LevelMerger {
     /// A region both sides changed with lines outside tasks: merged line-wise, as git would.
     private func lineConflict(_ level: Level, base: [Int], ours: [Int], theirs: [Int]) -> [MergeLine] {
         for (positions, symbols) in [(base, level.baseSymbols), (ours, level.oursSymbols), (theirs, level.theirsSymbols)] {
-            for p in positions where level.isTask(symbols[p]) { level.emitted.insert(symbols[p]) }
+            for p in positions where level.isTask(symbols[p]) { level.covered.insert(symbols[p]) }
         }
         let b = base.flatMap { level.base[$0].lines }, o = ours.flatMap { level.ours[$0].lines }
         let t = theirs.flatMap { level.theirs[$0].lines }
