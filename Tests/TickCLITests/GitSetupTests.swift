@@ -88,3 +88,27 @@ struct GitSetupTests {
                 "\(result)")
     }
 }
+
+@Suite("a clone of a task folder")
+struct CloneTests {
+    @Test("a fresh clone is a task folder: tick run inside it finds its lists, not the default folder")
+    func cloneIsATaskFolder() throws {
+        let sandbox = try Sandbox()
+        sandbox.environment = sandbox.gitEnvironment
+        expectRun(try sandbox.run(["init", "--git", "--quiet", "origin"]), status: 0)
+        try sandbox.write("origin/home.md", "# Home\n\n- [ ] Sweep\n")
+        try sandbox.git(["add", "-A"], in: "origin")
+        try sandbox.git(["commit", "--quiet", "-m", "start"], in: "origin")
+        try sandbox.git(["clone", "--quiet", "origin", "copy"])
+        try sandbox.write("copy/deep/er/.keep", "")
+        let lists = try sandbox.run(["lists", "--json"], in: "copy/deep/er")
+        #expect(lists.status == 0, "\(lists)")
+        #expect(lists.stdout.contains("\"file\":\"home.md\""), "\(lists)")
+        // The driver is per clone: doctor says so until git-setup runs there.
+        let doctor = try sandbox.run(["doctor"], in: "copy")
+        #expect(doctor.status == 1)
+        #expect(doctor.stdout.contains("merge driver not registered; fix: tick git-setup"), "\(doctor)")
+        expectRun(try sandbox.run(["git-setup", "--quiet"], in: "copy"), status: 0, stdout: "")
+        #expect(try sandbox.run(["doctor"], in: "copy").status == 0)
+    }
+}

@@ -238,6 +238,14 @@ struct MergeDiffTests {
         #expect(count == table[0][0])
     }
 
+    @Test("merge drivers get conflict labels from git 2.44 on")
+    func driverLabels() {
+        #expect(!Git.supportsDriverLabels((2, 39)))
+        #expect(!Git.supportsDriverLabels((2, 43)))
+        #expect(Git.supportsDriverLabels((2, 44)))
+        #expect(Git.supportsDriverLabels((3, 0)))
+    }
+
     @Test("a version that is not UTF-8, holds conflict markers or is too large is left to a line merge")
     func lineMergeReasons() {
         #expect(ListMerge.lineMergeReason(Array("- [ ] ok\n".utf8)) == nil)
