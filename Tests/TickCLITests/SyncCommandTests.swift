@@ -151,4 +151,23 @@ struct AutoCommitTests {
         #expect(try sandbox.git(["rev-list", "--count", "HEAD"], in: "tasks").stdout == "1\n")
         #expect(try sandbox.git(["status", "--porcelain"], in: "tasks").stdout == " M groceries.md\n")
     }
+
+    @Test("while a merge is in progress it warns, keeps the change uncommitted and exits 0")
+    func mergeInProgress() throws {
+        let sandbox = try repository()
+        try sandbox.git(["checkout", "--quiet", "-b", "other"], in: "tasks")
+        try sandbox.write("tasks/notes.txt", "theirs\n")
+        try sandbox.git(["add", "notes.txt"], in: "tasks")
+        try sandbox.git(["commit", "--quiet", "-m", "other"], in: "tasks")
+        try sandbox.git(["checkout", "--quiet", "-"], in: "tasks")
+        try sandbox.write("tasks/notes.txt", "ours\n")
+        try sandbox.git(["add", "notes.txt"], in: "tasks")
+        try sandbox.git(["commit", "--quiet", "-m", "ours"], in: "tasks")
+        #expect(try sandbox.git(["merge", "--quiet", "other"], in: "tasks").status != 0)
+        let commits = try sandbox.git(["rev-list", "--count", "HEAD"], in: "tasks").stdout
+        let result = try sandbox.run(["--dir", "tasks", "done", "Milk"])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("autocommit: a merge or rebase is in progress"), "\(result)")
+        #expect(try sandbox.git(["rev-list", "--count", "HEAD"], in: "tasks").stdout == commits)
+    }
 }
