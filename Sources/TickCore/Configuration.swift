@@ -15,6 +15,8 @@ public struct Settings: Sendable, Equatable {
     public var color: String?
     /// The minute after midnight that `tonight` names (`date.tonight`, `HH:MM`; tick's own is 18:00).
     public var tonight: Int?
+    /// Commit each change tick makes to a task folder kept in git (`autocommit`).
+    public var autocommit: Bool?
     /// Where each key's value came from, `FILE:LINE`, for messages that mention it.
     public var origins: [String: String] = [:]
 
@@ -47,6 +49,9 @@ public enum Configuration {
         Key(name: "date.tonight", values: "a time HH:MM, from 00:00 to 23:59",
             check: { minutes(of: $0) == nil ? "a time HH:MM, from 00:00 to 23:59" : nil },
             apply: { $0.tonight = minutes(of: $1) }),
+        Key(name: "autocommit", values: "true or false",
+            check: { ["true", "false"].contains($0) ? nil : "true or false" },
+            apply: { $0.autocommit = $1 == "true" }),
     ]
 
     /// Minutes after midnight for `H:MM` or `HH:MM` from 0:00 to 23:59, else nil.

@@ -45,7 +45,10 @@ enum Tick {
                 terminal: Terminal.detect(choice: colorChoice(global, settings, context.environment),
                                           environment: context.environment),
                 now: now, settings: settings)
-            return try path.last!.run!(invocation)
+            let snapshot = AutoCommit.before(invocation)
+            let status = try path.last!.run!(invocation)
+            if let snapshot { AutoCommit.after(snapshot, status: status, invocation: invocation) }
+            return status
         }
     }
 

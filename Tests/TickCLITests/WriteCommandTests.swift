@@ -48,7 +48,7 @@ struct WriteCommandTests {
         #expect(!FileManager.default.fileExists(atPath: sandbox.path("data/tick")))
         expectRun(try sandbox.run(["add", "--quiet", "First"]), status: 0, stdout: "", stderr: "")
         #expect(FileManager.default.fileExists(atPath: sandbox.path("data/tick/.tick")))
-        #expect(try sandbox.read("data/tick/.tick/.gitignore") == "*\n")
+        #expect(try sandbox.read("data/tick/.tick/.gitignore") == "*\n!.gitignore\n")
         expectRun(try sandbox.run(["add", "--quiet", "Second"]), status: 0, stdout: "", stderr: "")
         #expect(try sandbox.read("data/tick/inbox.md") == "# Inbox\n\n- [ ] First\n- [ ] Second\n")
     }

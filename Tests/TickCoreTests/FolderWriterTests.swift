@@ -42,7 +42,7 @@ struct FolderWriterTests {
         try writer.change("add two", path: "a.md", appending("- [ ] two"))
         #expect(folder.read("a.md") == "- [ ] one\n- [ ] two\n")
         #expect(Posix.stat(folder.path + "/a.md").map { $0.st_mode & 0o777 } == 0o600)
-        #expect(folder.read(".tick/.gitignore") == "*\n")
+        #expect(folder.read(".tick/.gitignore") == "*\n!.gitignore\n")
     }
 
     @Test("a file with git conflict markers is refused for writing, unchanged")
