@@ -32,16 +32,24 @@ enum Tick {
             context.out.write(HelpRenderer(width: helpWidth).text(for: path))
             return .success
         case .run(let path, let arguments, let global):
-            // "Now", once per run: `--now` as the parser resolved it, else TICK_NOW (an invalid one is
-            // bad input for every command), else the clock.
-            let now = try global.resolvedNow ?? Now.resolve(option: nil, environment: context.environment["TICK_NOW"])
+            // "Now", once per run: `--now` (a date word relative to the clock the parser read, with the
+            // configured tonight), else TICK_NOW (an invalid one is bad input for every command), else the clock.
             let settings = readSettings(global, context: context)
+            var now = try Now.resolve(option: global.now, environment: context.environment["TICK_NOW"], clock: {
+                var clock = global.clockReading ?? Now.system()
+                clock.tonight = settings.tonight ?? Now.defaultTonight
+                return clock
+            })
+            now.tonight = settings.tonight ?? Now.defaultTonight
             let invocation = Invocation(
                 path: path, arguments: arguments, global: global, context: context,
                 terminal: Terminal.detect(choice: colorChoice(global, settings, context.environment),
                                           environment: context.environment),
                 now: now, settings: settings)
-            return try path.last!.run!(invocation)
+            let snapshot = AutoCommit.before(invocation)
+            let status = try path.last!.run!(invocation)
+            if let snapshot { AutoCommit.after(snapshot, status: status, invocation: invocation) }
+            return status
         }
     }
 

@@ -32,6 +32,14 @@ public enum CurrentProcess {
         signal(SIGXFSZ, SIG_IGN)
     }
 
+    /// The path of the running binary (`/proc/self/exe` when it cannot be read).
+    public static var executablePath: String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard n > 0 else { return "/proc/self/exe" }
+        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// Ends the process with `status`.
     public static func exit(_ status: Int32) -> Never {
         Glibc.exit(status)

@@ -8,9 +8,9 @@ struct GlobalOptions: Sendable {
     var color: ColorChoice?
     /// `--now` as written.
     var now: String?
-    /// `--now` as the moment it names, resolved while parsing (a date word reads the clock then,
-    /// once); nil without `--now`.
-    var resolvedNow: Now?
+    /// The system clock as read while parsing validated `--now` (a date word reads it), so that the
+    /// run reads it no second time; nil when it was not read.
+    var clockReading: Now?
     var quiet = false
     var help = false
     var version = false
@@ -171,7 +171,15 @@ enum ArgumentParser {
         if global.help { return .help(path: path) }
         if global.version { return .version }
         if let deferredError { throw deferredError }
-        if let now = global.now { global.resolvedNow = try Now(option: now) }
+        if let now = global.now {
+            var reading: Now?
+            _ = try Now(option: now, clock: {
+                let clock = reading ?? Now.system()
+                reading = clock
+                return clock
+            })
+            global.clockReading = reading
+        }
         guard command.run != nil else {
             throw UsageError.missingSubcommand(in: commandPath(path), choices: command.subcommands.map(\.name))
         }
