@@ -132,7 +132,7 @@ sanitize: deps test-deps
 	$(SWIFT) build --scratch-path $(BUILD_DIR)/tsan --sanitize=thread
 	TICK_TEST_SANITIZER=thread $(SWIFT) test --scratch-path $(BUILD_DIR)/tsan --sanitize=thread --parallel
 
-# Writes Sources/TickCore/FoldingTable.swift, the search folding's table, from the Unicode data
+# Writes Sources/TickCore/Values/FoldingTable.swift, the search folding's table, from the Unicode data
 # in UNICODE_DATA (Debian's unicode-data package, installed when missing). A developer tool: the
 # table is committed and nothing else runs the generator.
 UNICODE_DATA ?= /usr/share/unicode

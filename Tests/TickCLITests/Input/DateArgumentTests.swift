@@ -4,7 +4,7 @@ import Testing
 /// Every date word, through `tick due` and through `due:` inside `tick add`. "Now" is Saturday
 /// 14 March 2026, 09:30 unless a case names another moment.
 @Suite("date words when writing")
-struct WriteDateWordTests {
+struct DateArgumentTests {
     static let list = "# Home\n\nIntro line.\n\n- [ ] Call mum !! #flag\n- [ ] Other task due:2026-01-01\n"
 
     /// (words, the due written, now).
@@ -74,7 +74,7 @@ struct WriteDateWordTests {
 
     @Test("tick due writes each date word as an ISO date on the task's line only", arguments: words)
     func dueCommand(word: String, written: String, now: String) throws {
-        let sandbox = try WriteCommandTests.folder(["home.md": Self.list])
+        let sandbox = try Fixtures.folder(["home.md": Self.list])
         // Several words on the command line are one DATE.
         let result = try sandbox.run(["--dir", "tasks", "--now", now, "due", "mum"] + word.split(separator: " ").map(String.init))
         let ref = try sandbox.ref("Call mum", dir: "tasks")
@@ -111,7 +111,7 @@ struct WriteDateWordTests {
         ("next-year", "tick: not a date: 'next-year'"), ("-1x", "tick: not a date: '-1x'"),
     ])
     func badDate(word: String, message: String) throws {
-        let sandbox = try WriteCommandTests.folder(["home.md": Self.list])
+        let sandbox = try Fixtures.folder(["home.md": Self.list])
         var commands = [["due", "mum", word], ["edit", "mum", "--due", word], ["add", "X", "--due", word]]
         // In a title, a second word is title text unless it is a time.
         if !word.contains(" ") || word.hasSuffix(":00") { commands.append(["add", "X due:\(word)"]) }
@@ -127,7 +127,7 @@ struct WriteDateWordTests {
 
     @Test("due none removes the due date, and only it")
     func dueNone() throws {
-        let sandbox = try WriteCommandTests.folder(["home.md": Self.list])
+        let sandbox = try Fixtures.folder(["home.md": Self.list])
         expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "due", "other", "none"]), status: 0, stdout: "", stderr: "")
         #expect(try sandbox.read("tasks/home.md") == Self.list.replacingOccurrences(of: " due:2026-01-01", with: ""))
     }
@@ -165,7 +165,7 @@ struct NowWordCommandTests {
 
     @Test("-1d and +3d are DATE arguments, not options")
     func signedDates() throws {
-        let sandbox = try WriteCommandTests.folder(["home.md": WriteDateWordTests.list])
+        let sandbox = try Fixtures.folder(["home.md": DateArgumentTests.list])
         let ref = try sandbox.ref("Call mum", dir: "tasks")
         expectRun(try sandbox.run(["--dir", "tasks", "due", "mum", "-1d"]), status: 0,
                   stdout: "Due 2026-03-13: \(ref) \"Call mum\"\n", stderr: "")

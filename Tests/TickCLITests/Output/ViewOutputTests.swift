@@ -3,8 +3,8 @@ import Testing
 
 /// The read side on the `views` fixture folder, with "now" pinned to Saturday 14 March 2026, 09:30.
 /// Expected outputs are reviewed snapshots under `Fixtures/expected`.
-@Suite("read commands")
-struct ReadCommandTests {
+@Suite("views: snapshots, JSON, colour and width")
+struct ViewOutputTests {
     static let snapshots: [(arguments: [String], file: String)] = [
         ([], "home.txt"),
         ([], "home.json"),

@@ -82,3 +82,32 @@ struct UndoCommandTests {
         #expect(try sandbox.read("tasks/home.md") == Self.home)
     }
 }
+
+/// `tick undo` after each kind of change. "Now" is pinned to Saturday 14 March 2026, 09:30.
+@Suite("tick undo of each change")
+struct UndoChangeTests {
+
+    @Test("undo reverts the last change, then the one before; it refuses when the task's line changed since, unless --force")
+    func undo() throws {
+        let sandbox = try Fixtures.folder(["home.md": Fixtures.home, "work.md": "# Work\n"])
+        expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "done", "plumber"]), status: 0)
+        expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "mv", "fence", "work"]), status: 0)
+        expectRun(try sandbox.run(["--dir", "tasks", "undo"]), status: 0,
+                  stdout: "Undid: moved \"Paint the fence\" to Work\n", stderr: "")
+        #expect(try sandbox.read("tasks/work.md") == "# Work\n")
+        expectRun(try sandbox.run(["--dir", "tasks", "--json", "undo"]), status: 0,
+                  stdout: "{\"undone\":\"completed \\\"Call the plumber\\\"\"}\n", stderr: "")
+        #expect(try sandbox.read("tasks/home.md") == Fixtures.home)
+        expectRun(try sandbox.run(["--dir", "tasks", "undo"]), status: 1, stdout: "", stderr: "tick: nothing to undo\n")
+
+        expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "flag", "plumber"]), status: 0)
+        let edited = try sandbox.read("tasks/home.md").replacingOccurrences(of: "Call the plumber", with: "Call the plumber now")
+        try sandbox.write("tasks/home.md", edited)
+        expectRun(try sandbox.run(["--dir", "tasks", "undo"]), status: 1, stdout: "",
+                  stderr: "tick: home.md changed since tick's last change on the lines undo would revert (line 5); "
+                  + "use --force to restore the old file, discarding what changed since\n")
+        #expect(try sandbox.read("tasks/home.md") == edited)
+        expectRun(try sandbox.run(["--dir", "tasks", "undo", "--force"]), status: 0)
+        #expect(try sandbox.read("tasks/home.md") == Fixtures.home)
+    }
+}

@@ -8,7 +8,7 @@ import Testing
 struct CommandLineTests {
     @Test("a title that starts with - is added after --; one that starts with a dash and a digit needs no --")
     func dashTitles() throws {
-        let sandbox = try WriteCommandTests.folder(["inbox.md": "# Inbox\n"])
+        let sandbox = try Fixtures.folder(["inbox.md": "# Inbox\n"])
         expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "add", "--", "-x marks the spot"]), status: 0, stdout: "", stderr: "")
         expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "add", "-5 degrees: check boiler"]), status: 0, stdout: "", stderr: "")
         expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "add", "--", "--help"]), status: 0, stdout: "", stderr: "")
@@ -19,7 +19,7 @@ struct CommandLineTests {
 
     @Test("-1d, -2w and -1m are dates back in time, as a DATE argument or option and in a title")
     func negativeDates() throws {
-        let sandbox = try WriteCommandTests.folder(["inbox.md": "# Inbox\n\n- [ ] Pay rent\n"])
+        let sandbox = try Fixtures.folder(["inbox.md": "# Inbox\n\n- [ ] Pay rent\n"])
         let run = { (arguments: [String]) throws -> TickResult in try sandbox.run(["--dir", "tasks", "--quiet"] + arguments) }
         expectRun(try run(["due", "rent", "-1d"]), status: 0, stdout: "", stderr: "")
         #expect(try sandbox.read("tasks/inbox.md") == "# Inbox\n\n- [ ] Pay rent due:2026-03-13\n")
@@ -34,7 +34,7 @@ struct CommandLineTests {
 
     @Test("an option that takes a value, given twice, is a usage error, and nothing is written")
     func repeatedOption() throws {
-        let sandbox = try WriteCommandTests.folder(["inbox.md": "# Inbox\n"])
+        let sandbox = try Fixtures.folder(["inbox.md": "# Inbox\n"])
         expectRun(try sandbox.run(["--dir", "tasks", "add", "X", "--due", "fri", "--due", "sat"]), status: 2, stdout: "",
                   stderr: "tick: option '--due' is given more than once; give it once\n")
         expectRun(try sandbox.run(["--dir", "tasks", "today", "--dir", "tasks"]), status: 2, stdout: "",
@@ -57,7 +57,7 @@ struct CommandLineTests {
 
     @Test("--quiet leaves out the lines that report what a command did, for every command; answers still print")
     func quiet() throws {
-        let sandbox = try WriteCommandTests.folder(["home.md": "# Home\n\n- [ ] Paint the fence\n"])
+        let sandbox = try Fixtures.folder(["home.md": "# Home\n\n- [ ] Paint the fence\n"])
         let quiet = { (arguments: [String]) throws -> TickResult in try sandbox.run(["--dir", "tasks", "--quiet"] + arguments) }
         // Reports of what was done: nothing.
         for arguments in [["add", "Buy milk", "--list", "home"], ["done", "milk"], ["done", "milk"], ["reopen", "milk"],

@@ -20,7 +20,7 @@ struct AllViewSubtaskTests {
 
     @Test("each subtask follows its parent, indented; siblings in due then priority order; a done parent's open subtask stands alone")
     func subtasksUnderParents() throws {
-        let sandbox = try WriteCommandTests.folder(["work.md": Self.work])
+        let sandbox = try Fixtures.folder(["work.md": Self.work])
         let result = try sandbox.run(["--dir", "tasks", "all"], environment: ["COLUMNS": "200"])
         let ref = { (title: String) throws -> String in try sandbox.ref(title, dir: "tasks") }
         expectRun(result, status: 0, stdout: """
@@ -43,7 +43,7 @@ struct AllViewSubtaskTests {
 
     @Test("with --all, done subtasks follow their open siblings under the parent")
     func completedSubtasks() throws {
-        let sandbox = try WriteCommandTests.folder(["work.md": "# Work\n\n- [ ] Parent\n  - [x] Done child done:2026-03-02\n  - [ ] Open child\n- [ ] Other\n"])
+        let sandbox = try Fixtures.folder(["work.md": "# Work\n\n- [ ] Parent\n  - [x] Done child done:2026-03-02\n  - [ ] Open child\n- [ ] Other\n"])
         let result = try sandbox.run(["--dir", "tasks", "all", "--all"], environment: ["COLUMNS": "200"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("  [ ] Parent\n"))

@@ -16,7 +16,7 @@ struct EditCommandTests {
 
     /// A sandbox with `tasks/home.md` and an executable `name` (in `bin/`) running `script`.
     static func sandbox(editor script: String, name: String = "editor") throws -> Sandbox {
-        let sandbox = try WriteCommandTests.folder(["home.md": home])
+        let sandbox = try Fixtures.folder(["home.md": home])
         try sandbox.write("bin/" + name, "#!/bin/sh\n" + script + "\n")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.path("bin/" + name))
         try FileManager.default.createDirectory(atPath: sandbox.path("tmp"), withIntermediateDirectories: true)
@@ -84,5 +84,63 @@ struct EditCommandTests {
         expectRun(result, status: 0, stdout: "Edited \(new) \"Check the [ ] square\": title\n", stderr: "")
         #expect(try sandbox.read("tasks/home.md") == Self.home.replacingOccurrences(
             of: "- [x] Check the [ ] box done:2026-03-01", with: "- [x] Check the [ ] square done:2026-03-01"))
+    }
+}
+
+/// `tick edit` with --title, --notes and --append-note. "Now" is pinned to Saturday 14 March 2026, 09:30.
+@Suite("tick edit with options")
+struct EditOptionTests {
+
+    @Test("edit with options changes the title, notes, due date and priority of that task only")
+    func editOptions() throws {
+        let sandbox = try Fixtures.folder(["home.md": Fixtures.home])
+        let result = try sandbox.run(["--dir", "tasks", "edit", "plumber", "--title", "Call the electrician",
+                                      "--note", "Ask about the fuse box", "--due", "eow", "--priority", "medium"])
+        let ref = try sandbox.ref("Call the electrician", dir: "tasks")
+        // The priority was medium already: only what changed is named.
+        expectRun(result, status: 0, stdout: "Edited \(ref) \"Call the electrician\": title, due, notes\n", stderr: "")
+        expectRun(try sandbox.run(["--dir", "tasks", "edit", "electrician", "--append-note", "Before Friday"]), status: 0)
+        let expected = Fixtures.home.replacingOccurrences(
+            of: "- [ ] Call the plumber !! due:2026-03-20\n  The number is on the fridge.\n",
+            with: "- [ ] Call the electrician !! due:2026-03-15\n  Ask about the fuse box\n  Before Friday\n")
+        #expect(try sandbox.read("tasks/home.md") == expected)
+        expectRun(try sandbox.run(["--dir", "tasks", "edit", "electrician", "--title", "Call !! due:fri"]), status: 2,
+                  stdout: "", stderr: "tick: cannot write this title: '!!' in a title would be read as metadata; set it separately\n")
+        expectRun(try sandbox.run(["--dir", "tasks", "edit", "electrician", "--title", " "]), status: 2)
+        #expect(try sandbox.read("tasks/home.md") == expected)
+    }
+
+    @Test("edit without options opens the editor on the title line and notes and writes back what changed")
+    func editInEditor() throws {
+        let sandbox = try Fixtures.folder(["home.md": Fixtures.home])
+        try sandbox.write("editor.sh", """
+            #!/bin/sh
+            cp "$1" "$(dirname "$0")/seen.txt"
+            sed -i -e 's/plumber !! due:2026-03-20/plumber !!! due:tomorrow #flag/' -e 's/fridge/freezer/' "$1"
+
+            """)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.path("editor.sh"))
+        let result = try sandbox.run(["--dir", "tasks", "edit", "plumber"], environment: ["EDITOR": sandbox.path("editor.sh")])
+        let ref = try sandbox.ref("Call the plumber", dir: "tasks")
+        expectRun(result, status: 0, stdout: "Edited \(ref) \"Call the plumber\": due, priority, flag, notes\n", stderr: "")
+        #expect(try sandbox.read("seen.txt") == "Call the plumber !! due:2026-03-20\n\nThe number is on the fridge.\n")
+        #expect(try sandbox.read("tasks/home.md") == Fixtures.home.replacingOccurrences(
+            of: "- [ ] Call the plumber !! due:2026-03-20\n  The number is on the fridge.\n",
+            with: "- [ ] Call the plumber !!! due:2026-03-15 #flag\n  The number is on the freezer.\n"))
+    }
+
+    @Test("an editor that leaves the text unchanged, or exits non-zero, changes nothing")
+    func editorNoChange() throws {
+        let sandbox = try Fixtures.folder(["home.md": Fixtures.home])
+        let ref = try sandbox.ref("Call the plumber", dir: "tasks")
+        expectRun(try sandbox.run(["--dir", "tasks", "edit", "plumber"], environment: ["VISUAL": "true", "EDITOR": "false"]),
+                  status: 0, stdout: "No change to \(ref) \"Call the plumber\"\n", stderr: "")
+        try sandbox.write("failing.sh", "#!/bin/sh\necho 'Changed' > \"$1\"\nexit 3\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.path("failing.sh"))
+        expectRun(try sandbox.run(["--dir", "tasks", "edit", "plumber"], environment: ["EDITOR": sandbox.path("failing.sh")]),
+                  status: 1, stdout: "",
+                  stderr: "tick: the editor '\(sandbox.path("failing.sh"))' exited with status 3; nothing changed\n")
+        #expect(try sandbox.read("tasks/home.md") == Fixtures.home)
+        #expect(try sandbox.run(["--dir", "tasks", "undo"]).status == 1)  // nothing was journalled
     }
 }

@@ -4,8 +4,8 @@ import Testing
 /// Help for the write commands, rendered from the command table. After an intended change,
 /// regenerate a snapshot with `tick help COMMAND > Fixtures/help/COMMAND.txt` (for the list
 /// commands, `tick help list new > Fixtures/help-list/new.txt`) and review the diff.
-@Suite("write command help")
-struct WriteHelpTests {
+@Suite("command help")
+struct CommandHelpTests {
     @Test("help COMMAND and COMMAND --help print the same snapshot", arguments: [
         "add", "done", "reopen", "flag", "unflag", "due", "priority", "edit", "mv", "rm", "list", "undo",
     ])

@@ -6,7 +6,7 @@ import Testing
 @Suite("lists with the same name, end to end")
 struct SameNamedListCommandTests {
     static func sandbox() throws -> Sandbox {
-        try WriteCommandTests.folder(["a/work.md": "# Work\n\n- [ ] Report\n", "b/work.md": "# work\n\n- [ ] Invoice\n",
+        try Fixtures.folder(["a/work.md": "# Work\n\n- [ ] Report\n", "b/work.md": "# work\n\n- [ ] Invoice\n",
                                       "uber.md": "# Über\n\n- [ ] Ride\n", "home.md": "# Home\n\n- [ ] Dishes\n"])
     }
 

@@ -19,7 +19,7 @@ struct RefCommandTests {
 
     @Test("repeating rm with a same-titled task's ref never deletes the other one")
     func repeatedRemove() throws {
-        let sandbox = try WriteCommandTests.folder(["groceries.md": Self.milk])
+        let sandbox = try Fixtures.folder(["groceries.md": Self.milk])
         let refs = try Self.rows(sandbox, "groceries")
         let first = refs[0].ref
         expectRun(try sandbox.run(["--dir", "tasks", "rm", first]), status: 0)
@@ -34,7 +34,7 @@ struct RefCommandTests {
 
     @Test("after mv, done or a hand edit of same-titled tasks, each ref names its own task or none")
     func sameTitledChanges() throws {
-        let sandbox = try WriteCommandTests.folder(["groceries.md": Self.milk, "other.md": "# Other\n"])
+        let sandbox = try Fixtures.folder(["groceries.md": Self.milk, "other.md": "# Other\n"])
         let refs = try Self.rows(sandbox, "groceries")
         // done of the first: the second keeps its ref.
         expectRun(try sandbox.run(["--dir", "tasks", "done", refs[0].ref]), status: 0)
@@ -48,7 +48,7 @@ struct RefCommandTests {
 
     @Test("a same-titled task deleted by hand gives its ref to nobody, even after tick writes the list")
     func handDelete() throws {
-        let sandbox = try WriteCommandTests.folder(["groceries.md": Self.milk])
+        let sandbox = try Fixtures.folder(["groceries.md": Self.milk])
         // tick writes the list once, so that its journal knows what it left there.
         expectRun(try sandbox.run(["--dir", "tasks", "flag", "bread"]), status: 0)
         let refs = try Self.rows(sandbox, "groceries")
@@ -63,7 +63,7 @@ struct RefCommandTests {
 
     @Test("a ref and an exact title that collide are ambiguous, and nothing is written")
     func refTitleCollision() throws {
-        let sandbox = try WriteCommandTests.folder(["home.md": "# Home\n\n- [ ] Call the plumber\n"])
+        let sandbox = try Fixtures.folder(["home.md": "# Home\n\n- [ ] Call the plumber\n"])
         let ref = try sandbox.ref("Call the plumber", dir: "tasks")
         try sandbox.write("tasks/home.md", "# Home\n\n- [ ] Call the plumber\n- [ ] \(ref.uppercased())\n")
         let text = try sandbox.read("tasks/home.md")
@@ -77,7 +77,7 @@ struct RefCommandTests {
 
     @Test("done considers only open tasks and reopen only done ones before calling a REF ambiguous")
     func doneAndReopenPrefer() throws {
-        let sandbox = try WriteCommandTests.folder(["a.md": "- [ ] Buy milk\n- [x] Buy milk done:2026-03-01\n"])
+        let sandbox = try Fixtures.folder(["a.md": "- [ ] Buy milk\n- [x] Buy milk done:2026-03-01\n"])
         expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "done", "buy milk"]), status: 0, stdout: "", stderr: "")
         #expect(try sandbox.read("tasks/a.md") == "- [x] Buy milk done:2026-03-14\n- [x] Buy milk done:2026-03-01\n")
         let both = try sandbox.run(["--dir", "tasks", "reopen", "buy milk"])
@@ -90,7 +90,7 @@ struct RefCommandTests {
 
     @Test("tick id writes an id on each task without one, in one change; the id ref survives a retitle and a move")
     func mintIDs() throws {
-        let sandbox = try WriteCommandTests.folder(["a.md": "# A\n\n- [ ] One\n- [ ] Two id:mine\n", "b.md": "# B\n"])
+        let sandbox = try Fixtures.folder(["a.md": "# A\n\n- [ ] One\n- [ ] Two id:mine\n", "b.md": "# B\n"])
         let result = try sandbox.run(["--dir", "tasks", "id", "one", "two"])
         #expect(result.status == 0)
         let text = try sandbox.read("tasks/a.md")
@@ -115,7 +115,7 @@ struct RefCommandTests {
 
     @Test("check reports a duplicate id and a malformed one; an id is not part of the title")
     func checkIDs() throws {
-        let sandbox = try WriteCommandTests.folder([
+        let sandbox = try Fixtures.folder([
             "a.md": "- [ ] One id:x1\n- [ ] Two id:\n",
             "b.md": "- [ ] Three id:x1\n- [ ] Four ID:x2\n- [ ] Five id:a/b\n",
         ])
@@ -130,5 +130,32 @@ struct RefCommandTests {
         #expect(try sandbox.run(["--dir", "tasks", "--json", "show", "four"]).stdout.contains("\"id\":null"))
         // A title given to add may not hold an id token.
         expectRun(try sandbox.run(["--dir", "tasks", "add", "Six id:x9", "--list", "a"]), status: 2)
+    }
+}
+
+/// How the write commands find the tasks their REFs name. "Now" is pinned to Saturday 14 March 2026, 09:30.
+@Suite("REF arguments of the write commands")
+struct RefArgumentTests {
+
+    @Test("an unknown or ambiguous REF is refused with status 1 and a list of candidates; nothing is written")
+    func badRefs() throws {
+        let sandbox = try Fixtures.folder(["home.md": Fixtures.home])
+        for command in [["done"], ["reopen"], ["flag"], ["unflag"], ["rm"], ["edit"], ["due"], ["priority"], ["mv"], ["id"]] {
+            let tail: [String] = command == ["due"] ? ["today"] : command == ["priority"] ? ["low"] : command == ["mv"] ? ["home"] :
+                command == ["edit"] ? ["--title", "X"] : []
+            expectRun(try sandbox.run(["--dir", "tasks"] + command + ["nothing like it"] + tail), status: 1, stdout: "",
+                      stderr: "tick: no task matches 'nothing like it'\n")
+            // `reopen` considers only done tasks, and "Fix the light" is the one done task with "the".
+            guard command != ["reopen"] else { continue }
+            let ambiguous = try sandbox.run(["--dir", "tasks"] + command + ["the"] + tail)
+            #expect(ambiguous.status == 1)
+            #expect(ambiguous.stderr.hasPrefix("tick: 'the' matches several tasks: "))
+            // Each candidate with its ref, list, status and due date.
+            #expect(ambiguous.stderr.contains(#""Call the plumber" (Home, open, due 2026-03-20)"#))
+            #expect(ambiguous.stderr.contains(#""Fix the light" (Home, done)"#))
+        }
+        // One bad REF among good ones: nothing changes.
+        expectRun(try sandbox.run(["--dir", "tasks", "done", "plumber", "nothing like it"]), status: 1)
+        #expect(try sandbox.read("tasks/home.md") == Fixtures.home)
     }
 }

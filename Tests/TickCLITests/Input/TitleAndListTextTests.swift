@@ -3,8 +3,8 @@ import TickCore
 
 /// The command-independent pieces of the write side: titles as typed, list names, and the text
 /// tick writes into list files for `list new`, `list rename` and `list set`.
-@Suite("write side text")
-struct WriteTextTests {
+@Suite("titles, list names and front matter as typed")
+struct TitleAndListTextTests {
     static let now = Now(day: Day(year: 2026, month: 3, day: 14)!, minutes: 9 * 60 + 30)
 
     @Test("a typed title line splits into the title and its metadata, keeping the title's spacing")
