@@ -13,6 +13,9 @@ public struct Settings: Sendable, Equatable {
     public var defaultList: String?
     /// Colour the output (`color`): `auto`, `always` or `never`.
     public var color: String?
+    /// Whether completing a repeating task also keeps a completed copy (`recurrence.keep-history`,
+    /// as `--keep-history` does; off by default).
+    public var keepHistory = false
     /// Where each key's value came from, `FILE:LINE`, for messages that mention it.
     public var origins: [String: String] = [:]
 
@@ -42,6 +45,9 @@ public enum Configuration {
         Key(name: "color", values: "auto, always or never",
             check: { ["auto", "always", "never"].contains($0) ? nil : "auto, always or never" },
             apply: { $0.color = $1 }),
+        Key(name: "recurrence.keep-history", values: "true or false",
+            check: { ["true", "false"].contains($0) ? nil : "true or false" },
+            apply: { $0.keepHistory = $1 == "true" }),
     ]
 
     /// A file larger than this is not a configuration file: it is ignored, with a warning.

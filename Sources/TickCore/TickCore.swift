@@ -15,3 +15,5 @@ public typealias Diagnostic = TickFormat.Diagnostic
 public typealias NewTask = TickFormat.NewTask
 /// The colours a list may take.
 public typealias ListColor = TickFormat.ListColor
+/// A repetition rule: the value of a `rec:` token.
+public typealias RecurrenceRule = TickFormat.RecurrenceRule

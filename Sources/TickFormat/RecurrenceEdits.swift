@@ -24,3 +24,30 @@ extension Document {
         return try apply(splices.sorted { $0.range.lowerBound < $1.range.lowerBound }, expecting: expected, task: i)
     }
 }
+
+extension Document {
+    /// Inserts a completed copy of repeating task `i` right after it (after its notes and subtasks),
+    /// at its depth: `- [x] Title … due:OLD done:DAY`, with its title, priority, flag and due date,
+    /// without `rec:`, `until:`, `id:`, notes or subtasks (the record that `--keep-history` keeps).
+    /// The task itself is not touched.
+    public func recordingCompletion(_ i: Int, on day: Day) throws(EditError) -> EditResult {
+        let task = try self.task(i)
+        let copy = NewTask(title: task.title, done: true, due: task.due, doneDate: day, priority: task.priority,
+                           flagged: task.flagged)
+        return try inserting(copy, at: .after(i))
+    }
+}
+
+extension EditError {
+    /// A value that cannot be written, about `line`: what TickCore's checks throw inside an edit.
+    public static func badValue(_ message: String, line: Int) -> EditError {
+        EditError(reason: .badValue, line: line, message: message)
+    }
+}
+
+extension EditError {
+    /// Task `i` is not in the document.
+    public static func noSuchTask(_ i: Int) -> EditError {
+        EditError(reason: .noSuchTask, line: 0, message: "no task number \(i) in this list")
+    }
+}

@@ -24,8 +24,21 @@ let defaultListName = "Inbox"
     if section != nil, parentText != nil {
         throw UsageError.invalidInput("a subtask goes under its parent: --section and --parent cannot go together")
     }
-    let task = NewTask(title: input.title, done: input.doneDate != nil, due: input.due, doneDate: input.doneDate,
+    if let rule = invocation.value("rec") {
+        guard input.recurrence == nil else { throw UsageError.invalidInput("the rule is given twice: in the title and with --rec") }
+        input.recurrence = try recurrenceRule(rule)
+    }
+    if let until = invocation.value("until") {
+        guard input.until == nil else { throw UsageError.invalidInput("the end date is given twice: in the title and with --until") }
+        input.until = try invocation.untilDay(until)
+    }
+    if let problem = Recurrence.problem(rule: input.recurrence, due: input.due, until: input.until) {
+        throw UsageError.invalidInput(problem)
+    }
+    var task = NewTask(title: input.title, done: input.doneDate != nil, due: input.due, doneDate: input.doneDate,
                        priority: input.priority ?? .none, flagged: input.flagged, notes: invocation.value("note") ?? "")
+    task.recurrence = input.recurrence
+    task.until = input.until
 
     // --list, else the configuration's default-list, else Inbox.
     let configured = invocation.value("list") == nil ? invocation.settings.defaultList : nil

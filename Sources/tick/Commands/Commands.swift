@@ -15,7 +15,7 @@ enum Commands {
             + "flagged, all, lists: [{name, file, symbol, color, open, done}]}.",
         subcommands: [today, tomorrow, upcoming, scheduled, flagged, all, completed, lists, ls, show, search, pick,
                       status,
-                      add, done, reopen, flag, unflag, due, priority, edit, mv, rm, id, list, undo,
+                      add, done, reopen, skip, flag, unflag, due, priority, edit, mv, rm, id, list, undo,
                       check, initialize, help],
         run: runHome)
 
@@ -27,7 +27,7 @@ enum Commands {
         help: "Only the list LIST: its name or file name (a unique prefix is enough) or its path")
     static let viewDiscussion = "Each row shows the task's ref, its checkbox and title, then its priority "
         + "(!, !! or !!! for low, medium or high), ⚑ when flagged, its due date in words (\"overdue\" once it has "
-        + "passed), ✎ when it has notes, and its list. Ties break by due date, then priority, then list, "
+        + "passed), ↻ and its rule in words when it repeats (↻ every week), ✎ when it has notes, and its list. Ties break by due date, then priority, then list, "
         + "then line. With --json: an array of task objects."
 
     static let today: Command = Command(
@@ -146,6 +146,7 @@ enum Commands {
                    help: "Seed the random choice with the whole number N, to make it reproducible"),
             Option(name: "done", help: "Complete the current pick (writes done: with today's date)"),
             Option(name: "clear", help: "Dismiss the current pick"),
+            keepHistoryOption,
         ],
         run: runPick)
 
@@ -184,7 +185,8 @@ enum Commands {
         discussion: "The title's words may carry metadata as in the files: a priority (!, !! or !!!), #flag, "
             + "and a due date with any date word (due:fri, due:+3d, due:tomorrow 9:00; the words of a longer "
             + "form joined with hyphens: due:in-3-days, due:dec-24T9am), written as "
-            + "due:YYYY-MM-DD. Without --list the task goes to the list named Inbox (inbox.md, created with a "
+            + "due:YYYY-MM-DD; a rule rec:1w, rec:+1w or rec:++1w and its end until:DATE make it repeat (see "
+            + "tick help done). Without --list the task goes to the list named Inbox (inbox.md, created with a "
             + "# Inbox heading when missing). It goes after the last task of the list or of its section; with "
             + "--parent, after the last subtask of that task. A title that starts with - goes after -- "
             + "(tick add -- \"-x\"); one that starts with a dash and a digit needs no --.\n\n"
@@ -201,24 +203,53 @@ enum Commands {
             Option(name: "note", valueName: "TEXT", help: "Notes for the task (lines below its title)"),
             Option(name: "section", valueName: "SECTION", help: "Add it under the list's heading SECTION"),
             Option(name: "parent", valueName: "REF", help: "Add it as the last subtask of the task REF"),
+            Option(name: "rec", valueName: "RULE",
+                   help: "Repeat by RULE (1w, +1w, ++1w; see tick help done), as rec:RULE in the title does"),
+            Option(name: "until", valueName: "DATE", help: "End the repetition on DATE (as for --due)"),
         ],
         run: runAdd)
+
+    static let keepHistoryOption = Option(
+        name: "keep-history",
+        help: "Also keep a completed copy of a repeating task (- [x] ... done:DATE) after it "
+            + "(the configuration key recurrence.keep-history = true does the same)")
+    static let recurrenceDiscussion = "A repeating task (rec: in its title line) is not ticked: only its due: date "
+        + "moves to the next occurrence, in place, its box stays open and its done subtasks open again, and the line "
+        + "says when: Completed REF \"Water the plants\": next due Mon Dec 7. rec:1w counts a week from today (so "
+        + "completing it twice the same day gives the same date), rec:+1w a week from the old due date (twice the "
+        + "same day moves it two weeks), rec:++1w to the first of its weekly dates after today. When the next date "
+        + "would pass its until: date, it is completed as any task. Without --keep-history no done: date is written, "
+        + "so tick completed does not list it. A rule tick cannot read (tick check shows it), a + or ++ rule "
+        + "without a due date, or a malformed due: or until: date is refused (exit 2), with nothing changed."
 
     static let done: Command = Command(
         name: "done",
         summary: "Complete tasks",
         discussion: "Ticks the box and writes done:YYYY-MM-DD with today's date. A parent's open subtasks are "
-            + "completed with it, in the same change (one tick undo reopens them all), and its line says how many. "
-            + writeDiscussion,
+            + "completed with it, in the same change (one tick undo reopens them all), and its line says how many.\n\n"
+            + recurrenceDiscussion + "\n\n" + writeDiscussion,
         arguments: [refsArgument],
+        options: [keepHistoryOption],
         run: runDone(true))
 
     static let reopen: Command = Command(
         name: "reopen",
         summary: "Reopen completed tasks",
-        discussion: "Clears the box and removes done:. A parent's subtasks stay as they are. " + writeDiscussion,
+        discussion: "Clears the box and removes done:. A parent's subtasks stay as they are. A repeating task "
+            + "that is open (tick done moved it on) stays as it is, and the line says so: tick undo takes a "
+            + "completion back. " + writeDiscussion,
         arguments: [refsArgument],
         run: runDone(false))
+
+    static let skip: Command = Command(
+        name: "skip",
+        summary: "Move repeating tasks to their next date, not completing them",
+        discussion: "For \"not this time\": only the task's due: date changes. rec:+1w and rec:++1w move on from the "
+            + "due date as a completion would; rec:1w moves to a week from today. The line says when: Skipped REF "
+            + "\"Water the plants\": next due Mon Dec 7. A task that does not repeat, or whose next occurrence would "
+            + "pass its until: date, is refused (exit 2), with nothing changed. " + writeDiscussion,
+        arguments: [refsArgument],
+        run: runSkip)
 
     static let flag: Command = Command(
         name: "flag",
@@ -252,7 +283,7 @@ enum Commands {
 
     static let edit: Command = Command(
         name: "edit",
-        summary: "Change a task's title, notes, due date or priority",
+        summary: "Change a task's title, notes, due date, priority or rule",
         discussion: "With options, changes what they name. With none, opens $VISUAL (else $EDITOR, else vi) on the "
             + "task's title line (title and metadata, as in the file), a blank line and its notes; what you save is "
             + "written back to that task only, field by field. Leaving the text unchanged, or an editor that "
@@ -265,6 +296,11 @@ enum Commands {
             Option(name: "append-note", valueName: "TEXT", help: "Add TEXT after the notes"),
             Option(name: "due", valueName: "DATE", help: "The due date (as for tick due), or none"),
             Option(name: "priority", valueName: "LEVEL", help: "low, medium, high or none", choices: priorityChoices),
+            Option(name: "rec", valueName: "RULE",
+                   help: "Repeat by RULE (1w: a week after each completion; +1w: a week after the due date; ++1w: the "
+                       + "next weekly date after today; units d, w, m, y, b), or none to stop (removing until: too)"),
+            Option(name: "until", valueName: "DATE", help: "End the repetition on DATE (as for tick due), or none"),
+            keepHistoryOption,
         ],
         run: runEdit)
 
