@@ -197,3 +197,12 @@ extension Recurrence {
         return nil
     }
 }
+
+extension Recurrence {
+    /// Of two next due dates that two copies of a file gave the same repeating task (each completed
+    /// it, on different days), the one to keep: the later (README "Repeating tasks"). A merge of the
+    /// two copies follows this rule.
+    public static func merged(_ a: DueDate, _ b: DueDate) -> DueDate {
+        (a.day, a.minutes ?? -1) >= (b.day, b.minutes ?? -1) ? a : b
+    }
+}

@@ -339,6 +339,18 @@ struct RepeatingTaskCommandTests {
         #expect(try Self.text(sandbox, "home.md") == before)
     }
 
+    @Test("due none is refused on a task that repeats from its due date, and fine for the completion mode")
+    func dueNone() throws {
+        let before = "- [ ] Rent due:2026-03-01 rec:+1m\n- [ ] Water due:2026-03-01 rec:1w\n"
+        let sandbox = try Self.folder(["home.md": before])
+        let result = try Self.tick(sandbox, ["due", "Rent", "none"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("rec:+1m repeats from the due date"), "\(result.stderr)")
+        #expect(try Self.text(sandbox, "home.md") == before)
+        expectRun(try Self.tick(sandbox, ["--quiet", "due", "Water", "none"]), status: 0, stdout: "", stderr: "")
+        #expect(try Self.text(sandbox, "home.md") == "- [ ] Rent due:2026-03-01 rec:+1m\n- [ ] Water rec:1w\n")
+    }
+
     // MARK: - reopen and undo
 
     @Test("reopen on an open repeating task is a no-op that says so")

@@ -94,6 +94,15 @@ struct RecurrenceEditTests {
         #expect(library.leavesAsIs(.complete(on: Self.day), done))
     }
 
+    @Test("of two next dates from two copies, the later wins, a time counting within its day")
+    func merged() {
+        let a = DueDate(day: Day(year: 2026, month: 12, day: 8)!, minutes: nil)
+        let b = DueDate(day: Day(year: 2026, month: 12, day: 9)!, minutes: nil)
+        let c = DueDate(day: Day(year: 2026, month: 12, day: 9)!, minutes: 540)
+        #expect(Recurrence.merged(a, b) == b && Recurrence.merged(b, a) == b)
+        #expect(Recurrence.merged(b, c) == c && Recurrence.merged(c, b) == c)
+    }
+
     @Test("the rule in words", arguments: [
         ("1w", "a week after done"), ("3d", "3 days after done"), ("+1w", "every week"), ("++2m", "every 2 months"),
         ("+1b", "every business day"), ("5b", "5 business days after done"), ("++1y", "every year"),

@@ -54,6 +54,15 @@ private func editing(_ invocation: Invocation, _ edit: TaskEdit) throws -> ExitS
         throw CommandFailure(.usage, "\(describe(plain, in: library)) does not repeat (it has no rec: rule tick can read; "
                              + "tick check shows a malformed one); nothing changed")
     }
+    // Removing the due date of a task that repeats from it would leave one that tick check reports.
+    if case .due(nil) = edit {
+        for id in ids {
+            let task = library.task(id)
+            if let problem = Recurrence.problem(rule: task.recurrence, due: nil, until: task.until) {
+                throw UsageError.invalidInput("\(describe(id, in: library)): " + problem + "; nothing changed")
+            }
+        }
+    }
     let (after, tasks) = try session.folder.edit(ids, [edit])
     invocation.report(tasks.compactMap { task in task.after.map { changeLine(edit, task, $0, in: after, now: invocation.now) } },
                       tasks: tasks.compactMap(\.after), in: after)

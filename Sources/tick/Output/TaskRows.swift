@@ -2,10 +2,10 @@ import TickCore
 
 /// One task as a row shows it, read from its record once.
 ///
-/// The row reads the same without colour: `ref  [ ] title !! ⚑  due Fri  ✎  · List`, where
-/// `!`/`!!`/`!!!` is the priority, `⚑` the flag, `due …` or `overdue …` the due date in words
-/// (`done …` the `done:` date in Completed), `✎` marks notes and `· List` names the list in
-/// cross-list views.
+/// The row reads the same without colour: `ref  [ ] title !! ⚑  due Fri  ↻ every week  ✎  · List`,
+/// where `!`/`!!`/`!!!` is the priority, `⚑` the flag, `due …` or `overdue …` the due date in words
+/// (`done …` the `done:` date in Completed), `↻ …` a repeating task's rule, `✎` marks notes and
+/// `· List` names the list in cross-list views.
 struct Row {
     var refHash: UInt64
     var refLength: Int
