@@ -206,6 +206,16 @@ struct RepeatingTaskCommandTests {
         expectRun(try Self.tick(sandbox, ["check"]), status: 0)
     }
 
+    @Test("the kept copy is the title line as written, without rec:, until: and a hard break, even with odd words")
+    func keepHistoryOddLine() throws {
+        let sandbox = try Self.folder(["home.md": "- [ ] Water `rec:x` #garden due:2026-03-10 rec:+1w until:2026-12-31 \\\n"
+                                       + "  more words\n- [ ] Next\n"])
+        expectRun(try Self.tick(sandbox, ["--quiet", "done", "--keep-history", "Water"]), status: 0, stdout: "", stderr: "")
+        #expect(try Self.text(sandbox, "home.md") == "- [ ] Water `rec:x` #garden due:2026-03-17 rec:+1w until:2026-12-31 \\\n"
+                + "  more words\n- [x] Water `rec:x` #garden due:2026-03-10 done:2026-03-14\n- [ ] Next\n")
+        expectRun(try Self.tick(sandbox, ["check"]), status: 0)
+    }
+
     @Test("the configuration key recurrence.keep-history = true does what --keep-history does")
     func keepHistoryConfiguration() throws {
         let sandbox = try Self.folder(["home.md": "  - [ ] Water due:2026-03-10 rec:+1w\n"])
