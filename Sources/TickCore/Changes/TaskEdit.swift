@@ -171,6 +171,32 @@ extension Document {
 
 // MARK: - Repeating tasks
 
+extension TaskEdit {
+    /// Whether this edit completes a task (`done`, `pick --done`, the editor).
+    public var isCompletion: Bool {
+        switch self {
+        case .complete, .completeKeepingHistory: return true
+        default: return false
+        }
+    }
+
+    /// A completion without its kept history: what a parent's open subtasks get.
+    var plain: TaskEdit {
+        if case .completeKeepingHistory(let day) = self { return .complete(on: day) }
+        return self
+    }
+}
+
+extension TaskInfo {
+    /// Whether completing this task on `day` moves it to a next occurrence (it repeats, and its
+    /// `until:` day is not passed), rather than ticking it.
+    public func advances(completedOn day: Day) -> Bool {
+        guard !done, let rule = recurrence else { return false }
+        guard case .next? = try? Recurrence.next(rule, due: due, until: until, completed: day, today: day) else { return false }
+        return true
+    }
+}
+
 extension Document {
     /// Completes task `i` on `day`: a repeating task moves to its next occurrence (and, keeping
     /// history, gets a completed copy after it); any other one, or one whose `until:` day has come,
