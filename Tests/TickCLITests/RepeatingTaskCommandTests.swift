@@ -384,6 +384,30 @@ struct RepeatingTaskCommandTests {
         #expect(try Self.text(sandbox, "home.md") == before)
     }
 
+    @Test("done --json prints the task after the change: open, with its next due date and its rule")
+    func doneJSON() throws {
+        let sandbox = try Self.folder(["home.md": "> 1. [ ] A\n> 2. [ ] Water due:2026-03-10 rec:+1w\n>    - [x] Sub done:2026-03-01"])
+        let result = try Self.tick(sandbox, ["--json", "done", "--keep-history", "Water"])
+        #expect(result.status == 0)
+        let tasks = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]])
+        #expect(tasks.count == 1)
+        #expect(tasks.first?["done"] as? Bool == false && tasks.first?["due"] as? String == "2026-03-17")
+        #expect((tasks.first?["recurrence"] as? [String: Any])?["interval"] as? String == "+1w")
+        // In a block quote and an ordered list, the copy takes the next number; no final newline stays so.
+        #expect(try Self.text(sandbox, "home.md")
+                == "> 1. [ ] A\n> 2. [ ] Water due:2026-03-17 rec:+1w\n>    - [ ] Sub\n> 3. [x] Water due:2026-03-10 done:2026-03-14")
+    }
+
+    @Test("tick help done, skip, edit, add, reopen and pick describe repeating tasks, as their snapshots show",
+          arguments: ["done", "skip", "edit", "add", "reopen", "pick"])
+    func help(_ command: String) throws {
+        let sandbox = try Sandbox()
+        let snapshot = try Fixtures.text("help/\(command).txt")
+        #expect(snapshot.contains("rec") || snapshot.contains("repeating"), "\(command)")
+        expectRun(try sandbox.run(["help", command]), status: 0, stdout: snapshot, stderr: "")
+        expectRun(try sandbox.run([command, "--help"]), status: 0, stdout: snapshot, stderr: "")
+    }
+
     // MARK: - Views
 
     @Test("rows show ↻ and the rule in words; the words give way first when the row is too wide")
