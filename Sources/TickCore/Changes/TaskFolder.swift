@@ -40,7 +40,15 @@ public final class TaskFolder {
         self.folder = folder
         self.writer = writer
         recoveryNotes = writer.recoveryNotes
-        loaded = folder.load(saveCache: false, environment: environment, scan: writer.scan)
+        // A list saved by another program while tick read it is read again, once it is quiet: a
+        // change never resolves its tasks against half a save.
+        var loaded = folder.load(saveCache: false, environment: environment, scan: writer.scan)
+        var rounds = 0
+        while rounds < 8, writer.rescanIfChanged() {
+            loaded = folder.load(saveCache: false, environment: environment, scan: writer.scan)
+            rounds += 1
+        }
+        self.loaded = loaded
         library = loaded.library
     }
 

@@ -96,6 +96,7 @@ public final class FolderWriter {
         recoveryNotes += removeLeftovers(scan.leftovers)
         if try recover() { scan = folder.scan() }
         try checkUndoable()
+        if awaitQuietLists() { scan = folder.scan() }
     }
 
     /// Makes sure the entry `undo` would revert names only lists inside the folder (every link on
@@ -206,7 +207,7 @@ public final class FolderWriter {
         for change in applied where change.after != nil {
             guard let k = paths.firstIndex(of: change.path), let target = try? resolve(change.path),
                   let status = (try? fileSystem.status(target, followSymlinks: false)) ?? nil else { continue }
-            result[k] = Journal.Stamp(inode: status.inode, modified: status.modified)
+            result[k] = Journal.Stamp(status)
         }
         return result
     }
@@ -215,7 +216,7 @@ public final class FolderWriter {
     private func isOwnWrite(_ path: String, _ status: FileStatus) -> Bool {
         guard let entry = entries.last(where: { $0.state == .done && $0.paths.contains(path) }),
               let k = entry.paths.firstIndex(of: path), let stamp = entry.written[k] else { return false }
-        return stamp == Journal.Stamp(inode: status.inode, modified: status.modified)
+        return stamp == Journal.Stamp(status)
     }
 
     /// A journal step, whose file-system failure is a storage error like a list's.
@@ -490,7 +491,8 @@ public final class FolderWriter {
 
         guard let new else {
             // Delete: move the file aside atomically, check what was moved, then drop it.
-            guard expected != nil else { return true }
+            guard let expected else { return true }
+            guard let quiet = try awaitQuiet(target, path: path, expected: expected) else { return false }
             do {
                 try fileSystem.rename(target, to: temporary)
             } catch FileSystemError.notFound {
@@ -498,8 +500,7 @@ public final class FolderWriter {
             } catch let error as FileSystemError {
                 throw StorageError.io(error.named(path, "remove"))
             }
-            let moved = try? fileSystem.readFile(temporary, followSymlinks: false)
-            if moved != expected {
+            if !holdsWhatTickRead(temporary, expected, quiet) {
                 // Someone saved it meanwhile: put theirs back, or keep it when a new file took the name.
                 do {
                     try fileSystem.link(temporary, to: target)
@@ -514,7 +515,13 @@ public final class FolderWriter {
             return true
         }
 
-        let mode = (try? fileSystem.status(target))??.mode ?? 0o644
+        // A list being written in place is waited for before anything of tick's is in place.
+        var quiet: FileStatus?
+        if let expected {
+            guard let status = try awaitQuiet(target, path: path, expected: expected) else { return false }
+            quiet = status
+        }
+        let mode = quiet?.mode ?? (try? fileSystem.status(target))??.mode ?? 0o644
         let mine: FileStatus?
         do {
             try fileSystem.createFile(temporary, contents: new, mode: mode, sync: true)
@@ -550,17 +557,23 @@ public final class FolderWriter {
             }
             return try renameOver(target, temporary, path: path, expected: expected)
         }
-        // The temporary name now holds what was in place: is it what tick read?
-        let swapped = try? fileSystem.readFile(temporary, followSymlinks: false)
-        if swapped == expected {
-            if try writtenInPlaceMeanwhile(temporary, path: path) {
-                return try swapBack(target, temporary, mine, new, path: path, folder: folder, name: name)
-            }
-            try fileSystem.removeFile(temporary)
-            try? fileSystem.syncDirectory(folder)
-            return true
+        // The temporary name now holds what was in place: is it what tick read, untouched since the
+        // quiet moment? If not, theirs goes back at once, before anyone opens tick's file by name.
+        guard let quiet, holdsWhatTickRead(temporary, expected, quiet) else {
+            return try swapBack(target, temporary, mine, expected, new, path: path, folder: folder, name: name)
         }
-        return try swapBack(target, temporary, mine, new, path: path, folder: folder, name: name)
+        try fileSystem.removeFile(temporary)
+        try? fileSystem.syncDirectory(folder)
+        return true
+    }
+
+    /// Whether the file at `path` (the list tick just moved aside) holds `bytes` and is the very
+    /// file seen quiet before, not written since. The content is read before the status, so that
+    /// any write before the status is seen by its time or size.
+    private func holdsWhatTickRead(_ path: String, _ bytes: [UInt8]?, _ quiet: FileStatus) -> Bool {
+        guard (try? fileSystem.readFile(path, followSymlinks: false)) == bytes,
+              let now = (try? fileSystem.status(path, followSymlinks: false)) ?? nil else { return false }
+        return now.isSameFile(as: quiet) && now.size == quiet.size && now.modified == quiet.modified
     }
 
     /// The window W: a program writing a list in place, in pieces at most this far apart, is seen.
@@ -568,41 +581,143 @@ public final class FolderWriter {
     /// How long tick waits for a list to be quiet before it gives up, writing nothing.
     static let quietLimit: Int64 = 2_000_000_000
 
-    /// After the exchange, the file tick replaced (now at `temporary`) may still be open in a
-    /// program writing it in place. Unless tick wrote it itself, tick waits until it has been quiet
-    /// for the window W and returns whether it changed meanwhile (then tick puts it back and starts
-    /// again). A file that never goes quiet within the limit stops the change: nothing is written.
-    private func writtenInPlaceMeanwhile(_ temporary: String, path: String) throws -> Bool {
-        guard let old = (try? fileSystem.status(temporary, followSymlinks: false)) ?? nil, !isOwnWrite(path, old) else { return false }
+    /// Waits until the list at `target` is quiet: written last at least the window W ago, or seen
+    /// unchanged for W (a time in the future, from another machine's clock, costs one window, never
+    /// more). A program writing the list in place, in pieces at most W apart, has finished by then.
+    /// The list tick wrote itself last is not waited for. Returns the list's status at the quiet
+    /// moment, or nil when its content is no longer `expected` (the caller reads it again). A list
+    /// that never goes quiet within the limit stops the change: nothing is written.
+    private func awaitQuiet(_ target: String, path: String, expected: [UInt8]) throws -> FileStatus? {
+        guard let status = (try? fileSystem.status(target, followSymlinks: false)) ?? nil else { return nil }
+        guard let (quiet, waited) = try waitUntilQuiet(target, path: path, from: status, followSymlinks: false) else { return nil }
+        // After a wait, what tick read may have been half a save.
+        if waited, (try? fileSystem.readFile(target, followSymlinks: false)) != expected { return nil }
+        return quiet
+    }
+
+    /// The wait of `awaitQuiet`, from the status first seen: the status at the quiet moment and
+    /// whether tick waited, or nil when the file is gone.
+    private func waitUntilQuiet(_ target: String, path: String, from first: FileStatus,
+                                followSymlinks: Bool) throws -> (FileStatus, waited: Bool)? {
+        if isOwnWrite(path, first) { return (first, false) }
+        var status = first
+        var seen = fileSystem.now()
         var waited: Int64 = 0
         while true {
-            let age = fileSystem.now() - old.modified
-            if age >= Self.quietWindow { return false }
-            if waited >= Self.quietLimit { return true }
-            fileSystem.pause(nanoseconds: Self.quietWindow - age)
-            waited += Self.quietWindow - age
-            guard let again = (try? fileSystem.status(temporary, followSymlinks: false)) ?? nil else { return true }
-            if !again.isSameFile(as: old) || again.modified != old.modified || again.size != old.size { return true }
+            let now = fileSystem.now()
+            let quietFor = max(now - status.modified, now - seen)
+            if quietFor >= Self.quietWindow { return (status, waited > 0) }
+            guard waited < Self.quietLimit else { throw StorageError.changedMeanwhile(path: path) }
+            fileSystem.pause(nanoseconds: Self.quietWindow - quietFor)
+            waited += Self.quietWindow - quietFor
+            guard let again = (try? fileSystem.status(target, followSymlinks: followSymlinks)) ?? nil else { return nil }
+            if !again.isSameFile(as: status) || again.size != status.size || again.modified != status.modified {
+                status = again
+                seen = fileSystem.now()
+            }
         }
+    }
+
+    /// Whether a list changed on disk since the scan: someone saved it while tick read the lists,
+    /// so what tick read may be half a save. Then waits for the lists to be quiet and scans again,
+    /// and the caller reads the lists again. One status call a list; no walk of the folder unless
+    /// something changed.
+    public func rescanIfChanged() -> Bool {
+        let changed = scan.lists.contains { list in
+            let now = (try? fileSystem.status(list.absolutePath, followSymlinks: true)) ?? nil
+            guard let now, let then = list.status else { return now != nil || list.status != nil }
+            // The status-change time also tells a list swapped out and back (a rename editor undoing its save).
+            return !now.isSameFile(as: then) || now.size != then.size || now.modified != then.modified
+                || now.changed != then.changed
+        }
+        guard changed else { return false }
+        let folder = Folder(location: FolderLocation(path: root, source: .option, exists: true), fileSystem: fileSystem)
+        scan = folder.scan()
+        if awaitQuietLists() { scan = folder.scan() }
+        return true
+    }
+
+    /// Before a change reads its lists, waits (bounded, as for one list) for every list that someone
+    /// else wrote within the window W, so that its tasks are never found in half a save. Returns
+    /// whether it waited; a list that never goes quiet is left to the write, which refuses it.
+    private func awaitQuietLists() -> Bool {
+        let now = fileSystem.now()
+        var waited = false
+        for list in scan.lists {
+            guard let status = list.status, status.kind == .file, now - status.modified < Self.quietWindow else { continue }
+            if let (_, didWait) = (try? waitUntilQuiet(list.absolutePath, path: list.path, from: status, followSymlinks: true)) ?? nil {
+                waited = waited || didWait
+            }
+        }
+        return waited
     }
 
     /// Someone saved the file in between: puts their version back under the list's name and
     /// returns false, so that tick re-applies its edit to it.
-    private func swapBack(_ target: String, _ temporary: String, _ mine: FileStatus?, _ new: [UInt8],
+    private func swapBack(_ target: String, _ temporary: String, _ mine: FileStatus?, _ expected: [UInt8]?, _ new: [UInt8],
                           path: String, folder: String, name: String) throws -> Bool {
         // Swap theirs back only while the list is still tick's own file, untouched; otherwise a
         // second save is in place: keep both.
         guard let mine, stillMine(target, mine, new) else {
-            throw keep(temporary, asBackupOf: path, in: folder, name: name)
+            return try settle(target, temporary, expected, new, path: path, folder: folder, name: name)
         }
         try fileSystem.exchange(temporary, with: target)
         guard stillMine(temporary, mine, new) else {
             // A save landed between the check and the swap: it is now under the temporary name.
             try fileSystem.exchange(temporary, with: target)
-            throw keep(temporary, asBackupOf: path, in: folder, name: name)
+            return try settle(target, temporary, expected, new, path: path, folder: folder, name: name)
         }
         try fileSystem.removeFile(temporary)
         return false
+    }
+
+    /// Two saves landed while tick wrote: one into the file tick set aside (at `temporary`), one
+    /// into the list while it was tick's own file. A program that noticed its file was replaced
+    /// saved again on top of tick's (an editor reloading, an appender appending again), so the list
+    /// often holds every line of both: then nothing is lost, the set-aside file goes and tick's
+    /// change stands. Otherwise, once the set-aside file is quiet, tick merges the changes both
+    /// made to what tick read, and its own, line by line (`LineMerge`), and writes that as any
+    /// change. Only when they changed the same lines is the set-aside version kept as a backup
+    /// beside the list, and reported.
+    private func settle(_ target: String, _ temporary: String, _ expected: [UInt8]?, _ new: [UInt8],
+                        path: String, folder: String, name: String) throws -> Bool {
+        if let status = (try? fileSystem.status(temporary, followSymlinks: false)) ?? nil,
+           let expected, (try? waitUntilQuiet(temporary, path: "", from: status, followSymlinks: false)) != nil {
+            for _ in 0..<4 {
+                guard let list = try? fileSystem.readFile(target, followSymlinks: false),
+                      let aside = try? fileSystem.readFile(temporary, followSymlinks: false) else { break }
+                if Self.holdsEveryLine(of: aside, in: list), Self.holdsEveryLine(of: new, in: list) {
+                    try? fileSystem.removeFile(temporary)
+                    try? fileSystem.syncDirectory(folder)
+                    return true
+                }
+                guard let theirs = LineMerge.merge(base: expected, ours: list, theirs: aside),
+                      let merged = LineMerge.merge(base: expected, ours: theirs, theirs: new) else { break }
+                // A failure here keeps the set-aside file as a backup, never as a temporary file
+                // that the next run would sweep away.
+                guard let written = try? replace(path, expected: list, with: merged) else { break }
+                if written {
+                    try? fileSystem.removeFile(temporary)
+                    return true
+                }
+            }
+        }
+        throw keep(temporary, asBackupOf: path, in: folder, name: name)
+    }
+
+    /// Whether every line of `part` is in `whole`, as often as in `part` (in any order).
+    static func holdsEveryLine(of part: [UInt8], in whole: [UInt8]) -> Bool {
+        var counts: [ArraySlice<UInt8>: Int] = [:]
+        for line in whole.split(separator: 0x0A, omittingEmptySubsequences: false) { counts[line, default: 0] += 1 }
+        for line in part.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            // The last line of a file without a final newline may have gained one in the other.
+            guard let count = counts[line], count > 0 else {
+                if line.isEmpty { continue }
+                return false
+            }
+            counts[line] = count - 1
+        }
+        return true
     }
 
     /// Whether `path` is still the file tick wrote (same inode) holding tick's bytes.

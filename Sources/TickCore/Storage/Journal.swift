@@ -33,10 +33,26 @@ struct Journal {
         var written: [Int: Stamp] = [:]
     }
 
-    /// A file as tick left it: when a list still has this inode and time, no one wrote it since.
+    /// A file as tick left it: when a list still has this inode, times and size, no one wrote it
+    /// since. (An in-place save within the clock's tick keeps the modification time; it changes the
+    /// size or the status-change time.) Entries written before sizes were recorded have none, and
+    /// never match: the list is then waited for, as anyone else's.
     struct Stamp: Equatable {
         var inode: UInt64
         var modified: Int64
+        var size: Int = -1
+        var changed: Int64 = 0
+
+        init(inode: UInt64, modified: Int64, size: Int = -1, changed: Int64 = 0) {
+            self.inode = inode
+            self.modified = modified
+            self.size = size
+            self.changed = changed
+        }
+
+        init(_ status: FileStatus) {
+            self.init(inode: status.inode, modified: status.modified, size: status.size, changed: status.changed)
+        }
     }
 
     /// Why an entry was refused.
@@ -111,10 +127,19 @@ struct Journal {
             let value = String(line[line.index(after: space)...])
             if key == "written" {
                 let parts = value.split(separator: " ")
-                guard parts.count == 3, let k = Int(parts[0]), let inode = UInt64(parts[1]), let modified = Int64(parts[2]) else {
+                guard parts.count == 3 || parts.count == 5, let k = Int(parts[0]), let inode = UInt64(parts[1]),
+                      let modified = Int64(parts[2]) else {
                     throw Rejection(entry: name, reason: "a written line makes no sense")
                 }
-                written[k] = Stamp(inode: inode, modified: modified)
+                var stamp = Stamp(inode: inode, modified: modified)
+                if parts.count == 5 {
+                    guard let size = Int(parts[3]), size >= 0, let changed = Int64(parts[4]) else {
+                        throw Rejection(entry: name, reason: "a written line makes no sense")
+                    }
+                    stamp.size = size
+                    stamp.changed = changed
+                }
+                written[k] = stamp
             } else if key == "file" {
                 guard let gap = value.firstIndex(of: " "), Int(value[..<gap]) == paths.count else {
                     throw Rejection(entry: name, reason: "its file lines are out of order")
@@ -280,7 +305,7 @@ struct Journal {
         var text = "state \(entry.state.rawValue)\nrecover \(entry.finishesOnRecovery ? "finish" : "drop")\nsummary \(entry.summary)\n"
         if let undoes = entry.undoes { text += "undoes \(undoes)\n" }
         for (k, path) in entry.paths.enumerated() { text += "file \(k) \(path)\n" }
-        for (k, stamp) in entry.written.sorted(by: { $0.key < $1.key }) { text += "written \(k) \(stamp.inode) \(stamp.modified)\n" }
+        for (k, stamp) in entry.written.sorted(by: { $0.key < $1.key }) { text += "written \(k) \(stamp.inode) \(stamp.modified) \(stamp.size) \(stamp.changed)\n" }
         return Array(text.utf8)
     }
 

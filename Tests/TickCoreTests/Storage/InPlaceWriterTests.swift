@@ -67,4 +67,174 @@ struct InPlaceWriterTests {
         try writer.change("add two", path: "a.md", appending("- [ ] two"))
         #expect(!fs.log.contains { $0.operation == .pause })
     }
+
+    @Test("a save in progress is waited for before tick reads it again and before anything of tick's is in place")
+    func waitsBeforeTheExchange() throws {
+        let fs = memoryFolder(["gen.md": "- [ ] old output\n"])
+        let writer = try FolderWriter(root: "/tasks", fileSystem: fs)
+        let file = fs.open("/tasks/gen.md")
+        fs.write(file, "- [ ] line 1\n", truncating: true)
+        var pieces = ["- [ ] line 2\n", "- [ ] line 3\n"]
+        var exchangesWhileWriting = 0
+        fs.beforeCall = { call in
+            if call.operation == .exchange, !pieces.isEmpty { exchangesWhileWriting += 1 }
+            if call.operation == .pause, !pieces.isEmpty { fs.write(file, pieces.removeFirst()) }
+        }
+        try writer.change("add", path: "gen.md", appending("- [ ] from tick"))
+        #expect(exchangesWhileWriting == 0, "tick's file was swapped in while the generator was still writing")
+        #expect(fs.text("/tasks/gen.md") == "- [ ] line 1\n- [ ] line 2\n- [ ] line 3\n- [ ] from tick\n")
+        #expect(fs.log.filter { $0.operation == .exchange }.count == 1)
+    }
+
+    @Test("a piece written after tick's quiet check is put back at once, with no wait while tick's file is in place")
+    func pieceBetweenCheckAndExchange() throws {
+        let fs = memoryFolder(["gen.md": "- [ ] a\n"])
+        fs.pause(nanoseconds: Self.w)
+        let writer = try FolderWriter(root: "/tasks", fileSystem: fs)
+        fs.restart()
+        let file = fs.open("/tasks/gen.md")
+        var written = false
+        var calls: [InMemoryFileSystem.Operation] = []
+        fs.beforeCall = { call in
+            calls.append(call.operation)
+            // The writer writes its next piece just before tick's exchange, after tick found the list quiet.
+            if call.operation == .exchange, !written {
+                written = true
+                fs.write(file, "- [ ] b\n")
+            }
+        }
+        try writer.change("add", path: "gen.md", appending("- [ ] from tick"))
+        #expect(fs.text("/tasks/gen.md") == "- [ ] a\n- [ ] b\n- [ ] from tick\n")
+        let first = try #require(calls.firstIndex(of: .exchange))
+        let swapBack = try #require(calls[(first + 1)...].firstIndex(of: .exchange))
+        #expect(!calls[first..<swapBack].contains(.pause), "tick waited with its own file in place")
+        #expect(fs.tree("/tasks").filter { !$0.hasPrefix(".tick") } == ["gen.md"])
+    }
+
+    @Test("a modification time in the future (another machine's clock) costs one window, not a failure")
+    func futureTime() throws {
+        let fs = memoryFolder(["a.md": "- [ ] one\n"])
+        fs.setModified("/tasks/a.md", to: fs.now() + 3_600_000_000_000)
+        let writer = try FolderWriter(root: "/tasks", fileSystem: fs)
+        fs.restart()
+        let start = fs.now()
+        try writer.change("add two", path: "a.md", appending("- [ ] two"))
+        #expect(fs.text("/tasks/a.md") == "- [ ] one\n- [ ] two\n")
+        let waited = fs.now() - start
+        #expect(waited >= Self.w && waited < 2 * Self.w, "waited \(waited) ns")
+    }
+
+    @Test("a list rewritten with the same bytes after tick's quiet check is told by its time: the piece after it is kept")
+    func sameBytesRewritten() throws {
+        let fs = memoryFolder(["gen.md": "- [ ] a\n"])
+        fs.pause(nanoseconds: Self.w)
+        let writer = try FolderWriter(root: "/tasks", fileSystem: fs)
+        fs.restart()
+        let file = fs.open("/tasks/gen.md")
+        var step = 0
+        fs.beforeCall = { call in
+            if step == 0, call.operation == .exchange {
+                // The generator starts again: it truncates and writes its first piece, the same bytes as before.
+                step = 1
+                fs.write(file, "- [ ] a\n", truncating: true)
+            } else if step == 1, call.operation == .exchange || call.operation == .remove {
+                // Its next piece lands just after tick looked at the file it moved aside.
+                step = 2
+                fs.write(file, "- [ ] b\n")
+            }
+        }
+        try writer.change("add", path: "gen.md", appending("- [ ] from tick"))
+        #expect(step == 2)
+        #expect(fs.text("/tasks/gen.md") == "- [ ] a\n- [ ] b\n- [ ] from tick\n")
+    }
+
+    @Test("a change opened while a list is half saved waits for the save before it reads the lists")
+    func openingWaitsForSaves() throws {
+        let fs = memoryFolder(["gen.md": "- [ ] old output\n", "other.md": "- [ ] quiet\n"])
+        fs.pause(nanoseconds: Self.w)
+        let file = fs.open("/tasks/gen.md")
+        fs.write(file, "- [ ] line 1\n", truncating: true)
+        var pieces = ["- [ ] line 2\n", "- [ ] line 3\n"]
+        fs.beforeCall = { call in
+            if call.operation == .pause, !pieces.isEmpty { fs.write(file, pieces.removeFirst()) }
+        }
+        let writer = try FolderWriter(root: "/tasks", fileSystem: fs)
+        #expect(pieces.isEmpty, "the writer read the lists while gen.md was half saved")
+        #expect(writer.scan.lists.map(\.path) == ["gen.md", "other.md"])
+        let status = try #require(writer.scan.lists.first?.status)
+        #expect(status.size == "- [ ] line 1\n- [ ] line 2\n- [ ] line 3\n".utf8.count)
+    }
+
+    @Test("an appender that writes into the file tick set aside and then again into tick's file loses nothing and leaves no backup")
+    func appenderOnBothFiles() throws {
+        let fs = memoryFolder(["log.md": "- [ ] a\n"])
+        fs.pause(nanoseconds: Self.w)
+        let writer = try FolderWriter(root: "/tasks", fileSystem: fs)
+        fs.restart()
+        let old = fs.open("/tasks/log.md")
+        var step = 0
+        fs.beforeCall = { call in
+            if step == 0, call.operation == .exchange {
+                // The appender appends to the list tick found quiet, just before tick's exchange ...
+                step = 1
+                fs.write(old, "- [ ] b\n")
+            } else if step == 1, call.operation == .status {
+                // ... notices its file was replaced and appends again, to the list by name: tick's file.
+                step = 2
+                fs.append("/tasks/log.md", "- [ ] b\n")
+            }
+        }
+        try writer.change("add", path: "log.md", appending("- [ ] from tick"))
+        #expect(step == 2)
+        #expect(fs.text("/tasks/log.md") == "- [ ] a\n- [ ] from tick\n- [ ] b\n")
+        #expect(fs.tree("/tasks").filter { !$0.hasPrefix(".tick") } == ["log.md"])
+    }
+
+    @Test("when the list tick left holds less than the file it set aside, that file is kept as a backup and named")
+    func backupWhenSomethingWouldBeLost() throws {
+        let fs = memoryFolder(["log.md": "- [ ] a\n"])
+        fs.pause(nanoseconds: Self.w)
+        let writer = try FolderWriter(root: "/tasks", fileSystem: fs)
+        fs.restart()
+        let old = fs.open("/tasks/log.md")
+        var step = 0
+        fs.beforeCall = { call in
+            if step == 0, call.operation == .exchange {
+                step = 1
+                fs.write(old, "- [ ] b\n")
+            } else if step == 1, call.operation == .status {
+                step = 2
+                fs.saveInPlace("/tasks/log.md", "- [ ] c\n")
+            }
+        }
+        #expect(throws: StorageError.self) { try writer.change("add", path: "log.md", appending("- [ ] from tick")) }
+        #expect(fs.text("/tasks/log.md") == "- [ ] c\n")
+        let backups = fs.tree("/tasks").filter { $0.contains(".tick-backup-") }
+        #expect(backups.count == 1)
+        #expect(backups.first.flatMap { fs.text("/tasks/" + $0) } == "- [ ] a\n- [ ] b\n")
+    }
+
+    @Test("a rename editor saving just before tick's exchange and again on tick's file: both saves and tick's change are merged in")
+    func renameEditorOnBothFiles() throws {
+        let fs = memoryFolder(["a.md": "- [ ] one\n"])
+        fs.pause(nanoseconds: Self.w)
+        let writer = try FolderWriter(root: "/tasks", fileSystem: fs)
+        fs.restart()
+        var step = 0
+        fs.beforeCall = { call in
+            if step == 0, call.operation == .exchange {
+                // The editor saves its line over the list tick found quiet, just before tick's exchange ...
+                step = 1
+                fs.saveByRename("/tasks/a.md", "- [ ] one\n- [ ] ed 1\n")
+            } else if step == 1, call.operation == .status {
+                // ... then saves its next line on top of what it finds: tick's file, without its first line.
+                step = 2
+                fs.saveByRename("/tasks/a.md", (fs.text("/tasks/a.md") ?? "") + "- [ ] ed 2\n")
+            }
+        }
+        try writer.change("add", path: "a.md", appending("- [ ] from tick"))
+        #expect(step == 2)
+        #expect(fs.text("/tasks/a.md") == "- [ ] one\n- [ ] from tick\n- [ ] ed 2\n- [ ] ed 1\n")
+        #expect(fs.tree("/tasks").filter { !$0.hasPrefix(".tick") } == ["a.md"])
+    }
 }

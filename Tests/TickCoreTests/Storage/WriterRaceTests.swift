@@ -103,13 +103,36 @@ struct WriterRaceTests {
 
     // MARK: Issue items
 
-    @Test("a second save after tick's exchange is never unlinked: the newest stays, the other is kept as a backup")
+    @Test("a second save after tick's exchange is never unlinked: both saves and tick's change end up in the list")
     func secondSaveKept() throws {
         for inPlace in [false, true] {
             let fs = memoryFolder(["home.md": Self.list])
             let writer = try FolderWriter(root: "/tasks", fileSystem: fs)
             let first = Self.list + "- [ ] First save\n"
             let second = Self.list + "- [ ] Second save\n"
+            var reads = 0
+            fs.beforeCall = { call in
+                if call.operation == .exchange, reads == 0 { fs.saveByRename("/tasks/home.md", first); reads = 1 }
+                if call.operation == .read, call.path.contains(".home.md.tick-"), reads == 1 {
+                    reads = 2
+                    if inPlace { fs.saveInPlace("/tasks/home.md", second) } else { fs.saveByRename("/tasks/home.md", second) }
+                }
+            }
+            try writer.change("add", path: "home.md", appending("- [ ] From tick"))
+            #expect(reads == 2)
+            #expect(fs.text("/tasks/home.md") == Self.list + "- [ ] Second save\n- [ ] First save\n- [ ] From tick\n",
+                    "in place: \(inPlace)")
+            #expect(fs.tree("/tasks").filter { !$0.hasPrefix(".tick") } == ["home.md"], "in place: \(inPlace)")
+        }
+    }
+
+    @Test("two saves that change the same line while tick writes: the newest stays, the other is kept as a backup")
+    func conflictingSavesKept() throws {
+        for inPlace in [false, true] {
+            let fs = memoryFolder(["home.md": Self.list])
+            let writer = try FolderWriter(root: "/tasks", fileSystem: fs)
+            let first = "# Home\n\n- [ ] Call mum !!\n- [ ] Buy oat milk\n"
+            let second = "# Home\n\n- [ ] Call mum !!\n- [ ] Buy soy milk\n"
             var reads = 0
             fs.beforeCall = { call in
                 if call.operation == .exchange, reads == 0 { fs.saveByRename("/tasks/home.md", first); reads = 1 }
