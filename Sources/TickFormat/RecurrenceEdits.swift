@@ -27,14 +27,15 @@ extension Document {
 
 extension Document {
     /// Inserts a completed copy of repeating task `i` right after it (after its notes and subtasks),
-    /// at its depth: its title line as written without its `rec:`, `until:` and `id:` tokens (so with
+    /// at its depth: its title line as written without its `rec:`, `until:`, `id:` and `done:` tokens (so with
     /// its title, priority, flag and old due date), an `x` in the box and `done:DAY` at the end; no
     /// notes, no subtasks (the record that `--keep-history` keeps). The task itself is not touched.
     public func recordingCompletion(_ i: Int, on day: Day) throws(EditError) -> EditResult {
         let task = try self.task(i)
-        let dropped = task.tokens.filter { token in
+        // Their repeats go too, or the next one would count instead (section 5.6).
+        let dropped = (task.tokens + task.duplicates).filter { token in
             switch token.kind {
-            case .recurrence, .until, .id: return true
+            case .recurrence, .until, .id, .done: return true
             default: return false
             }
         }.map(\.range)
