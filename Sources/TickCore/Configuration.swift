@@ -13,6 +13,10 @@ public struct Settings: Sendable, Equatable {
     public var defaultList: String?
     /// Colour the output (`color`): `auto`, `always` or `never`.
     public var color: String?
+    /// The minute after midnight that `tonight` names (`date.tonight`, `HH:MM`; tick's own is 18:00).
+    public var tonight: Int?
+    /// Commit each change tick makes to a task folder kept in git (`autocommit`).
+    public var autocommit: Bool?
     /// Whether completing a repeating task also keeps a completed copy (`recurrence.keep-history`,
     /// as `--keep-history` does; off by default).
     public var keepHistory = false
@@ -45,10 +49,25 @@ public enum Configuration {
         Key(name: "color", values: "auto, always or never",
             check: { ["auto", "always", "never"].contains($0) ? nil : "auto, always or never" },
             apply: { $0.color = $1 }),
+        Key(name: "date.tonight", values: "a time HH:MM, from 00:00 to 23:59",
+            check: { minutes(of: $0) == nil ? "a time HH:MM, from 00:00 to 23:59" : nil },
+            apply: { $0.tonight = minutes(of: $1) }),
+        Key(name: "autocommit", values: "true or false",
+            check: { ["true", "false"].contains($0) ? nil : "true or false" },
+            apply: { $0.autocommit = $1 == "true" }),
         Key(name: "recurrence.keep-history", values: "true or false",
             check: { ["true", "false"].contains($0) ? nil : "true or false" },
             apply: { $0.keepHistory = $1 == "true" }),
     ]
+
+    /// Minutes after midnight for `H:MM` or `HH:MM` from 0:00 to 23:59, else nil.
+    static func minutes(of text: String) -> Int? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
+              parts.allSatisfy({ $0.allSatisfy { ("0"..."9").contains($0) } }),
+              let hours = Int(parts[0]), let minutes = Int(parts[1]), hours < 24, minutes < 60 else { return nil }
+        return hours * 60 + minutes
+    }
 
     /// A file larger than this is not a configuration file: it is ignored, with a warning.
     static let maxSize = 64 * 1024

@@ -57,6 +57,12 @@ public struct Now: Hashable, Sendable, CustomStringConvertible {
     public let day: Day
     /// Minutes after midnight, 0..<1440.
     public let minutes: Int
+    /// The minute `tonight` names, 0..<1440: 18:00 unless configured (`date.tonight`).
+    public var tonight: Int = defaultTonight {
+        didSet { precondition((0..<1440).contains(tonight), "tonight out of range") }
+    }
+    /// `tonight` when not configured: 18:00.
+    public static let defaultTonight = 18 * 60
 
     public init(day: Day, minutes: Int = 0) {
         precondition((0..<1440).contains(minutes), "time of day out of range")
@@ -122,7 +128,7 @@ extension DueDate {
     /// Accepted, case-insensitive, surrounding whitespace ignored; a multi-word form may join its
     /// words with hyphens instead of spaces (`next-week`, `in-3-days`, `dec-24`), the spelling that
     /// fits in a `due:` token:
-    /// - `today`, `tomorrow`, `yesterday`; `tonight`: today at 18:00;
+    /// - `today`, `tomorrow`, `yesterday`; `tonight`: today at `now.tonight` (18:00 unless configured);
     /// - a weekday name or its three-letter abbreviation (`fri`, `friday`), alone or after `next`
     ///   (`next friday`): the next such day strictly after today, so `fri` on a Friday is a week later;
     /// - `next week`: the next Monday, strictly after today; `next month`: the first day of next month;
@@ -178,9 +184,6 @@ extension DueDate {
     }
 }
 
-
-/// The minute `tonight` names: 18:00.
-private let tonightMinutes = 18 * 60
 
 private func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
 private func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
@@ -304,7 +307,7 @@ private func parseDay(_ b: [UInt8], now: Now, text: String) throws(DateError) ->
         let word = words[0]
         switch word {
         case "today": return (today, nil)
-        case "tonight": return (today, tonightMinutes)
+        case "tonight": return (today, now.tonight)
         case "tomorrow": return (try offset(1), nil)
         case "yesterday": return (try offset(-1), nil)
         case "eow": return (try offset(7 - today.weekday), nil)

@@ -292,8 +292,13 @@ extension Folder {
         case created, alreadyInitialized
     }
 
-    /// The content of `.tick/.gitignore`: tick's local state stays out of version control.
-    public static let stateGitignore: [UInt8] = Array("*\n".utf8)
+    /// The content of `.tick/.gitignore`: tick's local state stays out of version control, and the
+    /// `.gitignore` itself is tracked, so that a clone of the repository is a task folder.
+    public static let stateGitignore: [UInt8] = Array("*\n!.gitignore\n".utf8)
+
+    /// What tick wrote before the `.gitignore` tracked itself: a folder holding exactly this is
+    /// repaired on its next write.
+    static let oldStateGitignore: [UInt8] = Array("*\n".utf8)
 
     /// Makes `path` a task folder: creates it (and its parents) if needed, then its state folder.
     @discardableResult
@@ -335,7 +340,27 @@ extension Folder {
             } catch FileSystemError.alreadyExists {
                 // Created at the same moment by another tick process.
             }
+        } else {
+            repairStateGitignore(gitignore, fileSystem: fileSystem)
         }
         return outcome
+    }
+
+    /// Replaces a `.gitignore` that still holds the old `*` alone (which ignored itself, so a clone
+    /// lost its task folder) with the current content. Any other content is the user's and is
+    /// kept. Best effort: a folder that cannot be written keeps the old file.
+    static func repairStateGitignore(_ gitignore: String, fileSystem: any FileSystem) {
+        guard let status = try? fileSystem.status(gitignore, followSymlinks: false), status.kind == .file,
+              status.size == oldStateGitignore.count,
+              (try? fileSystem.readFile(gitignore, followSymlinks: false)) == oldStateGitignore
+        else { return }
+        let temporary = gitignore + ".new"
+        try? fileSystem.removeFile(temporary)
+        do {
+            try fileSystem.createFile(temporary, contents: stateGitignore, mode: 0o600, sync: false)
+            try fileSystem.rename(temporary, to: gitignore)
+        } catch {
+            try? fileSystem.removeFile(temporary)
+        }
     }
 }

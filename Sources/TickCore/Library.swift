@@ -804,11 +804,21 @@ public struct Library: Sendable {
         }
         // Exact titles (ignoring case) are candidates beside refs; a part of a title only counts alone.
         let needle = Array(query.lowercased().utf8)
+        let asciiNeedle = needle.allSatisfy { $0 < 0x80 }
         var exact: [TaskID] = []
         var containing: [TaskID] = []
         for (l, list) in lists.enumerated() {
             for i in 0..<list.taskCount {
                 let title = list.segment.bytes(list.segment.cold(i).title)
+                if asciiNeedle, title.allSatisfy({ $0 < 0x80 }) {
+                    // ASCII on both sides: lowercasing is A-Z to a-z, compared in place.
+                    if title.count == needle.count {
+                        if Self.equalIgnoringASCIICase(title, needle) { exact.append(TaskID(list: l, index: i)) }
+                    } else if exact.isEmpty, title.count > needle.count, Self.containsIgnoringASCIICase(title, needle) {
+                        containing.append(TaskID(list: l, index: i))
+                    }
+                    continue
+                }
                 let folded = Array(String(decoding: title, as: UTF8.self).lowercased().utf8)
                 if folded == needle {
                     exact.append(TaskID(list: l, index: i))
@@ -832,23 +842,66 @@ public struct Library: Sendable {
         return .notFound
     }
 
+    /// Whether `text` equals `lowered` (lowercase ASCII) once its A-Z are lowered.
+    static func equalIgnoringASCIICase(_ text: UnsafeBufferPointer<UInt8>, _ lowered: [UInt8]) -> Bool {
+        guard text.count == lowered.count else { return false }
+        for k in 0..<text.count where text[k] | (text[k] >= 0x41 && text[k] <= 0x5A ? 0x20 : 0) != lowered[k] { return false }
+        return true
+    }
+
+    /// Whether `text` holds `lowered` (lowercase ASCII, not empty) once its A-Z are lowered.
+    static func containsIgnoringASCIICase(_ text: UnsafeBufferPointer<UInt8>, _ lowered: [UInt8]) -> Bool {
+        guard !lowered.isEmpty, text.count >= lowered.count else { return lowered.isEmpty }
+        for start in 0...(text.count - lowered.count) {
+            var k = 0
+            while k < lowered.count {
+                let byte = text[start + k]
+                if byte | (byte >= 0x41 && byte <= 0x5A ? 0x20 : 0) != lowered[k] { break }
+                k += 1
+            }
+            if k == lowered.count { return true }
+        }
+        return false
+    }
+
     /// The list a user names: its path relative to the folder (with or without `.md`), else its file
-    /// name without `.md` or its display name, ignoring case, else a unique prefix of either.
+    /// name without `.md` or its display name, ignoring case and accents, else a unique prefix of either.
+    ///
+    /// In order: the file's path as written (`work.md`, `home/garden`); the path ignoring case; a
+    /// list's name or file name ignoring case and accents (`uber` finds `Über`), where, when several
+    /// lists have such a name, the one spelled exactly as `text` wins (`Work` beside `WORK`); then
+    /// the start of a name. Several lists left are ambiguous (the caller shows their files).
     public func resolve(list text: String) -> Resolution<Int> {
-        let query = text.lowercased()
-        let pathQuery = query.hasSuffix(".md") ? query : query + ".md"
-        if let exact = lists.firstIndex(where: { $0.file.path.lowercased() == pathQuery }) { return .found(exact) }
+        let pathText = text.lowercased().hasSuffix(".md") ? text : text + ".md"
+        if let exact = lists.firstIndex(where: { $0.file.path == pathText }) { return .found(exact) }
+        let pathQuery = pathText.lowercased()
+        let paths = lists.indices.filter { lists[$0].file.path.lowercased() == pathQuery }
+        if paths.count == 1 { return .found(paths[0]) }
+        if paths.count > 1 { return .ambiguous(paths) }
+        let query = Folding.fold(text)
         let named = lists.indices.filter {
-            lists[$0].file.baseName.lowercased() == query || lists[$0].name.lowercased() == query
+            Folding.fold(lists[$0].file.baseName) == query || Folding.fold(lists[$0].name) == query
         }
         if named.count == 1 { return .found(named[0]) }
-        if named.count > 1 { return .ambiguous(named) }
+        if named.count > 1 {
+            let exact = named.filter { lists[$0].name == text || lists[$0].file.baseName == text }
+            return exact.count == 1 ? .found(exact[0]) : .ambiguous(named)
+        }
         let prefixed = lists.indices.filter {
-            lists[$0].file.baseName.lowercased().hasPrefix(query) || lists[$0].name.lowercased().hasPrefix(query)
+            Folding.fold(lists[$0].file.baseName).starts(with: query) || Folding.fold(lists[$0].name).starts(with: query)
         }
         if prefixed.count == 1 { return .found(prefixed[0]) }
         if prefixed.count > 1 { return .ambiguous(prefixed) }
         return .notFound
+    }
+
+    /// Each list's name, followed by its file when another list's name is the same ignoring case
+    /// and accents (`Work` and `work`, `Über` and `Uber`): `Work (a/work.md)`.
+    public func listLabels() -> [String] {
+        let folded = lists.map { Folding.fold($0.name) }
+        var count: [[UInt8]: Int] = [:]
+        for name in folded { count[name, default: 0] += 1 }
+        return lists.indices.map { i in count[folded[i]]! > 1 ? "\(lists[i].name) (\(lists[i].file.path))" : lists[i].name }
     }
 }
 
@@ -879,6 +932,8 @@ public struct LoadResult: Sendable {
     public var problems: [FolderProblem]
     /// List files that could not be read.
     public var readErrors: [(file: ListFile, error: FileSystemError)]
+    /// The lists read from their files in this load (the others came whole from the cache).
+    public var parsedPaths: [String] = []
 }
 
 extension Folder {
@@ -890,11 +945,11 @@ extension Folder {
         let scan = given ?? scan()
         let cache = useCache ? ListCache(folder: self, environment: environment) : nil
         let cached = cache?.load(rebuild: rebuilder)
-        let (library, readErrors, unchanged) = assemble(scan.lists, cached: cached)
+        let (library, readErrors, unchanged, parsed) = assemble(scan.lists, cached: cached)
         if saveCache, let cache, !unchanged || cached?.hasRacyEntries == true {
             cache.save(library)
         }
-        return LoadResult(library: library, problems: scan.problems, readErrors: readErrors)
+        return LoadResult(library: library, problems: scan.problems, readErrors: readErrors, parsedPaths: parsed)
     }
 
     /// Parses a list again into a segment, for a cached one found damaged.
@@ -906,7 +961,7 @@ extension Folder {
     /// The library of `files`: each list's segment from `cached` where the list is unchanged, else
     /// parsed, on all cores. `unchanged` tells whether the cache held exactly these lists, soundly.
     func assemble(_ files: [ListFile], cached: CachedLists?)
-        -> (library: Library, readErrors: [(file: ListFile, error: FileSystemError)], unchanged: Bool) {
+        -> (library: Library, readErrors: [(file: ListFile, error: FileSystemError)], unchanged: Bool, parsed: [String]) {
         var segments = [Segment?](repeating: nil, count: files.count)
         var stale: [Int] = []
         for (i, file) in files.enumerated() {
@@ -948,7 +1003,7 @@ extension Folder {
                                        shortRefLengths: matches ? cached?.shortRefLengths : nil,
                                        retired: RetiredRefs.load(root: path))
         // Ref lengths that fail their checksum are computed again, and the cache written anew.
-        return (library, readErrors, matches && library.refLengths.table != nil)
+        return (library, readErrors, matches && library.refLengths.table != nil, stale.map { files[$0].path })
     }
 }
 

@@ -548,13 +548,24 @@ extension Library {
                      handEdits: [(path: String, written: Document)] = []) -> RetiredRefs {
         var vanished: [Ref] = []
         if !handEdits.isEmpty {
-            // What the change found: the folder as it was before it (a task moved by hand keeps an id ref).
-            let found = Set(before.shownRefs(inListsAt: Set(before.lists.map(\.file.path))).map(\.hash))
+            // The refs tick's last write showed there that no task of the folder as the change found
+            // it is shown under (a task moved by hand keeps an id ref): one pass over the folder's
+            // refs, looking only for those few.
+            var shownThen: [Ref] = []
             for edit in handEdits {
                 let file = ListFile(path: edit.path, absolutePath: edit.path)
                 let written = Library(documents: [(file, edit.written)], retired: before.retired)
-                vanished += written.shownRefs(inListsAt: [edit.path]).filter { !found.contains($0.hash) }
+                shownThen += written.shownRefs(inListsAt: [edit.path])
             }
+            let wanted = Set(shownThen.map(\.hash))
+            var found = Set<UInt64>()
+            for (l, list) in before.lists.enumerated() {
+                for i in 0..<list.taskCount {
+                    let hash = before.fullRef(TaskID(list: l, index: i)).hash
+                    if wanted.contains(hash) { found.insert(hash) }
+                }
+            }
+            vanished = shownThen.filter { !found.contains($0.hash) }
         }
         let shared = before.sharedTitleRefs(inListsAt: paths) + sharedTitleRefs(inListsAt: paths)
         let first = before.retired.updated(adding: vanished + shared)

@@ -49,8 +49,8 @@ extension Library {
     /// The tasks of a view in display order.
     ///
     /// Every view orders by due (earliest first, none last), then priority (high first), then list
-    /// path, then line; `today` puts overdue tasks first, `all` groups by list first, `completed` puts
-    /// the latest `done:` date first.
+    /// path, then line; `today` puts overdue tasks first, `all` groups by list first (each subtask
+    /// under its parent when both are shown), `completed` puts the latest `done:` date first.
     /// With `includeCompleted`, a view's done tasks follow its open ones (within each list for `all`).
     public func tasks(in query: ViewQuery, now: Now) -> [TaskID] {
         let today = Int32(now.day.daysSinceEpoch)
@@ -97,18 +97,45 @@ extension Library {
             a.major != b.major ? a.major < b.major : a.minor < b.minor
         }
         if query.view == .all {
-            // Already grouped by list, in list order: sort each list's run on its own.
+            // Already grouped by list, in list order: sort each list's run on its own, then put
+            // each subtask under its parent (when the parent is shown too), siblings in that order.
             var start = 0
             while start < result.count {
                 var end = start + 1
                 while end < result.count, result[end].minor >> 32 == result[start].minor >> 32 { end += 1 }
                 result[start..<end].sort(by: order)
+                result.replaceSubrange(start..<end, with: underParents(result[start..<end]))
                 start = end
             }
         } else {
             result.sort(by: order)
         }
         return result.map { TaskID(list: Int($0.minor >> 32), index: Int($0.minor & 0xFFFF_FFFF)) }
+    }
+
+    /// One list's rows of a view, in that view's order, rearranged so that each task's subtasks
+    /// (those in the rows) follow it, in the same order among themselves; a subtask whose parent is
+    /// not in the rows stands where its order puts it.
+    private func underParents(_ rows: ArraySlice<(major: UInt64, minor: UInt64)>) -> [(major: UInt64, minor: UInt64)] {
+        guard let first = rows.first else { return [] }
+        let segment = lists[Int(first.minor >> 32)].segment
+        var position: [Int: Int] = [:]
+        for (k, row) in rows.enumerated() { position[Int(row.minor & 0xFFFF_FFFF)] = k }
+        var children: [Int: [Int]] = [:]
+        var roots: [Int] = []
+        for (k, row) in rows.enumerated() {
+            let parent = Int(segment.cold(Int(row.minor & 0xFFFF_FFFF)).parent)
+            if parent >= 0, let p = position[parent] { children[p, default: []].append(k) } else { roots.append(k) }
+        }
+        let rows = Array(rows)
+        var result: [(major: UInt64, minor: UInt64)] = []
+        result.reserveCapacity(rows.count)
+        var stack = roots.reversed() as [Int]
+        while let k = stack.popLast() {
+            result.append(rows[k])
+            stack.append(contentsOf: (children[k] ?? []).reversed())
+        }
+        return result
     }
 
     /// The counts of the home screen's tiles: open tasks only.

@@ -33,14 +33,22 @@ enum Tick {
             return .success
         case .run(let path, let arguments, let global):
             // An invalid TICK_NOW is bad input for every command.
-            let now = try Now.resolve(option: global.now, environment: context.environment["TICK_NOW"])
             let settings = readSettings(global, context: context)
+            var now = try Now.resolve(option: global.now, environment: context.environment["TICK_NOW"], clock: {
+                var clock = Now.system()
+                clock.tonight = settings.tonight ?? Now.defaultTonight
+                return clock
+            })
+            now.tonight = settings.tonight ?? Now.defaultTonight
             let invocation = Invocation(
                 path: path, arguments: arguments, global: global, context: context,
                 terminal: Terminal.detect(choice: colorChoice(global, settings, context.environment),
                                           environment: context.environment),
                 now: now, settings: settings)
-            return try path.last!.run!(invocation)
+            let snapshot = AutoCommit.before(invocation)
+            let status = try path.last!.run!(invocation)
+            if let snapshot { AutoCommit.after(snapshot, status: status, invocation: invocation) }
+            return status
         }
     }
 

@@ -69,7 +69,7 @@ struct FolderCommandTests {
         expectRun(try sandbox.run(["init"], in: "lists"), status: 0,
                   stdout: "Initialized task folder \(sandbox.path("lists"))\n", stderr: "")
         let gitignore = try String(contentsOfFile: sandbox.path("lists/.tick/.gitignore"), encoding: .utf8)
-        #expect(gitignore == "*\n")
+        #expect(gitignore == "*\n!.gitignore\n")
         // Commands below it now find it.
         try sandbox.write("lists/deep/er/x.md", "- [ ] x !! !\n")
         expectRun(try sandbox.run(["check", "--quiet"], in: "lists/deep/er"), status: 1,

@@ -285,7 +285,7 @@ struct PickCommandTests {
         _ = try sandbox.run(["--dir", "views", "pick", "--seed", "9"])
         var after = try fileContents(of: folder)
         let ignore = after.removeValue(forKey: ".tick/.gitignore")
-        #expect(ignore == Array("*\n".utf8))
+        #expect(ignore == Array("*\n!.gitignore\n".utf8))
         let removed = after.removeValue(forKey: ".tick/pick")
         let state = try #require(removed)
         #expect(String(decoding: state, as: UTF8.self).hasPrefix("list: "))

@@ -39,7 +39,7 @@ struct ViewCommandTests {
         expectRun(try sandbox.run(["--dir", "w", "all", "--list", "work"]), status: 1, stdout: "",
                   stderr: "tick: 'work' names several lists: Work (a/work.md), Work (b/work.md)\n")
         expectRun(try sandbox.run(["--dir", "w", "all", "--list", "b/work.md"]), status: 0,
-                  stdout: "Work\n  \(try ref(sandbox, "b"))  [ ] b\n", stderr: "")
+                  stdout: "Work (b/work.md)\n  \(try ref(sandbox, "b"))  [ ] b\n", stderr: "")
     }
 
     @Test("completed shows each task's done: date, and --since keeps the latest")

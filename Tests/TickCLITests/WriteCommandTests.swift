@@ -48,7 +48,7 @@ struct WriteCommandTests {
         #expect(!FileManager.default.fileExists(atPath: sandbox.path("data/tick")))
         expectRun(try sandbox.run(["add", "--quiet", "First"]), status: 0, stdout: "", stderr: "")
         #expect(FileManager.default.fileExists(atPath: sandbox.path("data/tick/.tick")))
-        #expect(try sandbox.read("data/tick/.tick/.gitignore") == "*\n")
+        #expect(try sandbox.read("data/tick/.tick/.gitignore") == "*\n!.gitignore\n")
         expectRun(try sandbox.run(["add", "--quiet", "Second"]), status: 0, stdout: "", stderr: "")
         #expect(try sandbox.read("data/tick/inbox.md") == "# Inbox\n\n- [ ] First\n- [ ] Second\n")
     }
@@ -438,7 +438,7 @@ struct WriteCommandTests {
 
     // MARK: - undo
 
-    @Test("undo reverts the last change, then the one before; it refuses when the file changed since, unless --force")
+    @Test("undo reverts the last change, then the one before; it refuses when the task's line changed since, unless --force")
     func undo() throws {
         let sandbox = try Self.folder(["home.md": Self.home, "work.md": "# Work\n"])
         expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "done", "plumber"]), status: 0)
@@ -452,10 +452,11 @@ struct WriteCommandTests {
         expectRun(try sandbox.run(["--dir", "tasks", "undo"]), status: 1, stdout: "", stderr: "tick: nothing to undo\n")
 
         expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "flag", "plumber"]), status: 0)
-        let edited = try sandbox.read("tasks/home.md") + "- [ ] Added by hand\n"
+        let edited = try sandbox.read("tasks/home.md").replacingOccurrences(of: "Call the plumber", with: "Call the plumber now")
         try sandbox.write("tasks/home.md", edited)
         expectRun(try sandbox.run(["--dir", "tasks", "undo"]), status: 1, stdout: "",
-                  stderr: "tick: home.md changed since tick's last change; use --force to undo anyway\n")
+                  stderr: "tick: home.md changed since tick's last change on the lines undo would revert (line 5); "
+                  + "use --force to restore the old file, discarding what changed since\n")
         #expect(try sandbox.read("tasks/home.md") == edited)
         expectRun(try sandbox.run(["--dir", "tasks", "undo", "--force"]), status: 0)
         #expect(try sandbox.read("tasks/home.md") == Self.home)

@@ -221,7 +221,7 @@ struct FolderInitTests {
         let tmp = try FolderFixture()
         let target = tmp.path + "/new/tasks"
         #expect(try Folder.initialize(at: target, fileSystem: fs) == .created)
-        #expect(try fs.readFile(target + "/.tick/.gitignore") == Array("*\n".utf8))
+        #expect(try fs.readFile(target + "/.tick/.gitignore") == Array("*\n!.gitignore\n".utf8))
         #expect(try Folder.initialize(at: target, fileSystem: fs) == .alreadyInitialized)
     }
 
@@ -231,7 +231,7 @@ struct FolderInitTests {
         try tmp.write(".tick/journal", "keep me\n")
         #expect(try Folder.initialize(at: tmp.path, fileSystem: fs) == .alreadyInitialized)
         #expect(try fs.readFile(tmp.path + "/.tick/journal") == Array("keep me\n".utf8))
-        #expect(try fs.readFile(tmp.path + "/.tick/.gitignore") == Array("*\n".utf8))
+        #expect(try fs.readFile(tmp.path + "/.tick/.gitignore") == Array("*\n!.gitignore\n".utf8))
         try tmp.write(".tick/.gitignore", "custom\n")
         try Folder.initialize(at: tmp.path, fileSystem: fs)
         #expect(try fs.readFile(tmp.path + "/.tick/.gitignore") == Array("custom\n".utf8))

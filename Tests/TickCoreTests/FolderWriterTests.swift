@@ -42,7 +42,7 @@ struct FolderWriterTests {
         try writer.change("add two", path: "a.md", appending("- [ ] two"))
         #expect(folder.read("a.md") == "- [ ] one\n- [ ] two\n")
         #expect(Posix.stat(folder.path + "/a.md").map { $0.st_mode & 0o777 } == 0o600)
-        #expect(folder.read(".tick/.gitignore") == "*\n")
+        #expect(folder.read(".tick/.gitignore") == "*\n!.gitignore\n")
     }
 
     @Test("a file with git conflict markers is refused for writing, unchanged")
@@ -73,7 +73,7 @@ struct FolderWriterTests {
         #expect(outside.read("far.md") == "- [ ] far\n")
     }
 
-    @Test("undo reverts the last change, then the one before; it refuses after an outside edit unless forced")
+    @Test("undo reverts the last change, then the one before; after an outside edit of tick's line it refuses unless forced")
     func undo() throws {
         let folder = TemporaryFolder()
         try folder.write("a.md", "- [ ] one\n")
@@ -82,8 +82,8 @@ struct FolderWriterTests {
         try writer.change("add three", path: "a.md", appending("- [ ] three"))
         #expect(try writer.undo(force: false) == "add three")
         #expect(folder.read("a.md") == "- [ ] one\n- [ ] two\n")
-        try folder.write("a.md", "- [ ] one\n- [ ] two\n- [ ] typed by hand\n")
-        #expect(throws: StorageError.changedSinceLastChange(path: "a.md")) { try writer.undo(force: false) }
+        try folder.write("a.md", "- [ ] one\n- [ ] two, edited by hand\n")
+        #expect(throws: StorageError.changedLines(path: "a.md", lines: "line 2")) { try writer.undo(force: false) }
         #expect(try writer.undo(force: true) == "add two")
         #expect(folder.read("a.md") == "- [ ] one\n")
         #expect(throws: StorageError.nothingToUndo) { try writer.undo(force: false) }

@@ -13,7 +13,7 @@ struct PickMemoryTests {
         #expect(memory.load() == nil)
         let picked = PickedTask(path: "work/odd\nname.md", title: "Back\\slash \\n and\rbreak", occurrence: 2)
         #expect(try memory.save(picked))
-        #expect(folder.read(".tick/.gitignore") == "*\n")
+        #expect(folder.read(".tick/.gitignore") == "*\n!.gitignore\n")
         #expect(folder.read(".tick/pick") == #"""
             list: work/odd\nname.md
             title: Back\\slash \\n and\rbreak

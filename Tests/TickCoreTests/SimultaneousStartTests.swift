@@ -34,7 +34,7 @@ struct FolderWriterStartTests {
                 }.start()
             }
             group.wait()
-            #expect(folder.read(".tick/.gitignore") == "*\n")
+            #expect(folder.read(".tick/.gitignore") == "*\n!.gitignore\n")
         }
         let all = failures.all
         #expect(all.isEmpty, "\(all.count) of \(rounds * writers) failed to open: \(all.prefix(2))")
@@ -65,7 +65,7 @@ struct FolderInitializeRaceTests {
                 }.start()
             }
             group.wait()
-            #expect(base.read("tasks/.tick/.gitignore") == "*\n")
+            #expect(base.read("tasks/.tick/.gitignore") == "*\n!.gitignore\n")
         }
         let all = failures.all
         #expect(all.isEmpty, "\(all.count) of \(rounds * threads) failed: \(all.prefix(2))")

@@ -44,7 +44,7 @@ public final class TaskFolder {
         // change never resolves its tasks against half a save.
         var loaded = folder.load(saveCache: false, environment: environment, scan: writer.scan)
         var rounds = 0
-        while rounds < 8, writer.rescanIfChanged() {
+        while rounds < 8, writer.rescanIfChanged(loaded.parsedPaths) {
             loaded = folder.load(saveCache: false, environment: environment, scan: writer.scan)
             rounds += 1
         }
@@ -453,12 +453,18 @@ public final class TaskFolder {
 
     /// Reverts the last change tick made to the folder; returns its summary.
     public func undo(force: Bool) throws -> String {
+        try undoLast(force: force).summary
+    }
+
+    /// Reverts the last change tick made to the folder, onto what each file holds now (see
+    /// `FolderWriter.undoLast(force:)`), and says what it kept or, with `force`, threw away.
+    public func undoLast(force: Bool) throws -> Undone {
         guard let writer else { throw StorageError.nothingToUndo }
-        let summary = try writer.undo(force: force)
+        let undone = try writer.undoLast(force: force)
         let before = library
         library = folder.load().library
         keep(library.retiredRefs(afterUndoing: before))
-        return summary
+        return undone
     }
 
     // MARK: - Writing

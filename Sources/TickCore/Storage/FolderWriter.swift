@@ -15,8 +15,10 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
     case exists(path: String)
     /// `undo` found nothing to revert.
     case nothingToUndo
-    /// `undo` found a file changed since tick's last change to it.
+    /// `undo` found a file created, deleted or brought back since tick's last change to it.
     case changedSinceLastChange(path: String)
+    /// `undo` found the lines tick's last change touched changed since (`lines`: which, in words).
+    case changedLines(path: String, lines: String)
     /// Two saves by others landed while tick wrote the file: the newest is in place, the other kept
     /// beside it under `backup`. Nothing of tick's change was written.
     case keptBackup(path: String, backup: String)
@@ -38,11 +40,50 @@ public enum StorageError: Error, Equatable, Sendable, CustomStringConvertible {
         case .nothingToUndo: return "nothing to undo"
         case .changedSinceLastChange(let path):
             return "\(path) changed since tick's last change; use --force to undo anyway"
+        case .changedLines(let path, let lines):
+            return "\(path) changed since tick's last change on the lines undo would revert (\(lines)); "
+                + "use --force to restore the old file, discarding what changed since"
         case .keptBackup(let path, let backup):
             return "\(path) was saved twice by another program while tick wrote it: the newest version is in place, "
                 + "the other is kept as \(backup); nothing written"
         case .incomplete(let summary, let path, let reason):
             return "\(summary): \(reason); \(path) holds part of the change, which the next tick run finishes or rolls back"
+        }
+    }
+}
+
+/// What `undo` did.
+public struct Undone: Sendable, Equatable {
+    /// The summary of the change undone.
+    public var summary: String
+    /// The files that had changed since that change, whose later changes were kept.
+    public var merged: [String] = []
+    /// With `--force`: what changed since that change and was thrown away, file by file.
+    public var discarded: [Discarded] = []
+
+    /// What changed in one file since tick's change, which `undo --force` threw away.
+    public struct Discarded: Sendable, Equatable {
+        public var path: String
+        /// How many lines changed since (written, changed or deleted).
+        public var lines: Int
+        /// Which, in words: `lines 7-8`, `1 line deleted before line 3`, `(deleted since)`.
+        public var which: String
+    }
+
+    init(summary: String) { self.summary = summary }
+
+    static func discarding(_ after: [UInt8]?, _ current: [UInt8]?, path: String) -> Discarded {
+        switch (after, current) {
+        case (let after?, let current?):
+            let spans = UndoMerge.changes(from: after, to: current)
+            return Discarded(path: path, lines: spans.reduce(0) { $0 + $1.count + $1.deleted },
+                             which: UndoMerge.describe(spans, lastLine: UndoMerge.lineCount(current)))
+        case (nil, let current?):
+            return Discarded(path: path, lines: UndoMerge.lineCount(current), which: "(the whole file, made again since)")
+        case (let after?, nil):
+            return Discarded(path: path, lines: UndoMerge.lineCount(after), which: "(deleted since)")
+        case (nil, nil):
+            return Discarded(path: path, lines: 0, which: "nothing")
         }
     }
 }
@@ -243,11 +284,22 @@ public final class FolderWriter {
 
     // MARK: - Undo
 
-    /// Reverts the last change tick made. Refuses when a file changed since, unless `force`.
+    /// Reverts the last change tick made; returns its summary. See `undoLast(force:)`.
+    public func undo(force: Bool) throws -> String {
+        try undoLast(force: force).summary
+    }
+
+    /// Reverts the last change tick made.
+    ///
+    /// A file that changed since that change gets the change's inverse applied to what it holds
+    /// now (a three-way line merge: the lines tick's change touched go back, the lines changed
+    /// since stay); undo refuses, naming the lines, only when the lines tick's change touched are
+    /// among those changed since. With `force`, each file gets back the content it had before the
+    /// change, whatever changed since, and the result says what that threw away.
+    ///
     /// The undo is a change like any other: journalled first, so that a crash half-way is finished
     /// by the next run, and each file replaced only if it still holds the bytes undo checked.
-    /// Returns the summary of the change undone.
-    public func undo(force: Bool) throws -> String {
+    public func undoLast(force: Bool) throws -> Undone {
         guard let entry = entries.last(where: { $0.state == .done }) else { throw StorageError.nothingToUndo }
         let changes: [Journal.FileChange]
         do {
@@ -255,19 +307,28 @@ public final class FolderWriter {
         } catch let rejection as Journal.Rejection {
             recoveryNotes.append(try journal.reject(rejection))
             entries.removeAll { $0.name == entry.name }
-            return try undo(force: force)
+            return try undoLast(force: force)
         }
         var reverts: [Journal.FileChange] = []
+        var undone = Undone(summary: entry.summary)
         for change in changes {
             let current = try read(change.path)
-            if current != change.after, !force { throw StorageError.changedSinceLastChange(path: change.path) }
+            var target = change.before
+            if current != change.after {
+                if force {
+                    undone.discarded.append(Undone.discarding(change.after, current, path: change.path))
+                } else {
+                    target = try reverting(change, onto: current)
+                    undone.merged.append(change.path)
+                }
+            }
             if current != nil { try refuseReadOnly(change.path) }
             // The exact bytes checked are the ones the replace expects.
-            if current != change.before { reverts.append(.init(path: change.path, before: current, after: change.before)) }
+            if current != target { reverts.append(.init(path: change.path, before: current, after: target)) }
         }
         guard !reverts.isEmpty else {
             try dropEntry(entry)
-            return entry.summary
+            return undone
         }
         let undoing = try journaling {
             try journal.begin(summary: "undo: " + entry.summary, changes: reverts, finishOnRecovery: true, undoes: entry.name, after: entries)
@@ -286,7 +347,24 @@ public final class FolderWriter {
         }
         try journal.complete(undo: undoing)
         entries.removeAll { $0.name == undoing.name || $0.name == entry.name }
-        return entry.summary
+        return undone
+    }
+
+    /// `current` with `change` reverted and what changed since kept; throws when the two touch the
+    /// same lines, or when a whole file came or went since (a created file that was edited, a
+    /// deleted one that is back, a written one that is gone): there is no line to keep apart then.
+    private func reverting(_ change: Journal.FileChange, onto current: [UInt8]?) throws -> [UInt8]? {
+        guard let after = change.after, let before = change.before, let current else {
+            throw StorageError.changedSinceLastChange(path: change.path)
+        }
+        try refuseConflictMarkers(current, path: change.path)
+        switch UndoMerge.revert(after: after, before: before, onto: current) {
+        case .success(let bytes):
+            return bytes
+        case .failure(let conflict):
+            throw StorageError.changedLines(path: change.path,
+                                            lines: UndoMerge.describe(conflict.spans, lastLine: UndoMerge.lineCount(current)))
+        }
     }
 
     // MARK: - History
@@ -618,12 +696,15 @@ public final class FolderWriter {
         }
     }
 
-    /// Whether a list changed on disk since the scan: someone saved it while tick read the lists,
-    /// so what tick read may be half a save. Then waits for the lists to be quiet and scans again,
+    /// Whether one of the lists at `paths` (those read from their files; the others came whole
+    /// from the cache) changed on disk since the scan: someone saved it while tick read it, so
+    /// what tick read may be half a save. Then waits for the lists to be quiet and scans again,
     /// and the caller reads the lists again. One status call a list; no walk of the folder unless
     /// something changed.
-    public func rescanIfChanged() -> Bool {
+    public func rescanIfChanged(_ paths: [String]) -> Bool {
+        let read = Set(paths)
         let changed = scan.lists.contains { list in
+            guard read.contains(list.path) else { return false }
             let now = (try? fileSystem.status(list.absolutePath, followSymlinks: true)) ?? nil
             guard let now, let then = list.status else { return now != nil || list.status != nil }
             // The status-change time also tells a list swapped out and back (a rename editor undoing its save).

@@ -91,6 +91,10 @@ enum ExitStatus: Int32, Sendable, CaseIterable {
     case io = 3
     /// An internal error: a bug in tick.
     case `internal` = 4
+    /// No git repository, or no remote to sync with.
+    case noRepository = 5
+    /// The network failed (a git fetch or push).
+    case network = 6
 }
 
 extension ExitStatus {
@@ -102,6 +106,8 @@ extension ExitStatus {
         case .usage: return "Bad usage or bad input"
         case .io: return "An I/O error"
         case .internal: return "An internal error (a bug in tick)"
+        case .noRepository: return "No git repository, or no remote (git-setup, doctor, sync)"
+        case .network: return "The network failed (sync)"
         }
     }
 }

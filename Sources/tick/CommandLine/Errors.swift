@@ -93,7 +93,7 @@ extension StorageError: ReportableError {
     var exitStatus: ExitStatus {
         switch self {
         case .io, .danglingLink, .incomplete: return .io
-        case .changedMeanwhile, .conflictMarkers, .nothingToUndo, .changedSinceLastChange, .keptBackup: return .negative
+        case .changedMeanwhile, .conflictMarkers, .nothingToUndo, .changedSinceLastChange, .changedLines, .keptBackup: return .negative
         case .outsideFolder, .exists: return .usage
         }
     }

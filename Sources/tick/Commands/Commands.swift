@@ -11,12 +11,12 @@ enum Commands {
             + "and never changes a byte it was not asked to change.\n\n"
             + "Without a command, tick shows the home screen: how many open tasks are due today, scheduled, "
             + "flagged and open in all, then each list with its symbol (cut to 8 columns) and open tasks; two "
-            + "lists of the same name are each followed by their file. With --json: {today, scheduled, "
-            + "flagged, all, lists: [{name, file, symbol, color, open, done}]}.",
+            + "lists whose names are the same ignoring case and accents are each followed by their file. With "
+            + "--json: {today, scheduled, flagged, all, lists: [{name, file, symbol, color, open, done}]}.",
         subcommands: [today, tomorrow, upcoming, scheduled, flagged, all, completed, lists, ls, show, search, pick,
                       status,
                       add, done, reopen, skip, flag, unflag, due, priority, edit, mv, rm, id, list, undo,
-                      check, initialize, help],
+                      check, initialize, gitSetup, doctor, sync, mergeDriver, help],
         run: runHome)
 
     // MARK: - Reading
@@ -74,7 +74,9 @@ enum Commands {
     static let all: Command = Command(
         name: "all",
         summary: "Every open task, grouped by list",
-        discussion: viewDiscussion,
+        discussion: "The lists in the home screen's order, each under its name as a heading, which the rows do "
+            + "not repeat; in each, a subtask is indented under its parent, and a task's subtasks follow it in "
+            + "the view's order. " + viewDiscussion,
         options: [allOption, listOption],
         run: runView(.all))
 
@@ -171,7 +173,7 @@ enum Commands {
         + "that already was so, No change to REF \"TITLE\": already ... (nothing is written then); with --json, "
         + "an array of the task objects; with --quiet, nothing. Only the lines of the tasks named change; "
         + "every other byte of the file stays as it was."
-    static let dateHelp = "today, tomorrow, yesterday, tonight (today 18:00), a weekday (fri, friday or "
+    static let dateHelp = "today, tomorrow, yesterday, tonight (today 18:00, or the date.tonight setting), a weekday (fri, friday or "
         + "next friday: the next one after today), next week (next Monday), next month (its first day), "
         + "in 3 days (or weeks, months, years), +3d, -1d, +2w, +1m, +1y, eow (the coming Sunday), eom (the "
         + "month's last day), a month and day (dec 24, 24 dec, december 24: this year if still to come, else "
@@ -390,9 +392,13 @@ enum Commands {
         name: "undo",
         summary: "Revert the last change tick made",
         discussion: "tick keeps a journal of its own changes under .tick/ (the last 20). undo reverts the latest "
-            + "one and forgets it, so a second undo reverts the one before. It refuses (exit status 1) when a "
-            + "file has changed since that change, unless --force is given.",
-        options: [Option(name: "force", help: "Revert even though the files changed since")],
+            + "one and forgets it, so a second undo reverts the one before. When a file has changed since that "
+            + "change, undo reverts only the lines the change touched (found where they are now, when moved "
+            + "whole) and keeps the rest as it is now; it refuses "
+            + "(exit status 1), naming the lines, when those very lines changed since, or when the change created "
+            + "or deleted a file that has changed since. --force puts back the files as they were before the "
+            + "change and warns how many lines changed since it discards, and which.",
+        options: [Option(name: "force", help: "Restore the files as they were, discarding what changed since")],
         run: runUndo)
 
     // MARK: - The folder
@@ -423,7 +429,62 @@ enum Commands {
         discussion: "Creates DIR (default: the --dir folder, else the working folder) if needed, and in it the "
             + ".tick/ folder that marks it as a task folder and holds tick's local state, with its own "
             + ".gitignore so that the state stays out of version control. Commands run anywhere below DIR "
-            + "then find it. Running it again changes nothing.",
+            + "then find it. Running it again changes nothing.\n\n"
+            + "With --git, DIR is also kept in git: git init when it is not in a repository yet, then what "
+            + "git-setup does.",
         arguments: [Argument(name: "DIR", help: "The folder to make a task folder", arity: .optional)],
+        options: [Option(name: "git", help: "Also keep the folder in git, with the task-aware merge driver")],
         run: runInit)
+
+    static let gitSetup: Command = Command(
+        name: "git-setup",
+        summary: "Register the task-aware merge driver in git",
+        discussion: "Writes *.md merge=tick to the task folder's .gitattributes (kept when present) and sets "
+            + "merge.tick.name and merge.tick.driver in the repository's config. Git ignores a driver that is "
+            + "not configured, and the config is not cloned: run it once in every clone. The driver is "
+            + "'tick merge-driver %O %A %B %L %P', with the labels %S %X %Y when git is 2.44 or later; the binary "
+            + "is named tick when the tick on PATH is this one, else by its absolute path.\n\n"
+            + "Exits 5 when the folder is not in a git repository.",
+        run: runGitSetup)
+
+    static let doctor: Command = Command(
+        name: "doctor",
+        summary: "Check the task folder's git set-up",
+        discussion: "Reports whether the folder is in a git repository, whether the merge driver is registered, "
+            + "whether .gitattributes sends list files to it and whether .tick/ stays local while its "
+            + ".gitignore is shared, each problem with the command that fixes it. Exits 0 when all is well, "
+            + "1 when it found a problem. With --json: an array of {ok, check, fix} objects.",
+        run: runDoctor)
+
+    static let sync: Command = Command(
+        name: "sync",
+        summary: "Commit the task folder, pull with rebase and push",
+        discussion: "Stages and commits the task folder's files only (other changes in the repository are left "
+            + "alone), with a message that counts the tasks added, completed, reopened, edited and removed in "
+            + "each list. Then git pull --rebase from the branch's upstream (else origin, or the only remote, "
+            + "and the branch of the same name), where the merge driver merges each replayed commit, and git "
+            + "push. It never forces.\n\n"
+            + "Exits 5 when the folder is not in a git repository or the repository has no remote, 6 when the "
+            + "network fails, and 1 when the pull left conflicts: it then prints the files and the commands "
+            + "that finish or undo the rebase.",
+        run: runSync)
+
+    static let mergeDriver: Command = Command(
+        name: "merge-driver",
+        summary: "Merge three versions of a list file (git's merge driver)",
+        discussion: "What git runs for a list file that both sides changed (set up by git-setup). Tasks are "
+            + "matched across the versions and merged field by field; lines outside tasks merge line by line "
+            + "with git merge-file. The result is written to OURS, with conflict markers of MARKER-SIZE "
+            + "(default 7) around the smallest span that conflicts. A version that is not UTF-8, holds conflict "
+            + "markers or is larger than 8 MB is merged line by line, as is every file when the task-aware "
+            + "merge fails.\n\n"
+            + "Exits 0 when the merge is clean and 1 when it left conflicts.",
+        arguments: [Argument(name: "BASE", help: "The common ancestor (git's %O)"),
+                    Argument(name: "OURS", help: "Our version, replaced by the result (git's %A)"),
+                    Argument(name: "THEIRS", help: "Their version (git's %B)"),
+                    Argument(name: "MARKER-SIZE", help: "The length of conflict markers (git's %L)", arity: .optional),
+                    Argument(name: "PATH", help: "The file's path in the repository (git's %P)", arity: .optional),
+                    Argument(name: "LABEL", help: "The labels of base, ours and theirs (git's %S %X %Y)", arity: .zeroOrMore)],
+        options: [Option(name: "in-process", help: "Merge in this process and print the result (what the driver's child runs)")],
+        run: runMergeDriver)
 }

@@ -1,6 +1,6 @@
 import TickCore
 
-/// `tick init [DIR]`: creates `DIR/.tick/` with its `.gitignore`.
+/// `tick init [--git] [DIR]`: creates `DIR/.tick/` with its `.gitignore`; with `--git`, also keeps DIR in git.
 @Sendable func runInit(_ invocation: Invocation) throws -> ExitStatus {
     let given = invocation.value("DIR") ?? invocation.global.dir ?? "."
     let path = Path.absolute(given, from: invocation.context.currentDirectory)
@@ -12,6 +12,15 @@ import TickCore
         case .created: invocation.out.line("Initialized task folder \(path)")
         case .alreadyInitialized: invocation.out.line("\(path) is already a task folder")
         }
+    }
+    if invocation.flag("git") {
+        let inRepository = Git.run(["rev-parse", "--show-toplevel"], in: path, quiet: true)?.succeeded ?? false
+        if !inRepository {
+            guard let made = Git.run(["init", "--quiet", path], quiet: false), made.succeeded else {
+                throw CommandFailure(.noRepository, "git init failed in '\(path)'")
+            }
+        }
+        try setUpGit(root: path, invocation: invocation)
     }
     return .success
 }

@@ -18,7 +18,7 @@ import TickCore
     var rows = TaskRows(library: library, now: invocation.now, terminal: terminal, showList: false, rows: allRows)
     let bold = { (text: String) in Style.bold.apply(text, enabled: terminal.color) }
     let list = library.lists[index]
-    out.line((list.symbol.map { $0 + " " } ?? "") + bold(terminal.listColored(list.name, color: list.color)))
+    out.line((list.symbol.map { $0 + " " } ?? "") + bold(terminal.listColored(library.listLabels()[index], color: list.color)))
     out.line()
     // Whether the line above is blank (a section heading needs one above it, never two).
     var afterBlank = true

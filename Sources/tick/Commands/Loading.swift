@@ -80,7 +80,7 @@ extension Invocation {
     /// A candidate of an ambiguous REF, with what tells it apart: `5pr "Buy milk" (Groceries, open, due 2026-12-02)`.
     private func candidate(of id: TaskID, in library: Library) -> String {
         let task = library.task(id)
-        var facts = [library.list(id).name, task.done ? "done" : "open"]
+        var facts = [library.listLabels()[id.list], task.done ? "done" : "open"]
         if let due = task.due { facts.append("due \(due)") }
         return "\(library.ref(id)) \"\(task.title)\" (" + facts.joined(separator: ", ") + ")"
     }

@@ -165,14 +165,16 @@ func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s
     let (after, moves) = try session.folder.move(ids, to: list)
     var lines: [String] = []
     var tasks: [TaskID] = []
+    // Lists named alike are told apart by their files (`from Work (a/work.md) to Work (b/work.md)`).
+    let labelsBefore = before.listLabels(), labelsAfter = after.listLabels()
     for (id, moved) in zip(ids, moves) {
         switch moved {
         case .moved(let new):
             tasks.append(new)
-            lines.append("Moved \(describe(new, in: after)) from \(before.list(id).name) to \(after.list(new).name)")
+            lines.append("Moved \(describe(new, in: after)) from \(labelsBefore[id.list]) to \(labelsAfter[new.list])")
         case .alreadyThere(let same):
             tasks.append(same)
-            lines.append(unchanged(describe(same, in: after), "in \(after.list(same).name)"))
+            lines.append(unchanged(describe(same, in: after), "in \(labelsAfter[same.list])"))
         case .withParent:
             lines.append("Moved \(describe(id, in: before)) with its parent")
         }

@@ -65,12 +65,10 @@ func listSymbol(_ list: TaskList) -> String {
     return symbol.utf8.count <= ListNaming.maxSymbolWidth ? symbol : fit(symbol, to: ListNaming.maxSymbolWidth)
 }
 
-/// Each list's name, followed by its file when another list has the same name, so that two lists
-/// called Work can be told apart.
+/// Each list's name, followed by its file when another list's name is the same ignoring case and
+/// accents (`Work` and `work`, `Über` and `Uber`), so that the two can be told apart.
 func listLabels(_ library: Library) -> [String] {
-    var count: [String: Int] = [:]
-    for list in library.lists { count[list.name, default: 0] += 1 }
-    return library.lists.map { list in count[list.name]! > 1 ? "\(list.name) (\(list.file.path))" : list.name }
+    library.listLabels()
 }
 
 // MARK: - Lists
@@ -176,15 +174,24 @@ func runView(_ view: SmartView) -> Command.Run {
         case .all:
             if ids.isEmpty { out.line(bold("All")) }
             var current: Int?
+            let labels = ids.isEmpty ? [] : library.listLabels()
+            let shown = Set(ids)
             for id in ids {
                 if id.list != current {
                     if current != nil { out.line() }
                     let list = library.lists[id.list]
                     let symbol = list.symbol.map { $0 + " " } ?? ""
-                    out.line(symbol + bold(terminal.listColored(list.name, color: list.color)))
+                    out.line(symbol + bold(terminal.listColored(labels[id.list], color: list.color)))
                     current = id.list
                 }
-                rows.write(id, to: out)
+                // A subtask is indented under its parent when the parent is shown too.
+                var level = 0
+                var ancestor = library.parent(of: id)
+                while let a = ancestor, shown.contains(a) {
+                    level += 1
+                    ancestor = library.parent(of: a)
+                }
+                rows.write(id, to: out, level: level)
             }
         case .today, .tomorrow:
             let day = view == .today ? now.day : now.day.adding(days: 1)

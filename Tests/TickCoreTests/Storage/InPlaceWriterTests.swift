@@ -237,4 +237,29 @@ struct InPlaceWriterTests {
         #expect(fs.text("/tasks/a.md") == "- [ ] one\n- [ ] from tick\n- [ ] ed 2\n- [ ] ed 1\n")
         #expect(fs.tree("/tasks").filter { !$0.hasPrefix(".tick") } == ["a.md"])
     }
+
+    @Test("a list rewritten while a change reads it, after the quiet check, is read again: its tasks are never found half saved")
+    func listChangedWhileRead() throws {
+        let fs = memoryFolder(["gen.md": "- [ ] one\n- [ ] two\n", "other.md": "- [ ] quiet\n"])
+        fs.pause(nanoseconds: Self.w)
+        let file = fs.open("/tasks/gen.md")
+        var step = 0
+        fs.beforeCall = { call in
+            // The generator starts again just as tick reads the list: tick reads only its first piece ...
+            if step == 0, call.operation == .read, call.path == "/tasks/gen.md" {
+                step = 1
+                fs.write(file, "- [ ] one\n", truncating: true)
+            } else if step == 1, call.operation == .pause {
+                // ... and the rest lands while tick waits for the list to be quiet again.
+                step = 2
+                fs.write(file, "- [ ] two\n- [ ] three\n")
+            }
+        }
+        let folder = Folder(location: FolderLocation(path: "/tasks", source: .option, exists: true), fileSystem: fs)
+        let tasks = try TaskFolder(folder, create: false, environment: ["TICK_NO_CACHE": "1"])
+        #expect(step == 2)
+        let library = tasks.library
+        let titles = library.lists.indices.flatMap { l in (0..<library.lists[l].taskCount).map { library.task(TaskID(list: l, index: $0)).title } }
+        #expect(titles == ["one", "two", "three", "quiet"])
+    }
 }
