@@ -17,7 +17,10 @@ let package = Package(
         .target(name: "CTickSystem"),
         .target(name: "TickFormat", dependencies: ["CCmark"]),
         .target(name: "TickCore", dependencies: ["TickFormat", "CTickSystem"]),
-        .executableTarget(name: "tick", dependencies: ["TickCore"]),
+        // MemberImportVisibility: the CLI sees only what TickCore declares, not members that
+        // TickFormat's extensions would otherwise leak through it.
+        .executableTarget(name: "tick", dependencies: ["TickCore"],
+                          swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         .testTarget(name: "TickFormatTests", dependencies: ["TickFormat", "TickCore"], exclude: ["Fixtures"]),
         .testTarget(name: "TickCoreTests", dependencies: ["TickCore", "TickFormat"]),
         .testTarget(name: "TickCLITests", dependencies: ["TickCore", "TickFormat", "CTickSystem"], exclude: ["Fixtures"]),

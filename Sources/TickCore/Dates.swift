@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import TickFormat
 
 // Date words, "now" and relative rendering. Pure calendar arithmetic over `Day`; no Foundation.
@@ -80,14 +73,10 @@ public struct Now: Hashable, Sendable, CustomStringConvertible {
 
     /// The system clock in local time.
     public static func system() -> Now {
-        tzset()
-        var seconds = time(nil)
-        var parts = tm()
-        guard localtime_r(&seconds, &parts) != nil,
-              let day = Day(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
-        else { return Now(day: Day(daysSinceEpoch: Int(seconds) / 86_400)) }
-        let minutes = min(Int(parts.tm_hour), 23) * 60 + min(Int(parts.tm_min), 59)
-        return Now(day: day, minutes: minutes)
+        let (local, seconds) = SystemClock.now()
+        guard let local, let day = Day(year: local.year, month: local.month, day: local.day)
+        else { return Now(day: Day(daysSinceEpoch: seconds / 86_400)) }
+        return Now(day: day, minutes: min(local.hour, 23) * 60 + min(local.minute, 59))
     }
 
     /// Parses the `--now` option: `YYYY-MM-DD` (midnight), `YYYY-MM-DDTHH:MM`, or any date word of
@@ -442,7 +431,7 @@ extension DueDate {
         case -1: text = "yesterday"
         case 2...6: text = day.weekdayAbbreviation
         default:
-            text = day.monthAbbreviation + " " + String(day.day)
+            text = day.monthAndDay
             if day.year != now.day.year { text += " " + String(day.year) }
         }
         if let minutes { text += " " + timeText(minutes) }

@@ -947,7 +947,7 @@ extension Folder {
         let cached = cache?.load(rebuild: rebuilder)
         let (library, readErrors, unchanged, parsed) = assemble(scan.lists, cached: cached)
         if saveCache, let cache, !unchanged || cached?.hasRacyEntries == true {
-            cache.save(library)
+            cache.save(library, created: fileSystem.now())
         }
         return LoadResult(library: library, problems: scan.problems, readErrors: readErrors, parsedPaths: parsed)
     }

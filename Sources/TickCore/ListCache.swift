@@ -146,9 +146,11 @@ struct ListCache {
                            storage: SegmentStorage { withExtendedLifetime(mapped) {} })
     }
 
-    /// Writes the cache for `library` (atomically: a reader sees the old file or the new one).
+    /// Writes the cache for `library` (atomically: a reader sees the old file or the new one),
+    /// stamped `created` (nanoseconds since the epoch, by the clock file times are in: the caller's
+    /// `FileSystem.now()`; lists changed within `racyWindow` before it are racy).
     /// Failing to write is not an error: the next run parses again.
-    func save(_ library: Library) {
+    func save(_ library: Library, created: Int64) {
         let folder: StateFolder
         if isUserCache {
             guard let made = try? StateFolder.create(directory, mode: 0o700, narrowing: true) else { return }
@@ -165,7 +167,6 @@ struct ListCache {
             sums.append(s)
         }
         let refLengths = library.shortRefLengths
-        let created = realTimeNanoseconds()
         var paths: [UInt8] = []
         var entries: [Entry] = []
         let entriesOffset = MemoryLayout<Header>.stride

@@ -5,6 +5,10 @@ import TickFormat
 /// back byte for byte.
 public struct ListFileCheck: Sendable {
     public let diagnostics: [Diagnostic]
+    /// The format problems as `tick check` prints them: line, column (1-based) and message.
+    public var problems: [(line: Int, column: Int, message: String)] {
+        diagnostics.map { ($0.line, $0.column, $0.message) }
+    }
     /// The offset of the first byte that does not read back as itself, or nil when all do.
     public let firstDifference: Int?
     /// The `id:` of each task that has one, with the task's line and the token's column (1-based),

@@ -18,6 +18,15 @@ public struct TitleInput: Equatable, Sendable {
     /// The day of an `until:` token, which takes the date words of `due:` (without a time).
     public var until: Day?
 
+    /// The task to add: this title and metadata (its rule and end date too), with `notes` (done when it has a `done:` day).
+    public func newTask(notes: String) -> NewTask {
+        var task = NewTask(title: title, done: doneDate != nil, due: due, doneDate: doneDate,
+                           priority: priority ?? .none, flagged: flagged, notes: notes)
+        task.recurrence = recurrence
+        task.until = until
+        return task
+    }
+
     /// Splits `text` into title and tokens, the way the format reads a title line, except that
     /// `due:` and `done:` take any date word of `DueDate(parsing:relativeTo:)`; a `due:` word may
     /// be followed by a time word (`due:tomorrow 9:00`). Words inside an inline code span are

@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import TickFormat
 
 // Task refs: which hash names a task, the shortest prefixes rows show, and the refs tick retired.
@@ -468,37 +463,22 @@ extension RetiredRefs {
     /// The longest file read: a full file and a little slack.
     static let maximumFileSize = capacity * (Ref.fullLength + 1) + 4096
 
-    /// `.tick/retired` of the task folder at `root`.
-    static func path(root: String) -> String { root + "/" + FolderLocation.stateFolderName + "/" + fileName }
+    /// `.tick/` of the task folder at `root`.
+    static func stateDirectory(root: String) -> String { root + "/" + FolderLocation.stateFolderName }
 
     /// The retired refs of the task folder at `root`: none when the file is missing, is not a regular file
     /// (a symbolic link is not followed) or is larger than a full one.
     public static func load(root: String) -> RetiredRefs {
-        let path = path(root: root)
-        guard let fd = try? Posix.open(path, O_RDONLY | O_NONBLOCK | O_NOFOLLOW) else { return RetiredRefs() }
-        defer { close(fd) }
-        guard let info = try? Posix.fstat(fd, path), info.st_mode & S_IFMT == S_IFREG,
-              Int(info.st_size) <= maximumFileSize,
-              let bytes = try? Posix.readAll(fd, path, sizeHint: Int(info.st_size)),
-              bytes.count <= maximumFileSize else { return RetiredRefs() }
+        guard let bytes = StateFolder.open(stateDirectory(root: root))?.read(fileName, limit: maximumFileSize)
+        else { return RetiredRefs() }
         return RetiredRefs(text: bytes)
     }
 
     /// Writes the refs to `.tick/retired` of the folder at `root` (0600, through a temporary file and a
     /// rename, so a reader sees the old file or the new one). The folder's writer holds its lock.
+    /// Without a `.tick/` folder (or with a link in its place) nothing is written.
     func save(root: String) throws(IOFailure) {
-        let path = RetiredRefs.path(root: root)
-        let temporary = "\(path).\(getpid()).tmp"
-        let fd = try Posix.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0o600)
-        do throws(IOFailure) {
-            try Posix.writeAll(fd, text, temporary)
-            close(fd)
-            try Posix.rename(temporary, path)
-        } catch {
-            close(fd)
-            Posix.unlink(temporary)
-            throw error
-        }
+        try StateFolder.open(RetiredRefs.stateDirectory(root: root))?.write(RetiredRefs.fileName, text)
     }
 }
 

@@ -240,7 +240,7 @@ public enum ScheduleGroup: Hashable, Sendable {
         case .weekday(let day):
             return day.weekdayName
         case .date(let day):
-            let text = day.weekdayAbbreviation + " " + day.monthAbbreviation + " " + String(day.day)
+            let text = day.weekdayAbbreviation + " " + day.monthAndDay
             return day.year == now.day.year ? text : text + " " + String(day.year)
         }
     }

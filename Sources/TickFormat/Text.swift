@@ -58,7 +58,8 @@ private func escaped(_ scalar: Unicode.Scalar) -> String {
 // MARK: - Terminal width
 
 /// Columns `text` takes on a terminal: wide (East Asian) and emoji characters two, combining
-/// marks and controls none, everything else one. ANSI escape sequences count nothing.
+/// marks, controls and invisible format characters none, everything else one. ANSI colour
+/// sequences count nothing. The one width rule: list symbols and the rows `tick` prints both use it.
 public func terminalWidth(_ text: String) -> Int {
     var width = 0
     var inEscape = false
@@ -76,20 +77,27 @@ public func terminalWidth(_ text: String) -> Int {
     return width
 }
 
-/// Columns one character takes on a terminal (see `terminalWidth(_:)`).
+/// Columns one character (a grapheme cluster) takes on a terminal (see `terminalWidth(_:)`).
 public func terminalWidth(of character: Character) -> Int {
-    guard let scalar = character.unicodeScalars.first else { return 0 }
+    let scalars = character.unicodeScalars
+    guard let scalar = scalars.first else { return 0 }
     if scalar.value < 0x7F { return scalar.value < 0x20 ? 0 : 1 }
+    if scalar.value < 0xA0 { return 0 }
     let properties = scalar.properties
     switch properties.generalCategory {
-    case .nonspacingMark, .enclosingMark, .control, .format: return 0
+    case .nonspacingMark, .enclosingMark, .format, .control: return 0
     default: break
     }
-    if properties.isEmojiPresentation || character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
+    // An emoji (alone, with a variation selector, a skin tone or joined into one) is two columns;
+    // a text-style selector (U+FE0E) keeps it at one.
+    if scalars.contains(where: { $0.value == 0xFE0E }) { return 1 }
+    if properties.isEmojiPresentation || scalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
+    if (0x1F1E6...0x1F1FF).contains(scalar.value) { return 2 }  // a regional-indicator flag
     switch scalar.value {
-    case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-         0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
-         0xFFE0...0xFFE6, 0x20000...0x3FFFD:
+    case 0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF,
+         0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3,
+         0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
+         0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
         return 2
     default:
         return 1

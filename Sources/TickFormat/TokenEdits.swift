@@ -22,59 +22,41 @@ extension Document {
     }
 
     public func settingDue(_ i: Int, _ due: DueDate?) throws(EditError) -> EditResult {
-        let task = try self.task(i)
-        var expected = expectedModel()
-        expected[i].due = due
-        let splices = tokenSplices(task, kind: .due(due ?? DueDate(day: Day(daysSinceEpoch: 0))), text: due.map { "due:\($0)" })
-        (expected[i].title, expected[i].tags) = titleAfter(task, splices)
-        return try apply(splices, expecting: expected, task: i)
+        try settingToken(i, .due(due ?? DueDate(day: Day(daysSinceEpoch: 0))), due.map { "due:\($0)" }) { $0.due = due }
     }
 
     public func settingPriority(_ i: Int, _ priority: Priority) throws(EditError) -> EditResult {
-        let task = try self.task(i)
-        var expected = expectedModel()
-        expected[i].priority = priority
-        let splices = tokenSplices(task, kind: .priority(priority.rawValue), text: priority.token)
-        (expected[i].title, expected[i].tags) = titleAfter(task, splices)
-        return try apply(splices, expecting: expected, task: i)
+        try settingToken(i, .priority(priority.rawValue), priority.token) { $0.priority = priority }
     }
 
     public func settingFlag(_ i: Int, _ flagged: Bool) throws(EditError) -> EditResult {
-        let task = try self.task(i)
-        var expected = expectedModel()
-        expected[i].flagged = flagged
-        let splices = tokenSplices(task, kind: .flag, text: flagged ? "#flag" : nil)
-        (expected[i].title, expected[i].tags) = titleAfter(task, splices)
-        return try apply(splices, expecting: expected, task: i)
+        try settingToken(i, .flag, flagged ? "#flag" : nil) { $0.flagged = flagged }
     }
 
     /// Gives task `i` the `id:` token `id` (replacing the one it has), or removes it (nil).
     public func settingID(_ i: Int, _ id: String?) throws(EditError) -> EditResult {
-        let task = try self.task(i)
-        var expected = expectedModel()
-        expected[i].id = id
-        let splices = tokenSplices(task, kind: .id(id ?? ""), text: id.map { "id:\($0)" })
-        (expected[i].title, expected[i].tags) = titleAfter(task, splices)
-        return try apply(splices, expecting: expected, task: i)
+        try settingToken(i, .id(id ?? ""), id.map { "id:\($0)" }) { $0.id = id }
     }
 
     /// Gives task `i` the `rec:` token of `rule` (replacing the one it has), or removes it (nil).
     public func settingRecurrence(_ i: Int, _ rule: RecurrenceRule?) throws(EditError) -> EditResult {
-        let task = try self.task(i)
-        var expected = expectedModel()
-        expected[i].recurrence = rule
         let placeholder = RecurrenceRule(count: 1, unit: .day, mode: .completion)!
-        let splices = tokenSplices(task, kind: .recurrence(rule ?? placeholder), text: rule?.token)
-        (expected[i].title, expected[i].tags) = titleAfter(task, splices)
-        return try apply(splices, expecting: expected, task: i)
+        return try settingToken(i, .recurrence(rule ?? placeholder), rule?.token) { $0.recurrence = rule }
     }
 
     /// Gives task `i` the `until:` token `day` (replacing the one it has), or removes it (nil).
     public func settingUntil(_ i: Int, _ day: Day?) throws(EditError) -> EditResult {
+        try settingToken(i, .until(day ?? Day(daysSinceEpoch: 0)), day.map { "until:\($0)" }) { $0.until = day }
+    }
+
+    /// Sets the token of `kind` on task `i`'s title line to `text` (replacing the one it has), or
+    /// removes it (nil); `change` makes the same change to the task's expected model.
+    private func settingToken(_ i: Int, _ kind: TitleLine.Kind, _ text: String?,
+                              _ change: (inout Expected) -> Void) throws(EditError) -> EditResult {
         let task = try self.task(i)
         var expected = expectedModel()
-        expected[i].until = day
-        let splices = tokenSplices(task, kind: .until(day ?? Day(daysSinceEpoch: 0)), text: day.map { "until:\($0)" })
+        change(&expected[i])
+        let splices = tokenSplices(task, kind: kind, text: text)
         (expected[i].title, expected[i].tags) = titleAfter(task, splices)
         return try apply(splices, expecting: expected, task: i)
     }

@@ -32,10 +32,11 @@ enum Tick {
             context.out.write(HelpRenderer(width: helpWidth).text(for: path))
             return .success
         case .run(let path, let arguments, let global):
-            // An invalid TICK_NOW is bad input for every command.
+            // "Now", once per run: `--now` (a date word relative to the clock the parser read, with the
+            // configured tonight), else TICK_NOW (an invalid one is bad input for every command), else the clock.
             let settings = readSettings(global, context: context)
             var now = try Now.resolve(option: global.now, environment: context.environment["TICK_NOW"], clock: {
-                var clock = Now.system()
+                var clock = global.clockReading ?? Now.system()
                 clock.tonight = settings.tonight ?? Now.defaultTonight
                 return clock
             })
@@ -68,7 +69,7 @@ enum Tick {
 
     /// `--color`, else `NO_COLOR` (through `auto`), else the `color` setting, else `auto`.
     private static func colorChoice(_ global: GlobalOptions, _ settings: Settings, _ environment: [String: String]) -> ColorChoice {
-        if global.given.contains("color") { return global.color }
+        if let color = global.color { return color }
         if let noColor = environment["NO_COLOR"], !noColor.isEmpty { return .auto }
         return settings.color.flatMap(ColorChoice.init(rawValue:)) ?? .auto
     }

@@ -123,3 +123,54 @@ extension Diff {
         return hunks
     }
 }
+
+extension Diff {
+    /// The runs of `a` replaced by runs of `b` (either may be empty), in order, from the matches of
+    /// `matches`; nil when the two differ by more than `maxCost`.
+    static func edits(_ a: [Int], _ b: [Int], maxCost: Int = 4000) -> [(old: Range<Int>, new: Range<Int>)]? {
+        guard let matched = matches(a, b, maxCost: maxCost) else { return nil }
+        var edits: [(old: Range<Int>, new: Range<Int>)] = []
+        var i = 0, j = 0
+        while i < a.count || j < b.count {
+            if i < a.count, matched[i] == j {
+                i += 1
+                j += 1
+                continue
+            }
+            let (oldStart, newStart) = (i, j)
+            while i < a.count, matched[i] == nil { i += 1 }
+            let newEnd = i < a.count ? matched[i]! : b.count
+            edits.append((oldStart..<i, newStart..<newEnd))
+            j = newEnd
+        }
+        return edits
+    }
+}
+
+/// The lines of several files, each distinct line numbered once, so that comparing two lines is
+/// comparing two numbers. A line keeps its line break (the last may have none): a CRLF line and
+/// an LF line differ, and so does a last line with and without its break.
+struct LineNumbering {
+    private var numbers: [ArraySlice<UInt8>: Int] = [:]
+
+    /// The lines of `bytes`, each with its line break.
+    func lines(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
+        var result: [ArraySlice<UInt8>] = []
+        var start = 0
+        for i in bytes.indices where bytes[i] == 0x0A {
+            result.append(bytes[start...i])
+            start = i + 1
+        }
+        if start < bytes.count { result.append(bytes[start...]) }
+        return result
+    }
+
+    /// The number of each line of `bytes`.
+    mutating func ids(_ bytes: [UInt8]) -> [Int] {
+        lines(bytes).map { line in
+            if let known = numbers[line] { return known }
+            numbers[line] = numbers.count
+            return numbers.count - 1
+        }
+    }
+}

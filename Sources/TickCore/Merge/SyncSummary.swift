@@ -24,7 +24,7 @@ public enum SyncSummary {
         for change in changes.sorted(by: { $0.path < $1.path }) {
             guard change.path.hasSuffix(".md") else { otherFiles += 1; continue }
             let counts = count(before: change.before.map { Document(bytes: $0) }, after: change.after.map { Document(bytes: $0) })
-            let name = (change.after ?? change.before).flatMap { Document(bytes: $0).heading }
+            let name = (change.after ?? change.before).flatMap(listName(of:))
                 ?? String(change.path.split(separator: "/").last?.dropLast(3) ?? "")
             let described = counts.filter { $0.value > 0 }.map { "\($0.value) \($0.label)" }
             if described.isEmpty { otherFiles += 1 } else { parts.append(name + ": " + described.joined(separator: ", ")) }
@@ -32,6 +32,10 @@ public enum SyncSummary {
         if otherFiles > 0 { parts.append("\(otherFiles) other file\(otherFiles == 1 ? "" : "s") changed") }
         return "tick sync: " + (parts.isEmpty ? "no changes" : parts.joined(separator: "; "))
     }
+
+    /// The name a list file's bytes give the list (its first level-1 heading), or nil when they
+    /// have none: what commit messages call it.
+    public static func listName(of bytes: [UInt8]) -> String? { Document(bytes: bytes).heading }
 
     /// Tasks added, completed, reopened, edited and removed between two versions of a list,
     /// matched by title.

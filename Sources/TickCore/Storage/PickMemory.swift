@@ -38,9 +38,7 @@ public struct PickMemory: Sendable {
                     // Another tick process created it at the same moment.
                 }
             }
-            try folder.replace("pick") { (fd, path) throws(IOFailure) in
-                try Posix.writeAll(fd, PickMemory.encode(pick), path)
-            }
+            try folder.write("pick", PickMemory.encode(pick))
             return true
         } catch {
             if error.meansStateNotWritable { return false }

@@ -179,16 +179,31 @@ public struct LocalFileSystem: FileSystem {
         }
         var closed = false
         defer { if !closed { close(fd) } }
-        var done = 0
-        while done < contents.count {
-            done += try systemCall(path, "write") {
-                contents.withUnsafeBytes { raw in write(fd, raw.baseAddress! + done, raw.count - done) }
-            }
-        }
+        try Posix.writeAll(fd, contents, path)
         if let mode { try systemCall(path, "change the mode of") { fchmod(fd, mode_t(mode)) } }
         if sync { try systemCall(path, "flush") { fsync(fd) } }
         closed = true
         try systemCall(path, "write") { close(fd) }
+    }
+
+    /// Creates a new file holding `contents` (mode 0600) in `directory`, named `prefix`, six random
+    /// characters and `suffix` (`mkstemps`), and returns its path. Nothing is left behind on failure.
+    public func createTemporaryFile(in directory: String, prefix: String, suffix: String,
+                                    contents: [UInt8]) throws(FileSystemError) -> String {
+        var template = Array((directory + "/" + prefix + "XXXXXX" + suffix).utf8CString)
+        let suffixLength = Int32(suffix.utf8.count)
+        let fd = try systemCall(directory, "create a temporary file in") {
+            template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, suffixLength) }
+        }
+        let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        defer { close(fd) }
+        do {
+            try Posix.writeAll(fd, contents, path)
+        } catch {
+            unlink(path)
+            throw error
+        }
+        return path
     }
 
     public func exchange(_ path: String, with other: String) throws {
@@ -238,11 +253,7 @@ public struct LocalFileSystem: FileSystem {
         }
     }
 
-    public func now() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_REALTIME, &time)
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
-    }
+    public func now() -> Int64 { SystemClock.nanoseconds() }
 
     public func pause(nanoseconds: Int64) {
         guard nanoseconds > 0 else { return }

@@ -56,10 +56,3 @@ final class StateLock: @unchecked Sendable {
         return body()
     }
 }
-
-/// Nanoseconds since 1970 by the real-time clock.
-func realTimeNanoseconds() -> Int64 {
-    var now = timespec()
-    clock_gettime(CLOCK_REALTIME, &now)
-    return Int64(now.tv_sec) * 1_000_000_000 + Int64(now.tv_nsec)
-}

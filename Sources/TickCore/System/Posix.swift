@@ -4,8 +4,9 @@ import Glibc
 import Musl
 #endif
 
-/// The raw calls the cache, the pick memory and the retired refs still make directly, until they move onto
-/// `FileSystem`: errno becomes `FileSystemError`, EINTR is retried (through `systemCall`).
+/// The raw calls that the state files (`StateFile.swift`: the cache, the pick memory, the retired refs)
+/// and `LocalFileSystem` make on open descriptors: errno becomes `FileSystemError`, EINTR is retried
+/// (through `systemCall`).
 enum Posix {
     static var errno: Int32 { Errno.current }
 

@@ -113,6 +113,11 @@ final class StateFolder: @unchecked Sendable {
         }
     }
 
+    /// Replaces `name` with `contents` atomically (see `replace`).
+    func write(_ name: String, _ contents: [UInt8]) throws(IOFailure) {
+        try replace(name) { (fd, path) throws(IOFailure) in try Posix.writeAll(fd, contents, path) }
+    }
+
     /// Creates `name` with `contents` (mode 0600), only when nothing is there: EEXIST otherwise.
     func create(_ name: String, contents: [UInt8]) throws(IOFailure) {
         let file = openat(fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)

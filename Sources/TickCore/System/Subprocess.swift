@@ -5,13 +5,8 @@ import Musl
 #endif
 import CTickSystem
 
-/// The running tick process.
-public enum CurrentProcess {
-    /// Its process id.
-    public static var id: Int32 { getpid() }
-}
-
-/// Runs another program and waits for it: the one place tick starts a process (the editor).
+/// Runs another program and waits for it: the one place tick starts a process (the editor, git,
+/// the merge driver's child).
 public enum Subprocess {
     /// How a program ended.
     public enum Termination: Equatable, Sendable {
@@ -41,5 +36,64 @@ public enum Subprocess {
         }
         let signal = status & 0x7F
         return signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)
+    }
+
+    /// What a program printed on its standard output, and how it ended.
+    public struct Captured: Sendable {
+        public var termination: Termination
+        public var output: [UInt8]
+    }
+
+    /// Starts `executable` (an absolute path) with `arguments` (the first is its name) and this
+    /// process's environment, reads its standard output to the end and waits for it. Its standard
+    /// error goes to this process's, or to /dev/null when `quiet`. Nil when it could not be started
+    /// or waited for.
+    public static func capture(_ executable: String, arguments: [String], quiet: Bool) -> Captured? {
+        var pipeEnds: [Int32] = [0, 0]
+        guard pipe(&pipeEnds) == 0 else { return nil }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
+        posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+        posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
+        if quiet { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
+        var cArguments = arguments.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, nil, &cArguments, environ)
+        close(pipeEnds[1])
+        guard spawned == 0 else {
+            close(pipeEnds[0])
+            return nil
+        }
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(pipeEnds[0], $0.baseAddress, $0.count) }
+            if n > 0 {
+                output += buffer[0..<n]
+            } else if n == 0 || tick_errno() != EINTR {
+                break
+            }
+        }
+        close(pipeEnds[0])
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            guard tick_errno() == EINTR else { return nil }
+        }
+        let signal = status & 0x7F
+        return Captured(termination: signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal), output: output)
+    }
+
+    /// The first executable file named `name` in the folders of `searchPath` (a `PATH` value;
+    /// relative folders are skipped), or nil.
+    public static func find(_ name: String, searchPath: String?) -> String? {
+        guard let searchPath else { return nil }
+        for dir in searchPath.split(separator: ":") where dir.hasPrefix("/") {
+            let candidate = dir + "/" + name
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
     }
 }

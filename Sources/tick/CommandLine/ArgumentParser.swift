@@ -4,44 +4,55 @@ import TickCore
 struct GlobalOptions: Sendable {
     var dir: String?
     var json = false
-    var color: ColorChoice = .auto
-    /// `--now` as written; validated while parsing.
+    /// `--color`, nil when not given.
+    var color: ColorChoice?
+    /// `--now` as written.
     var now: String?
+    /// The system clock as read while parsing validated `--now` (a date word reads it), so that the
+    /// run reads it no second time; nil when it was not read.
+    var clockReading: Now?
     var quiet = false
     var help = false
     var version = false
 
-    static let table: [Option] = [
-        Option(name: "dir", valueName: "DIR",
-               help: "Use the task folder DIR (default: $TICK_DIR, else the nearest folder above holding "
-                   + ".tick/, else ${XDG_DATA_HOME:-~/.local/share}/tick)"),
-        Option(name: "json", help: "Print JSON for programs instead of text for people"),
-        Option(name: "color", valueName: "WHEN", help: "Colour the output: auto, always or never (default: auto)",
-               choices: ColorChoice.allCases.map(\.rawValue)),
-        Option(name: "now", valueName: "DATE[THH:MM]",
-               help: "Take this as the current date and time (default: $TICK_NOW, else the clock)"),
-        Option(name: "quiet", help: "Leave out the lines that only report what a command did or found (Added, "
-                   + "Completed, No change, Undid, Checked ...); answers, JSON, warnings and errors still print"),
-        Option(name: "help", short: "h", help: "Show help"),
-        Option(name: "version", help: "Print the version"),
+    /// A global option: its declaration, and the field its value goes to.
+    struct Key: Sendable {
+        var option: Option
+        var set: @Sendable (inout GlobalOptions, String) -> Void
+
+        init(_ key: some OptionKey, set: @escaping @Sendable (inout GlobalOptions, String) -> Void) {
+            option = key.option
+            self.set = set
+        }
+    }
+
+    static let keys: [Key] = [
+        Key(ValueOption("dir", valueName: "DIR",
+                        help: "Use the task folder DIR (default: $TICK_DIR, else the nearest folder above holding "
+                            + ".tick/, else ${XDG_DATA_HOME:-~/.local/share}/tick)")) { $0.dir = $1 },
+        Key(Flag("json", help: "Print JSON for programs instead of text for people")) { options, _ in options.json = true },
+        Key(ValueOption("color", valueName: "WHEN", help: "Colour the output: auto, always or never (default: auto)",
+                        choices: ColorChoice.allCases.map(\.rawValue))) { $0.color = ColorChoice(rawValue: $1) ?? .auto },
+        Key(ValueOption("now", valueName: "DATE[THH:MM]",
+                        help: "Take this as the current date and time (default: $TICK_NOW, else the clock)")) { $0.now = $1 },
+        Key(Flag("quiet", help: "Leave out the lines that only report what a command did or found (Added, "
+                     + "Completed, No change, Undid, Checked ...); answers, JSON, warnings and errors still print")) {
+            options, _ in options.quiet = true
+        },
+        Key(Flag("help", short: "h", help: "Show help")) { options, _ in options.help = true },
+        Key(Flag("version", help: "Print the version")) { options, _ in options.version = true },
     ]
 
-    /// The global options given, by name.
+    /// The global options as help lists them.
+    static var table: [Option] { keys.map(\.option) }
+
+    /// The names of the global options given (an option that takes a value is given once).
     private(set) var given: Set<String> = []
 
     /// Records a global option.
-    mutating func set(_ option: Option, value: String) {
-        given.insert(option.name)
-        switch option.name {
-        case "dir": dir = value
-        case "json": json = true
-        case "color": color = ColorChoice(rawValue: value) ?? .auto
-        case "now": now = value
-        case "quiet": quiet = true
-        case "help": help = true
-        case "version": version = true
-        default: preconditionFailure("global option --\(option.name) has no field")
-        }
+    mutating func set(_ key: Key, value: String) {
+        given.insert(key.option.name)
+        key.set(&self, value)
     }
 }
 
@@ -117,7 +128,7 @@ enum ArgumentParser {
             }
 
             let (name, inline, found) = lookUp(word, in: command)
-            guard let (option, isGlobal) = found else {
+            guard let (option, globalKey) = found else {
                 let known = (command.options + GlobalOptions.table).map(\.name)
                 let spelled = word.hasPrefix("--") ? word.split(separator: "=", maxSplits: 1)[0] : Substring(word)
                 remember(.unknownOption(String(spelled),
@@ -146,12 +157,12 @@ enum ArgumentParser {
                 continue
             }
             // An option that takes a value takes one: a second one is a mistake, not an override.
-            if !option.isFlag, isGlobal ? global.given.contains(option.name) : parsed.options[option.name] != nil {
+            if !option.isFlag, globalKey != nil ? global.given.contains(option.name) : parsed.options[option.name] != nil {
                 remember(.repeatedOption(option.name))
                 continue
             }
-            if isGlobal {
-                global.set(option, value: value)
+            if let globalKey {
+                global.set(globalKey, value: value)
             } else {
                 parsed.options[option.name, default: []].append(value)
             }
@@ -160,7 +171,15 @@ enum ArgumentParser {
         if global.help { return .help(path: path) }
         if global.version { return .version }
         if let deferredError { throw deferredError }
-        if let now = global.now { _ = try Now(option: now) }
+        if let now = global.now {
+            var reading: Now?
+            _ = try Now(option: now, clock: {
+                let clock = reading ?? Now.system()
+                reading = clock
+                return clock
+            })
+            global.clockReading = reading
+        }
         guard command.run != nil else {
             throw UsageError.missingSubcommand(in: commandPath(path), choices: command.subcommands.map(\.name))
         }
@@ -169,8 +188,9 @@ enum ArgumentParser {
     }
 
     /// The option a word names, the command's own before the global ones: its name as written,
-    /// a value given with `=`, and the option with whether it is global (nil when unknown).
-    static func lookUp(_ word: String, in command: Command) -> (name: String, inline: String?, found: (Option, Bool)?) {
+    /// a value given with `=`, and the option with its global key when it is global (nil when unknown).
+    static func lookUp(_ word: String, in command: Command)
+        -> (name: String, inline: String?, found: (Option, GlobalOptions.Key?)?) {
         if word.hasPrefix("--") {
             let body = word.dropFirst(2)
             var name = String(body)
@@ -179,13 +199,13 @@ enum ArgumentParser {
                 name = String(body[..<eq])
                 inline = String(body[body.index(after: eq)...])
             }
-            if let own = command.option(named: name) { return (name, inline, (own, false)) }
-            return (name, inline, GlobalOptions.table.first { $0.name == name }.map { ($0, true) })
+            if let own = command.option(named: name) { return (name, inline, (own, nil)) }
+            return (name, inline, GlobalOptions.keys.first { $0.option.name == name }.map { ($0.option, $0) })
         }
         let name = String(word.dropFirst())
         guard name.count == 1, let letter = name.first else { return (name, nil, nil) }
-        if let own = command.option(short: letter) { return (name, nil, (own, false)) }
-        return (name, nil, GlobalOptions.table.first { $0.short == letter }.map { ($0, true) })
+        if let own = command.option(short: letter) { return (name, nil, (own, nil)) }
+        return (name, nil, GlobalOptions.keys.first { $0.option.short == letter }.map { ($0.option, $0) })
     }
 
     /// Hands positional words to the arguments in order: a repeating argument takes all it can

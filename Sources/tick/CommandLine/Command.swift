@@ -12,12 +12,24 @@ struct Command: Sendable {
     var summary: String
     /// Further paragraphs for the command's own help (blank-line separated), or "".
     var discussion: String = ""
-    var arguments: [Argument] = []
-    var options: [Option] = []
+    var arguments: [Argument]
+    var options: [Option]
     /// Commands one level down (`tick list new`); the first positional word selects one.
-    var subcommands: [Command] = []
+    var subcommands: [Command]
     /// What runs when this command is selected; nil for a group that needs a subcommand.
     var run: Run?
+
+    /// A command whose options are the typed keys its `run` looks their values up by.
+    init(name: String, summary: String, discussion: String = "", arguments: [Argument] = [],
+         options: [any OptionKey] = [], subcommands: [Command] = [], run: Run? = nil) {
+        self.name = name
+        self.summary = summary
+        self.discussion = discussion
+        self.arguments = arguments
+        self.options = options.map(\.option)
+        self.subcommands = subcommands
+        self.run = run
+    }
 
     func subcommand(named name: String) -> Command? { subcommands.first { $0.name == name } }
 
@@ -26,9 +38,10 @@ struct Command: Sendable {
     func option(short: Character) -> Option? { options.first { $0.short == short } }
 }
 
-/// A positional argument.
-struct Argument: Sendable {
-    enum Arity: Sendable {
+/// A positional argument, declared once in the command table; a command looks its values up by
+/// the same value (`Invocation.value(_:)`).
+struct Argument: Equatable, Sendable {
+    enum Arity: Equatable, Sendable {
         /// Exactly one.
         case required
         /// Zero or one.
@@ -39,7 +52,7 @@ struct Argument: Sendable {
         case oneOrMore
     }
 
-    /// Upper-case name shown in usage (`FILE`), and the key its values are looked up by.
+    /// Upper-case name shown in usage (`FILE`).
     var name: String
     var help: String
     var arity: Arity = .required
@@ -55,9 +68,10 @@ struct Argument: Sendable {
     }
 }
 
-/// A `--name` option: a flag, or one that takes a value.
-struct Option: Sendable {
-    /// Long name without dashes (`list` for `--list`), and the key it is looked up by.
+/// A `--name` option: a flag, or one that takes a value. Declared through a typed key (`Flag`,
+/// `ValueOption`), which is also what a command looks it up by.
+struct Option: Equatable, Sendable {
+    /// Long name without dashes (`list` for `--list`).
     var name: String
     /// An optional one-letter form (`-h`).
     var short: Character? = nil
@@ -75,6 +89,30 @@ struct Option: Sendable {
         text += "--\(name)"
         if let valueName { text += " \(valueName)" }
         return text
+    }
+}
+
+/// An option as the command table declares it and as a command looks it up: its type says
+/// whether it takes a value.
+protocol OptionKey: Sendable {
+    var option: Option { get }
+}
+
+/// A flag (`--all`): given or not.
+struct Flag: OptionKey {
+    let option: Option
+
+    init(_ name: String, short: Character? = nil, help: String) {
+        option = Option(name: name, short: short, help: help)
+    }
+}
+
+/// An option that takes one value (`--list LIST`), from `choices` when they are given.
+struct ValueOption: OptionKey {
+    let option: Option
+
+    init(_ name: String, short: Character? = nil, valueName: String, help: String, choices: [String] = []) {
+        option = Option(name: name, short: short, valueName: valueName, help: help, choices: choices)
     }
 }
 

@@ -29,25 +29,49 @@ struct Invocation {
     var err: Output { context.err }
     var fileSystem: any FileSystem { context.fileSystem }
 
-    /// Looks up an argument or option by name. Names must come from the command's table.
-    func value(_ name: String) -> String? {
-        assertDeclared(name)
-        return arguments.value(name)
+    /// The value given to an option of this command, or nil.
+    func value(_ key: ValueOption) -> String? {
+        assertDeclared(key)
+        return arguments.value(key.option.name)
     }
 
-    func values(_ name: String) -> [String] {
-        assertDeclared(name)
-        return arguments.values(name)
+    /// Whether a flag of this command was given.
+    func flag(_ key: Flag) -> Bool {
+        assertDeclared(key)
+        return arguments.flag(key.option.name)
     }
 
-    func flag(_ name: String) -> Bool {
-        assertDeclared(name)
-        return arguments.flag(name)
+    /// Whether an option of this command (a flag, or one with a value) was given.
+    func given(_ key: any OptionKey) -> Bool {
+        assertDeclared(key)
+        return arguments.flag(key.option.name)
     }
 
-    private func assertDeclared(_ name: String) {
-        assert(command.arguments.contains { $0.name == name } || command.option(named: name) != nil,
-               "'\(ArgumentParser.commandPath(path))' declares no argument or option '\(name)'")
+    /// The options of this command that were given, in the table's order.
+    var givenOptions: [Option] { command.options.filter { arguments.flag($0.name) } }
+
+    /// The word given for an argument of this command that takes at most one (nil only for an
+    /// optional one left out).
+    func value(_ argument: Argument) -> String? {
+        assertDeclared(argument)
+        return arguments.value(argument.name)
+    }
+
+    /// The words given for an argument of this command.
+    func values(_ argument: Argument) -> [String] {
+        assertDeclared(argument)
+        return arguments.values(argument.name)
+    }
+
+    /// A key is the command's own: a key of another command is a bug in tick.
+    private func assertDeclared(_ key: any OptionKey) {
+        assert(command.options.contains(key.option),
+               "'\(ArgumentParser.commandPath(path))' declares no option '--\(key.option.name)'")
+    }
+
+    private func assertDeclared(_ argument: Argument) {
+        assert(command.arguments.contains(argument),
+               "'\(ArgumentParser.commandPath(path))' declares no argument '\(argument.name)'")
     }
 
     /// Locates the task folder (`--dir` > `TICK_DIR` > a `.tick/` above > the default location).

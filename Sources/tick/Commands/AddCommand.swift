@@ -7,42 +7,39 @@ let defaultListName = "Inbox"
 @Sendable func runAdd(_ invocation: Invocation) throws -> ExitStatus {
     // Everything that can be checked without the folder is checked before taking its lock.
     let now = invocation.now
-    let typed = invocation.values("TITLE").joined(separator: " ")
+    let typed = invocation.values(Commands.titleArgument).joined(separator: " ")
     var input = try TitleInput(parsing: typed, now: now)
-    input.title = try TaskTitle.validated(input.title, besidesMetadata: !typed.trimmingInvisibleSpace().isEmpty)
-    if let due = invocation.value("due") {
+    input.title = try TaskTitle.validated(input.title, besidesMetadata: !typed.isBlank)
+    if let due = invocation.value(Commands.addDueOption) {
         guard input.due == nil else { throw UsageError.invalidInput("the due date is given twice: in the title and with --due") }
         input.due = try invocation.dueDate(due)
     }
-    if let level = invocation.value("priority") {
+    if let level = invocation.value(Commands.priorityOption) {
         guard input.priority == nil else { throw UsageError.invalidInput("the priority is given twice: in the title and with --priority") }
         input.priority = try priority(named: level, argument: "--priority")
     }
-    if invocation.flag("flag") { input.flagged = true }
-    let section = invocation.value("section")
-    let parentText = invocation.value("parent")
+    if invocation.flag(Commands.flagOption) { input.flagged = true }
+    let section = invocation.value(Commands.sectionOption)
+    let parentText = invocation.value(Commands.parentOption)
     if section != nil, parentText != nil {
         throw UsageError.invalidInput("a subtask goes under its parent: --section and --parent cannot go together")
     }
-    if let rule = invocation.value("rec") {
+    if let rule = invocation.value(Commands.addRecOption) {
         guard input.recurrence == nil else { throw UsageError.invalidInput("the rule is given twice: in the title and with --rec") }
         input.recurrence = try recurrenceRule(rule)
     }
-    if let until = invocation.value("until") {
+    if let until = invocation.value(Commands.addUntilOption) {
         guard input.until == nil else { throw UsageError.invalidInput("the end date is given twice: in the title and with --until") }
         input.until = try invocation.untilDay(until)
     }
     if let problem = Recurrence.problem(rule: input.recurrence, due: input.due, until: input.until) {
         throw UsageError.invalidInput(problem)
     }
-    var task = NewTask(title: input.title, done: input.doneDate != nil, due: input.due, doneDate: input.doneDate,
-                       priority: input.priority ?? .none, flagged: input.flagged, notes: invocation.value("note") ?? "")
-    task.recurrence = input.recurrence
-    task.until = input.until
+    let task = input.newTask(notes: invocation.value(Commands.addNoteOption) ?? "")
 
     // --list, else the configuration's default-list, else Inbox.
-    let configured = invocation.value("list") == nil ? invocation.settings.defaultList : nil
-    let listText = invocation.value("list") ?? configured
+    let configured = invocation.value(Commands.addListOption) == nil ? invocation.settings.defaultList : nil
+    let listText = invocation.value(Commands.addListOption) ?? configured
     let toInbox = parentText == nil && (listText == nil || listText?.lowercased() == defaultListName.lowercased())
     // Only the default list may be the first write that creates the folder.
     let session = try invocation.openForWriting(create: toInbox)

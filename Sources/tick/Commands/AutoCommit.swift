@@ -1,5 +1,4 @@
 import TickCore
-import TickFormat
 
 /// `autocommit = true`: each command that changes lists in a task folder kept in git commits the
 /// files it wrote, and only those. What a command wrote is what changed in the folder's
@@ -63,12 +62,12 @@ enum AutoCommit {
     static func message(_ invocation: Invocation, paths: [String], root: String) -> String {
         var words = [invocation.command.name]
         for argument in invocation.command.arguments {
-            let value = invocation.values(argument.name).joined(separator: " ")
+            let value = invocation.values(argument).joined(separator: " ")
             guard !value.isEmpty else { continue }
             words.append(value.contains(" ") ? "\"\(value)\"" : value)
         }
         let lists = paths.filter { $0.hasSuffix(".md") }.map { path -> String in
-            read(path, root, invocation).flatMap { Document(bytes: $0).heading }
+            read(path, root, invocation).flatMap(SyncSummary.listName(of:))
                 ?? String(path.split(separator: "/").last?.dropLast(3) ?? "")
         }
         return "tick: " + words.joined(separator: " ") + (lists.isEmpty ? "" : " (" + lists.joined(separator: ", ") + ")")

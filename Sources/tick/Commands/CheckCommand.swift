@@ -27,7 +27,7 @@ private struct Problem {
     var problems: [Problem] = []
     var ioFailed = false
 
-    let files = invocation.values("FILE")
+    let files = invocation.values(Commands.fileArgument)
     if files.isEmpty {
         let scan = folder.scan()
         targets = scan.lists.map { ($0.path, $0.absolutePath) }
@@ -66,9 +66,8 @@ private struct Problem {
                                 + "(first difference at byte \(offset)); please report it")
             roundTripFailures += 1
         }
-        for diagnostic in check.diagnostics {
-            problems.append(Problem(file: target.display, line: diagnostic.line, column: diagnostic.column,
-                                    message: diagnostic.message))
+        for (line, column, message) in check.problems {
+            problems.append(Problem(file: target.display, line: line, column: column, message: message))
             filesWithProblems.insert(target.display)
         }
         for (id, line, column) in check.ids {

@@ -21,57 +21,47 @@ enum Commands {
 
     // MARK: - Reading
 
-    static let allOption = Option(name: "all", help: "Include completed tasks")
-    static let listOption = Option(
-        name: "list", short: "l", valueName: "LIST",
+    static let allOption = Flag("all", help: "Include completed tasks")
+    static let listOption = ValueOption(
+        "list", short: "l", valueName: "LIST",
         help: "Only the list LIST: its name or file name (a unique prefix is enough) or its path")
     static let viewDiscussion = "Each row shows the task's ref, its checkbox and title, then its priority "
         + "(!, !! or !!! for low, medium or high), ⚑ when flagged, its due date in words (\"overdue\" once it has "
         + "passed), ↻ and its rule in words when it repeats (↻ every week), ✎ when it has notes, and its list. Ties break by due date, then priority, then list, "
         + "then line. With --json: an array of task objects."
 
-    static let today: Command = Command(
-        name: "today",
-        summary: "Open tasks due today or earlier",
-        discussion: "Overdue tasks first, the oldest first; a task due today at a time shows as overdue from "
-            + "that time on and stays here.\n\n" + viewDiscussion,
-        options: [allOption, listOption],
-        run: runView(.today))
+    /// The command that shows `view`, named after it: `--all` and `--list`, and the rows explained.
+    static func viewCommand(_ view: SmartView, summary: String, about: String = "",
+                            arguments: [Argument] = []) -> Command {
+        Command(name: view.rawValue, summary: summary,
+                discussion: about.isEmpty ? viewDiscussion : about + "\n\n" + viewDiscussion,
+                arguments: arguments, options: [allOption, listOption], run: runView(view))
+    }
 
-    static let tomorrow: Command = Command(
-        name: "tomorrow",
-        summary: "Open tasks due tomorrow",
-        discussion: viewDiscussion,
-        options: [allOption, listOption],
-        run: runView(.tomorrow))
+    static let today = viewCommand(
+        .today, summary: "Open tasks due today or earlier",
+        about: "Overdue tasks first, the oldest first; a task due today at a time shows as overdue from "
+            + "that time on and stays here.")
 
-    static let upcoming: Command = Command(
-        name: "upcoming",
-        summary: "Open tasks due in the next N days, by day",
-        discussion: "The Scheduled view from today through the N-1 days after it (a week by default), grouped "
+    static let tomorrow = viewCommand(.tomorrow, summary: "Open tasks due tomorrow")
+
+    static let daysArgument = Argument(name: "N", help: "How many days, today included (default 7, at most 3660)",
+                                       arity: .optional)
+
+    static let upcoming = viewCommand(
+        .upcoming, summary: "Open tasks due in the next N days, by day",
+        about: "The Scheduled view from today through the N-1 days after it (a week by default), grouped "
             + "under Today, Tomorrow, the weekdays, then dates. Tasks overdue from an earlier day are in "
-            + "tick today, not here.\n\n" + viewDiscussion,
-        arguments: [Argument(name: "N", help: "How many days, today included (default 7, at most 3660)",
-                             arity: .optional)],
-        options: [allOption, listOption],
-        run: runView(.upcoming))
+            + "tick today, not here.",
+        arguments: [daysArgument])
 
-    static let scheduled: Command = Command(
-        name: "scheduled",
-        summary: "Open tasks with a due date, by day",
-        discussion: "Grouped under Overdue, Today, Tomorrow, the weekdays of the coming days, then dates.\n\n"
-            + viewDiscussion,
-        options: [allOption, listOption],
-        run: runView(.scheduled))
+    static let scheduled = viewCommand(
+        .scheduled, summary: "Open tasks with a due date, by day",
+        about: "Grouped under Overdue, Today, Tomorrow, the weekdays of the coming days, then dates.")
 
-    static let flagged: Command = Command(
-        name: "flagged",
-        summary: "Open flagged tasks",
-        discussion: viewDiscussion,
-        options: [allOption, listOption],
-        run: runView(.flagged))
+    static let flagged = viewCommand(.flagged, summary: "Open flagged tasks")
 
-    static let all: Command = Command(
+    static let all = Command(
         name: "all",
         summary: "Every open task, grouped by list",
         discussion: "The lists in the home screen's order, each under its name as a heading, which the rows do "
@@ -80,14 +70,15 @@ enum Commands {
         options: [allOption, listOption],
         run: runView(.all))
 
+    static let sinceOption = ValueOption("since", valueName: "DATE",
+                                         help: "Only tasks done on DATE or later (a date word, as for tick due)")
+
     static let completed: Command = Command(
         name: "completed",
         summary: "Completed tasks, the latest first",
         discussion: "Ordered by their done: date, the latest first; each row shows that date (done yesterday). "
             + "--since today answers what you finished today.\n\n" + viewDiscussion,
-        options: [listOption,
-                  Option(name: "since", valueName: "DATE",
-                         help: "Only tasks done on DATE or later (a date word, as for tick due)")],
+        options: [listOption, sinceOption],
         run: runView(.completed))
 
     static let lists: Command = Command(
@@ -98,16 +89,20 @@ enum Commands {
             + "{name, file, symbol, color, open, done}.",
         run: runLists)
 
+    /// How a list is named on the command line.
+    static let listHelp = "The list: its name or file name (a unique prefix is enough) or its path"
+    static let listArgument = Argument(name: "LIST", help: listHelp)
+    static let sortOption = ValueOption("sort", valueName: "ORDER",
+                                        help: "file (the default), priority (high first) or due (earliest first)",
+                                        choices: ListOrder.allCases.map(\.rawValue))
+
     static let ls: Command = Command(
         name: "ls",
         summary: "One list: its open tasks, then the completed ones",
         discussion: "Tasks keep the file's order (the file is your ordering) and its section headings; "
             + "subtasks stand under their parent. With --json: an array of task objects in that order.",
-        arguments: [Argument(name: "LIST", help: "The list: its name or file name (a unique prefix is enough) "
-                             + "or its path")],
-        options: [Option(name: "sort", valueName: "ORDER",
-                         help: "file (the default), priority (high first) or due (earliest first)",
-                         choices: ListOrder.allCases.map(\.rawValue))],
+        arguments: [listArgument],
+        options: [sortOption],
         run: runList)
 
     static let show: Command = Command(
@@ -115,9 +110,10 @@ enum Commands {
         summary: "One task in full",
         discussion: "Its list, section, every field, its notes and subtasks, and file:line. With --json: "
             + "the task object.",
-        arguments: [Argument(name: "REF", help: "The task: its ref, its exact title (ignoring case) or a part "
-                             + "of its title that no other task has")],
+        arguments: [refArgument],
         run: runShow)
+
+    static let wordsArgument = Argument(name: "WORDS", help: "The words to look for", arity: .oneOrMore)
 
     static let search: Command = Command(
         name: "search",
@@ -125,9 +121,18 @@ enum Commands {
         discussion: "A task matches when it holds every word, ignoring case and accents (cafe finds Café). "
             + "A match in the notes shows the matching note line. Exits 1 when nothing matches. With --json: "
             + "an array of task objects.",
-        arguments: [Argument(name: "WORDS", help: "The words to look for", arity: .oneOrMore)],
+        arguments: [wordsArgument],
         options: [allOption, listOption],
         run: runSearch)
+
+    static let pickViewOption = ValueOption("view", valueName: "VIEW",
+                                            help: "Only the tasks of a view: today, flagged or scheduled",
+                                            choices: pickViews.map(\.rawValue))
+    static let uniformOption = Flag("uniform", help: "Give every task the same chance, whatever its urgency")
+    static let seedOption = ValueOption("seed", valueName: "N",
+                                        help: "Seed the random choice with the whole number N, to make it reproducible")
+    static let pickDoneOption = Flag("done", help: "Complete the current pick (writes done: with today's date)")
+    static let clearOption = Flag("clear", help: "Dismiss the current pick")
 
     static let pick: Command = Command(
         name: "pick",
@@ -139,17 +144,7 @@ enum Commands {
             + "one can be picked.\n\n"
             + "When nothing is open it says all clear and exits 0. With --json: the picked task object, or "
             + "null when all is clear.",
-        options: [
-            listOption,
-            Option(name: "view", valueName: "VIEW", help: "Only the tasks of a view: today, flagged or scheduled",
-                   choices: pickViews.map(\.rawValue)),
-            Option(name: "uniform", help: "Give every task the same chance, whatever its urgency"),
-            Option(name: "seed", valueName: "N",
-                   help: "Seed the random choice with the whole number N, to make it reproducible"),
-            Option(name: "done", help: "Complete the current pick (writes done: with today's date)"),
-            Option(name: "clear", help: "Dismiss the current pick"),
-            keepHistoryOption,
-        ],
+        options: [listOption, pickViewOption, uniformOption, seedOption, pickDoneOption, clearOption, keepHistoryOption],
         run: runPick)
 
     static let status: Command = Command(
@@ -179,7 +174,22 @@ enum Commands {
         + "month's last day), a month and day (dec 24, 24 dec, december 24: this year if still to come, else "
         + "next year), YYYY-MM-DD (2026-1-5 too) or YYYY-MM-DDTHH:MM, each optionally followed by a time "
         + "such as 9:00, 17:30, 9am or 5pm; or a time alone (today if still to come, else tomorrow)"
-    static let priorityChoices = ["low", "medium", "high", "none"]
+    static let priorityOption = ValueOption("priority", valueName: "LEVEL", help: "low, medium, high or none",
+                                            choices: ["low", "medium", "high", "none"])
+
+    static let titleArgument = Argument(name: "TITLE", help: "The title, with any metadata; several words are "
+                                        + "joined with spaces", arity: .oneOrMore)
+    static let addListOption = ValueOption(
+        "list", short: "l", valueName: "LIST",
+        help: "Add to the list LIST (default: Inbox): its name or file name (a unique prefix is enough) or its path")
+    static let addDueOption = ValueOption("due", valueName: "DATE", help: "Due on DATE (see below)")
+    static let flagOption = Flag("flag", help: "Flag the task")
+    static let addNoteOption = ValueOption("note", valueName: "TEXT", help: "Notes for the task (lines below its title)")
+    static let sectionOption = ValueOption("section", valueName: "SECTION", help: "Add it under the list's heading SECTION")
+    static let parentOption = ValueOption("parent", valueName: "REF", help: "Add it as the last subtask of the task REF")
+    static let addRecOption = ValueOption(
+        "rec", valueName: "RULE", help: "Repeat by RULE (1w, +1w, ++1w; see tick help done), as rec:RULE in the title does")
+    static let addUntilOption = ValueOption("until", valueName: "DATE", help: "End the repetition on DATE (as for --due)")
 
     static let add: Command = Command(
         name: "add",
@@ -193,26 +203,13 @@ enum Commands {
             + "--parent, after the last subtask of that task. A title that starts with - goes after -- "
             + "(tick add -- \"-x\"); one that starts with a dash and a digit needs no --.\n\n"
             + "Dates: \(dateHelp).\n\n" + writeDiscussion,
-        arguments: [Argument(name: "TITLE", help: "The title, with any metadata; several words are joined with "
-                             + "spaces", arity: .oneOrMore)],
-        options: [
-            Option(name: "list", short: "l", valueName: "LIST",
-                   help: "Add to the list LIST (default: Inbox): its name or file name (a unique prefix is enough) "
-                       + "or its path"),
-            Option(name: "due", valueName: "DATE", help: "Due on DATE (see below)"),
-            Option(name: "priority", valueName: "LEVEL", help: "low, medium, high or none", choices: priorityChoices),
-            Option(name: "flag", help: "Flag the task"),
-            Option(name: "note", valueName: "TEXT", help: "Notes for the task (lines below its title)"),
-            Option(name: "section", valueName: "SECTION", help: "Add it under the list's heading SECTION"),
-            Option(name: "parent", valueName: "REF", help: "Add it as the last subtask of the task REF"),
-            Option(name: "rec", valueName: "RULE",
-                   help: "Repeat by RULE (1w, +1w, ++1w; see tick help done), as rec:RULE in the title does"),
-            Option(name: "until", valueName: "DATE", help: "End the repetition on DATE (as for --due)"),
-        ],
+        arguments: [titleArgument],
+        options: [addListOption, addDueOption, priorityOption, flagOption, addNoteOption, sectionOption, parentOption,
+                  addRecOption, addUntilOption],
         run: runAdd)
 
-    static let keepHistoryOption = Option(
-        name: "keep-history",
+    static let keepHistoryOption = Flag(
+        "keep-history",
         help: "Also keep a completed copy of a repeating task (- [x] ... done:DATE) after it "
             + "(the configuration key recurrence.keep-history = true does the same)")
     static let recurrenceDiscussion = "A repeating task (rec: in its title line) is not ticked: only its due: date "
@@ -267,21 +264,36 @@ enum Commands {
         arguments: [refsArgument],
         run: runFlag(false))
 
+    static let dateArgument = Argument(name: "DATE", help: "The date (several words are joined), or none",
+                                       arity: .oneOrMore)
+
     static let due: Command = Command(
         name: "due",
         summary: "Set or remove a task's due date",
         discussion: "DATE is one of: \(dateHelp); or none to remove the due date. It is written as "
             + "due:YYYY-MM-DD (due:YYYY-MM-DDTHH:MM with a time).\n\n" + writeDiscussion,
-        arguments: [refArgument, Argument(name: "DATE", help: "The date (several words are joined), or none",
-                                          arity: .oneOrMore)],
+        arguments: [refArgument, dateArgument],
         run: runDue)
+
+    static let levelArgument = Argument(name: "LEVEL", help: "low, medium, high or none")
 
     static let priority: Command = Command(
         name: "priority",
         summary: "Set or remove a task's priority",
         discussion: "Writes !, !! or !!! for low, medium or high; none removes it. " + writeDiscussion,
-        arguments: [refArgument, Argument(name: "LEVEL", help: "low, medium, high or none")],
+        arguments: [refArgument, levelArgument],
         run: runPriority)
+
+    static let titleOption = ValueOption("title", valueName: "TITLE", help: "The new title (without metadata)")
+    static let editNoteOption = ValueOption("note", valueName: "TEXT", help: "Replace the notes with TEXT (\"\" removes them)")
+    static let appendNoteOption = ValueOption("append-note", valueName: "TEXT", help: "Add TEXT after the notes")
+    static let editDueOption = ValueOption("due", valueName: "DATE", help: "The due date (as for tick due), or none")
+    static let editRecOption = ValueOption(
+        "rec", valueName: "RULE",
+        help: "Repeat by RULE (1w: a week after each completion; +1w: a week after the due date; ++1w: the "
+            + "next weekly date after today; units d, w, m, y, b), or none to stop (removing until: too)")
+    static let editUntilOption = ValueOption("until", valueName: "DATE",
+                                             help: "End the repetition on DATE (as for tick due), or none")
 
     static let edit: Command = Command(
         name: "edit",
@@ -292,19 +304,12 @@ enum Commands {
             + "exits with an error, changes nothing. When the text cannot be applied (the task changed meanwhile), "
             + "the message names the file that keeps it.\n\n" + writeDiscussion,
         arguments: [refArgument],
-        options: [
-            Option(name: "title", valueName: "TITLE", help: "The new title (without metadata)"),
-            Option(name: "note", valueName: "TEXT", help: "Replace the notes with TEXT (\"\" removes them)"),
-            Option(name: "append-note", valueName: "TEXT", help: "Add TEXT after the notes"),
-            Option(name: "due", valueName: "DATE", help: "The due date (as for tick due), or none"),
-            Option(name: "priority", valueName: "LEVEL", help: "low, medium, high or none", choices: priorityChoices),
-            Option(name: "rec", valueName: "RULE",
-                   help: "Repeat by RULE (1w: a week after each completion; +1w: a week after the due date; ++1w: the "
-                       + "next weekly date after today; units d, w, m, y, b), or none to stop (removing until: too)"),
-            Option(name: "until", valueName: "DATE", help: "End the repetition on DATE (as for tick due), or none"),
-            keepHistoryOption,
-        ],
+        options: [titleOption, editNoteOption, appendNoteOption, editDueOption, priorityOption, editRecOption,
+                  editUntilOption, keepHistoryOption],
         run: runEdit)
+
+    static let destinationArgument = Argument(name: "LIST", help: "The destination list: its name or file name "
+                                              + "(a unique prefix is enough) or its path")
 
     static let mv: Command = Command(
         name: "mv",
@@ -312,8 +317,7 @@ enum Commands {
         discussion: "Each task moves with its notes and subtasks. The destination is written first, then the "
             + "list it came from, so that an interruption leaves a task in both lists (the next tick run "
             + "finishes the move), never in neither.\n\n" + writeDiscussion,
-        arguments: [refsArgument, Argument(name: "LIST", help: "The destination list: its name or file name "
-                                           + "(a unique prefix is enough) or its path")],
+        arguments: [refsArgument, destinationArgument],
         run: runMove)
 
     static let rm: Command = Command(
@@ -334,13 +338,11 @@ enum Commands {
         arguments: [refsArgument],
         run: runID)
 
-    static let listNameArgument = Argument(
-        name: "NAME", help: "The list: its name or file name (a unique prefix is enough) or its path")
-    static let symbolOption = Option(name: "symbol", valueName: "SYMBOL",
-                                     help: "An emoji or short word shown beside the list's name, at most "
-                                        + "\(ListNaming.maxSymbolWidth) columns (\"\" removes it)")
-    static let colorOption = Option(name: "color", valueName: "COLOR",
-                                    help: ListColor.accepted + " (\"\" removes it)")
+    static let listNameArgument = Argument(name: "NAME", help: listHelp)
+    static let symbolOption = ValueOption("symbol", valueName: "SYMBOL",
+                                          help: "An emoji or short word shown beside the list's name, at most "
+                                             + "\(ListNaming.maxSymbolWidth) columns (\"\" removes it)")
+    static let colorOption = ValueOption("color", valueName: "COLOR", help: ListNaming.acceptedColors + " (\"\" removes it)")
 
     static let list: Command = Command(
         name: "list",
@@ -349,6 +351,8 @@ enum Commands {
             + "as an object {name, file, symbol, color, open, done}.",
         subcommands: [listNew, listRename, listSet, listRemove])
 
+    static let newListNameArgument = Argument(name: "NAME", help: "The list's name")
+
     static let listNew: Command = Command(
         name: "new",
         summary: "Create a list",
@@ -356,18 +360,19 @@ enum Commands {
             + "work-stuff.md). The file starts with a # NAME heading, after front matter when a symbol or colour "
             + "is given. A name that holds /, .., control characters or starts with a dot, or whose file name "
             + "another list has (ignoring case), is refused (exit status 2).",
-        arguments: [Argument(name: "NAME", help: "The list's name")],
+        arguments: [newListNameArgument],
         options: [symbolOption, colorOption],
         run: runListNew)
+
+    static let oldNameArgument = Argument(name: "OLD", help: listHelp)
+    static let newNameArgument = Argument(name: "NEW", help: "Its new name")
 
     static let listRename: Command = Command(
         name: "rename",
         summary: "Rename a list: its heading and its file",
         discussion: "The new file (named as for list new, in the same folder) is written first, then the old "
             + "one is removed. The same rules as for list new apply to the new name.",
-        arguments: [Argument(name: "OLD", help: "The list: its name or file name (a unique prefix is enough) "
-                             + "or its path"),
-                    Argument(name: "NEW", help: "Its new name")],
+        arguments: [oldNameArgument, newNameArgument],
         run: runListRename)
 
     static let listSet: Command = Command(
@@ -379,14 +384,18 @@ enum Commands {
         options: [symbolOption, colorOption],
         run: runListSet)
 
+    static let forceListOption = Flag("force", help: "Delete the list even though it has open tasks")
+
     static let listRemove: Command = Command(
         name: "rm",
         summary: "Delete a list and every task in it",
         discussion: "Refuses (exit status 2) while the list has open tasks, and says how many, unless --force "
             + "is given. tick undo brings the file back.",
         arguments: [listNameArgument],
-        options: [Option(name: "force", help: "Delete the list even though it has open tasks")],
+        options: [forceListOption],
         run: runListRemove)
+
+    static let forceUndoOption = Flag("force", help: "Restore the files as they were, discarding what changed since")
 
     static let undo: Command = Command(
         name: "undo",
@@ -398,17 +407,22 @@ enum Commands {
             + "(exit status 1), naming the lines, when those very lines changed since, or when the change created "
             + "or deleted a file that has changed since. --force puts back the files as they were before the "
             + "change and warns how many lines changed since it discards, and which.",
-        options: [Option(name: "force", help: "Restore the files as they were, discarding what changed since")],
+        options: [forceUndoOption],
         run: runUndo)
 
     // MARK: - The folder
 
+    static let commandArgument = Argument(name: "COMMAND", help: "The command to describe (with its subcommand, "
+                                          + "if any)", arity: .zeroOrMore)
+
     static let help: Command = Command(
         name: "help",
         summary: "Show help for tick or for one command",
-        arguments: [Argument(name: "COMMAND", help: "The command to describe (with its subcommand, if any)",
-                             arity: .zeroOrMore)],
+        arguments: [commandArgument],
         run: runHelp)
+
+    static let fileArgument = Argument(name: "FILE", help: "A list file to check (default: every list of the folder)",
+                                       arity: .zeroOrMore)
 
     static let check: Command = Command(
         name: "check",
@@ -419,9 +433,11 @@ enum Commands {
             + "in tick (exit status 4).\n\n"
             + "Exits 0 when every file is clean and 1 when it found problems. With --json it prints an array "
             + "of {file, line, column, message} objects.",
-        arguments: [Argument(name: "FILE", help: "A list file to check (default: every list of the folder)",
-                             arity: .zeroOrMore)],
+        arguments: [fileArgument],
         run: runCheck)
+
+    static let dirArgument = Argument(name: "DIR", help: "The folder to make a task folder", arity: .optional)
+    static let gitOption = Flag("git", help: "Also keep the folder in git, with the task-aware merge driver")
 
     static let initialize: Command = Command(
         name: "init",
@@ -432,8 +448,8 @@ enum Commands {
             + "then find it. Running it again changes nothing.\n\n"
             + "With --git, DIR is also kept in git: git init when it is not in a repository yet, then what "
             + "git-setup does.",
-        arguments: [Argument(name: "DIR", help: "The folder to make a task folder", arity: .optional)],
-        options: [Option(name: "git", help: "Also keep the folder in git, with the task-aware merge driver")],
+        arguments: [dirArgument],
+        options: [gitOption],
         run: runInit)
 
     static let gitSetup: Command = Command(
@@ -469,6 +485,18 @@ enum Commands {
             + "that finish or undo the rebase.",
         run: runSync)
 
+    static let baseArgument = Argument(name: "BASE", help: "The common ancestor (git's %O)")
+    static let oursArgument = Argument(name: "OURS", help: "Our version, replaced by the result (git's %A)")
+    static let theirsArgument = Argument(name: "THEIRS", help: "Their version (git's %B)")
+    static let markerSizeArgument = Argument(name: "MARKER-SIZE", help: "The length of conflict markers (git's %L)",
+                                             arity: .optional)
+    static let repositoryPathArgument = Argument(name: "PATH", help: "The file's path in the repository (git's %P)",
+                                                 arity: .optional)
+    static let labelArgument = Argument(name: "LABEL", help: "The labels of base, ours and theirs (git's %S %X %Y)",
+                                        arity: .zeroOrMore)
+    static let inProcessOption = Flag("in-process",
+                                      help: "Merge in this process and print the result (what the driver's child runs)")
+
     static let mergeDriver: Command = Command(
         name: "merge-driver",
         summary: "Merge three versions of a list file (git's merge driver)",
@@ -479,12 +507,8 @@ enum Commands {
             + "markers or is larger than 8 MB is merged line by line, as is every file when the task-aware "
             + "merge fails.\n\n"
             + "Exits 0 when the merge is clean and 1 when it left conflicts.",
-        arguments: [Argument(name: "BASE", help: "The common ancestor (git's %O)"),
-                    Argument(name: "OURS", help: "Our version, replaced by the result (git's %A)"),
-                    Argument(name: "THEIRS", help: "Their version (git's %B)"),
-                    Argument(name: "MARKER-SIZE", help: "The length of conflict markers (git's %L)", arity: .optional),
-                    Argument(name: "PATH", help: "The file's path in the repository (git's %P)", arity: .optional),
-                    Argument(name: "LABEL", help: "The labels of base, ours and theirs (git's %S %X %Y)", arity: .zeroOrMore)],
-        options: [Option(name: "in-process", help: "Merge in this process and print the result (what the driver's child runs)")],
+        arguments: [baseArgument, oursArgument, theirsArgument, markerSizeArgument, repositoryPathArgument,
+                    labelArgument],
+        options: [inProcessOption],
         run: runMergeDriver)
 }

@@ -1,29 +1,26 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import TickCore
 
-/// `tick edit REF [--title T] [--note TEXT] [--append-note TEXT] [--due DATE] [--priority P]`,
+/// `tick edit REF [--title T] [--note TEXT] [--append-note TEXT] [--due DATE] [--priority P] [--rec RULE] [--until DATE]`,
 /// or with no option, the task's title line and notes in `$VISUAL` / `$EDITOR` (else `vi`).
 @Sendable func runEdit(_ invocation: Invocation) throws -> ExitStatus {
-    let options = ["title", "note", "append-note", "due", "priority", "rec", "until"]
-    guard options.contains(where: { invocation.value($0) != nil }) else { return try runEditor(invocation) }
+    // --keep-history says how a completion in the editor is written: alone, it still opens the editor.
+    guard invocation.givenOptions.contains(where: { $0 != Commands.keepHistoryOption.option }) else {
+        return try runEditor(invocation)
+    }
 
     var edits: [TaskEdit] = []
-    if let title = invocation.value("title") {
+    if let title = invocation.value(Commands.titleOption) {
         edits.append(.retitle(try TaskTitle.validated(title)))
     }
-    if let due = invocation.value("due") { edits.append(.due(try invocation.dueDate(due))) }
-    if let level = invocation.value("priority") { edits.append(.priority(try priority(named: level, argument: "--priority"))) }
-    if let notes = invocation.value("note") { edits.append(.replaceNotes(notes)) }
-    if let note = invocation.value("append-note") { edits.append(.appendNote(note)) }
-    if let rule = invocation.value("rec") { edits.append(.recurrence(try recurrenceRule(rule, orNone: true))) }
-    if let until = invocation.value("until") { edits.append(.until(try invocation.untilDay(until, orNone: true))) }
+    if let due = invocation.value(Commands.editDueOption) { edits.append(.due(try invocation.dueDate(due))) }
+    if let level = invocation.value(Commands.priorityOption) { edits.append(.priority(try priority(named: level, argument: "--priority"))) }
+    if let notes = invocation.value(Commands.editNoteOption) { edits.append(.replaceNotes(notes)) }
+    if let note = invocation.value(Commands.appendNoteOption) { edits.append(.appendNote(note)) }
+    if let rule = invocation.value(Commands.editRecOption) { edits.append(.recurrence(try recurrenceRule(rule, orNone: true))) }
+    if let until = invocation.value(Commands.editUntilOption) { edits.append(.until(try invocation.untilDay(until, orNone: true))) }
 
     let session = try invocation.openForWriting(create: false)
-    let id = try invocation.resolveTask(invocation.value("REF")!, in: session.library)
+    let id = try invocation.resolveTask(invocation.value(Commands.refArgument)!, in: session.library)
     return try applyEdits(refusingBadRepetition(edits, of: session.library.task(id)), to: id, invocation: invocation,
                           session: session)
 }
@@ -61,7 +58,7 @@ private func refusingBadRepetition(_ edits: [TaskEdit], of task: TaskInfo) throw
 func recurrenceRule(_ text: String, orNone: Bool = false) throws -> RecurrenceRule? {
     let trimmed = text.trimmingCharacters(in: " \t")
     if orNone, trimmed.lowercased() == "none" { return nil }
-    guard let rule = RecurrenceRule(value: trimmed.hasPrefix("rec:") ? String(trimmed.dropFirst(4)) : trimmed) else {
+    guard let rule = RecurrenceRule(parsing: trimmed) else {
         throw UsageError.invalidValue(option: "--rec", value: text,
                                       reason: "expected a count from 1 to 999 and d, w, m, y or b (days, weeks, months, "
                                           + "years, business days), after + or ++ to count from the due date (1w, +1m, ++1w)"
@@ -77,10 +74,10 @@ extension Invocation {
         guard let date = try dueDate(text) else {
             throw UsageError.invalidValue(option: "--until", value: text, reason: "expected a date")
         }
-        guard date.minutes == nil else {
+        guard let day = date.wholeDay else {
             throw UsageError.invalidValue(option: "--until", value: text, reason: "expected a day, without a time")
         }
-        return date.day
+        return day
     }
 }
 
@@ -110,21 +107,21 @@ private func runEditor(_ invocation: Invocation) throws -> ExitStatus {
     let environment = invocation.context.environment
     // As git does: $VISUAL, else $EDITOR, else vi.
     let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }
-        .first { !$0.trimmingInvisibleSpace().isEmpty } ?? "vi"
+        .first { !$0.isBlank } ?? "vi"
     let loaded = try invocation.load()
-    let id = try invocation.resolveTask(invocation.value("REF")!, in: loaded.library)
+    let id = try invocation.resolveTask(invocation.value(Commands.refArgument)!, in: loaded.library)
     let text = try loaded.folder.text(of: id, in: loaded.library)
     let original = text.editable
 
     let (edited, file) = try editInEditor(original, editor: editor, environment: environment)
     var keep = false
-    defer { if !keep { unlink(file) } }
+    defer { if !keep { try? LocalFileSystem().removeFile(file) } }
     guard edited != original else {
         invocation.say(unchanged(describe(id, in: loaded.library)))
         return loaded.status
     }
     var edits = try text.edits(to: edited, now: invocation.now)
-    if invocation.flag("keep-history") || invocation.settings.keepHistory {
+    if invocation.flag(Commands.keepHistoryOption) || invocation.settings.keepHistory {
         edits = edits.map { if case .complete(let day) = $0 { return .completeKeepingHistory(on: day) } else { return $0 } }
     }
     guard !edits.isEmpty else {
@@ -164,16 +161,10 @@ private struct KeptText: Error, ReportableError {
 /// nothing, and the file goes.
 private func editInEditor(_ text: String, editor: String, environment: [String: String]) throws -> (text: String, file: String) {
     let directory = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
-    var template = Array((directory + "/tick-edit-XXXXXX.md").utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { mkstemps($0.baseAddress!, 3) }
-    guard fd >= 0 else { throw FileSystemError(errno: errno, path: directory, operation: "create a temporary file in") }
-    let path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+    let local = LocalFileSystem()
+    let path = try local.createTemporaryFile(in: directory, prefix: "tick-edit-", suffix: ".md", contents: Array(text.utf8))
     var done = false
-    defer { if !done { unlink(path) } }
-    let bytes = Array(text.utf8)
-    let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-    close(fd)
-    guard written == bytes.count else { throw FileSystemError(errno: errno, path: path, operation: "write") }
+    defer { if !done { try? local.removeFile(path) } }
 
     // Like git: the editor's value is shell text, so `EDITOR="code --wait"` works.
     let termination: Subprocess.Termination
@@ -188,7 +179,7 @@ private func editInEditor(_ text: String, editor: String, environment: [String: 
     case .exited(let code): throw CommandFailure(.negative, "the editor '\(editor)' exited with status \(code); nothing changed")
     case .signalled(let signal): throw CommandFailure(.negative, "the editor '\(editor)' was stopped by signal \(signal); nothing changed")
     }
-    let content = try LocalFileSystem().readFile(path)
+    let content = try local.readFile(path)
     done = true
     return (String(decoding: content, as: UTF8.self), path)
 }

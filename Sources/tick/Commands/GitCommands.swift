@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import TickCore
 
 // `tick init --git`, `tick git-setup` and `tick doctor`: a task folder kept in git, with the
@@ -51,7 +46,7 @@ func setUpGit(root: String, invocation: Invocation) throws {
 /// setting then survives upgrades and reads the same on every machine); else by its absolute path,
 /// so that git runs this tick and no other.
 func driverCommand() -> String {
-    let me = selfExecutable()
+    let me = CurrentProcess.executablePath
     let program = onPath("tick").map(realPath) == realPath(me) ? "tick" : driverQuoted(me)
     var command = program + " merge-driver %O %A %B %L %P"
     if let version = Git.version(), Git.supportsDriverLabels(version) { command += " %S %X %Y" }
@@ -59,18 +54,11 @@ func driverCommand() -> String {
 }
 
 private func onPath(_ name: String) -> String? {
-    guard let path = getenv("PATH").map({ String(cString: $0) }) else { return nil }
-    for dir in path.split(separator: ":") where dir.hasPrefix("/") {
-        let candidate = dir + "/" + name
-        if access(candidate, X_OK) == 0 { return candidate }
-    }
-    return nil
+    Subprocess.find(name, searchPath: CurrentProcess.environment["PATH"])
 }
 
 private func realPath(_ path: String) -> String {
-    guard let resolved = realpath(path, nil) else { return path }
-    defer { free(resolved) }
-    return String(cString: resolved)
+    (try? LocalFileSystem().resolvedPath(path)) ?? path
 }
 
 private func driverQuoted(_ text: String) -> String {

@@ -1,7 +1,7 @@
 /// `tick help [COMMAND...]`: the same text as `tick COMMAND --help`.
 @Sendable func runHelp(_ invocation: Invocation) throws -> ExitStatus {
     var path = [Commands.root]
-    for word in invocation.values("COMMAND") {
+    for word in invocation.values(Commands.commandArgument) {
         let current = path.last!
         guard let next = current.subcommand(named: word) else {
             throw UsageError.unknownCommand(

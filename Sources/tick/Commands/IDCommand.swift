@@ -5,7 +5,7 @@ import TickCore
 @Sendable func runID(_ invocation: Invocation) throws -> ExitStatus {
     let session = try invocation.openForWriting(create: false)
     let before = session.library
-    let ids = try invocation.resolveTasks(invocation.values("REF"), in: before)
+    let ids = try invocation.resolveTasks(invocation.values(Commands.refsArgument), in: before)
     let minting = ids.filter { before.task($0).id == nil }
     var generator = SystemRandomNumberGenerator()
     let values = mintIDs(count: minting.count, avoiding: before, using: &generator)

@@ -2,7 +2,7 @@ import TickCore
 
 /// `tick init [--git] [DIR]`: creates `DIR/.tick/` with its `.gitignore`; with `--git`, also keeps DIR in git.
 @Sendable func runInit(_ invocation: Invocation) throws -> ExitStatus {
-    let given = invocation.value("DIR") ?? invocation.global.dir ?? "."
+    let given = invocation.value(Commands.dirArgument) ?? invocation.global.dir ?? "."
     let path = Path.absolute(given, from: invocation.context.currentDirectory)
     let outcome = try Folder.initialize(at: path, fileSystem: invocation.fileSystem)
     if invocation.global.json {
@@ -13,7 +13,7 @@ import TickCore
         case .alreadyInitialized: invocation.out.line("\(path) is already a task folder")
         }
     }
-    if invocation.flag("git") {
+    if invocation.flag(Commands.gitOption) {
         let inRepository = Git.run(["rev-parse", "--show-toplevel"], in: path, quiet: true)?.succeeded ?? false
         if !inRepository {
             guard let made = Git.run(["init", "--quiet", path], quiet: false), made.succeeded else {

@@ -4,8 +4,8 @@ import TickCore
 @Sendable func runList(_ invocation: Invocation) throws -> ExitStatus {
     let loaded = try invocation.load()
     let library = loaded.library
-    let index = try invocation.resolveList(invocation.value("LIST")!, in: library)
-    let order = invocation.value("sort").flatMap(ListOrder.init(rawValue:)) ?? .file
+    let index = try invocation.resolveList(invocation.value(Commands.listArgument)!, in: library)
+    let order = invocation.value(Commands.sortOption).flatMap(ListOrder.init(rawValue:)) ?? .file
     let view = library.listView(index, order: order)
     let allRows = (view.active + view.completed).flatMap { $0.rows.map(\.id) }
     let out = invocation.out

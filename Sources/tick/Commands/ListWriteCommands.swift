@@ -6,7 +6,7 @@ import TickCore
 @Sendable func runListNew(_ invocation: Invocation) throws -> ExitStatus {
     let fields = try frontMatterFields(invocation).filter { $0.value != nil }
     // Checked before the folder is created.
-    let name = try TaskFolder.newList(invocation.value("NAME")!, fields: fields).name
+    let name = try TaskFolder.newList(invocation.value(Commands.newListNameArgument)!, fields: fields).name
     let session = try invocation.openForWriting(create: true)
     let path = try session.folder.change(.create(name: name, fields: fields))
     return try reportList(invocation, session: session, path: path, line: "Created the list \(name) (\(path))")
@@ -14,10 +14,10 @@ import TickCore
 
 /// `tick list rename OLD NEW`: the heading and the file name.
 @Sendable func runListRename(_ invocation: Invocation) throws -> ExitStatus {
-    let name = try ListNaming.validated(invocation.value("NEW")!)
+    let name = try ListNaming.validated(invocation.value(Commands.newNameArgument)!)
     _ = try ListNaming.fileName(for: name)
     let session = try invocation.openForWriting(create: false)
-    let index = try invocation.resolveList(invocation.value("OLD")!, in: session.library)
+    let index = try invocation.resolveList(invocation.value(Commands.oldNameArgument)!, in: session.library)
     let list = session.library.lists[index]
     let path = try session.folder.change(.rename(list: index, to: name))
     let moved = path == list.file.path ? "" : ", now \(path)"
@@ -30,7 +30,7 @@ import TickCore
     guard !fields.isEmpty else { throw UsageError.invalidInput("nothing to set: give --symbol, --color or both") }
 
     let session = try invocation.openForWriting(create: false)
-    let index = try invocation.resolveList(invocation.value("NAME")!, in: session.library)
+    let index = try invocation.resolveList(invocation.value(Commands.listNameArgument)!, in: session.library)
     let list = session.library.lists[index]
     let path = try session.folder.change(.restyle(list: index, fields: fields))
     let described = fields.map { "\($0.key) \($0.value ?? "removed")" }.joined(separator: ", ")
@@ -40,9 +40,9 @@ import TickCore
 /// `tick list rm NAME [--force]`: deletes the file, and so every task in it.
 @Sendable func runListRemove(_ invocation: Invocation) throws -> ExitStatus {
     let session = try invocation.openForWriting(create: false)
-    let index = try invocation.resolveList(invocation.value("NAME")!, in: session.library)
+    let index = try invocation.resolveList(invocation.value(Commands.listNameArgument)!, in: session.library)
     let list = session.library.lists[index]
-    let path = try session.folder.change(.remove(list: index, force: invocation.flag("force")))
+    let path = try session.folder.change(.remove(list: index, force: invocation.flag(Commands.forceListOption)))
     if invocation.global.json {
         invocation.out.json(listObject(list))
     } else {
@@ -56,13 +56,12 @@ import TickCore
 /// `--symbol` and `--color` as front matter fields; an empty value removes the key (nil).
 private func frontMatterFields(_ invocation: Invocation) throws -> [ListField] {
     var fields: [ListField] = []
-    if let symbol = invocation.value("symbol") {
+    if let symbol = invocation.value(Commands.symbolOption) {
         let value = try ListNaming.validatedSymbol(symbol)
         fields.append(ListField(key: "symbol", value: value.isEmpty ? nil : value))
     }
-    if let color = invocation.value("color") {
-        let value = color.trimmingInvisibleSpace()
-        fields.append(ListField(key: "color", value: value.isEmpty ? nil : try ListNaming.validatedColor(value)))
+    if let color = invocation.value(Commands.colorOption) {
+        fields.append(ListField(key: "color", value: try ListNaming.colorField(color)))
     }
     return fields
 }

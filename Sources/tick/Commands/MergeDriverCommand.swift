@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import TickCore
 
 /// `tick merge-driver BASE OURS THEIRS [MARKER-SIZE [PATH [LABEL...]]]`: git's merge driver for list
@@ -12,30 +7,30 @@ import TickCore
 /// it cannot reach git: when the child dies or fails, `git merge-file` merges the file line-wise
 /// with the same marker size and labels, and its status is returned.
 @Sendable func runMergeDriver(_ invocation: Invocation) throws -> ExitStatus {
-    let paths = (base: invocation.value("BASE")!, ours: invocation.value("OURS")!, theirs: invocation.value("THEIRS")!)
+    let paths = (base: invocation.value(Commands.baseArgument)!, ours: invocation.value(Commands.oursArgument)!, theirs: invocation.value(Commands.theirsArgument)!)
     var markerSize = 7
-    if let given = invocation.value("MARKER-SIZE") {
+    if let given = invocation.value(Commands.markerSizeArgument) {
         guard let n = Int(given), n > 0, n <= 1000 else {
             throw UsageError.invalidValue(option: "MARKER-SIZE", value: given, reason: "expected a number from 1 to 1000")
         }
         markerSize = n
     }
-    let given = invocation.values("LABEL")
+    let given = invocation.values(Commands.labelArgument)
     guard given.isEmpty || given.count == 3 else {
         throw UsageError.invalidInput("merge-driver takes three labels (base, ours, theirs) or none")
     }
     let labels = given.isEmpty ? MergeLabels() : MergeLabels(base: given[0], ours: given[1], theirs: given[2])
     let absolute = { (p: String) in Path.absolute(p, from: invocation.context.currentDirectory) }
 
-    if invocation.flag("in-process") {
+    if invocation.flag(Commands.inProcessOption) {
         return try mergeInProcess(invocation, base: absolute(paths.base), ours: absolute(paths.ours),
                                   theirs: absolute(paths.theirs), markerSize: markerSize, labels: labels)
     }
 
     var arguments = ["tick", "merge-driver", "--in-process", "--", paths.base, paths.ours, paths.theirs, String(markerSize),
-                     invocation.value("PATH") ?? ""]
+                     invocation.value(Commands.repositoryPathArgument) ?? ""]
     if !given.isEmpty { arguments += given }
-    if let child = Git.capture(selfExecutable(), arguments, quiet: false) {
+    if let child = Git.capture(CurrentProcess.executablePath, arguments, quiet: false) {
         switch child.status {
         case .exited(let code) where code == 0 || code == 1:
             do {
@@ -47,7 +42,7 @@ import TickCore
         case .exited(let code) where code == childWantsLineMerge:
             break
         default:
-            invocation.warn("merge-driver: the task-aware merge of '\(invocation.value("PATH") ?? paths.ours)' failed; "
+            invocation.warn("merge-driver: the task-aware merge of '\(invocation.value(Commands.repositoryPathArgument) ?? paths.ours)' failed; "
                             + "merging line by line")
         }
     }
@@ -106,12 +101,4 @@ private func replaceContents(of path: String, with bytes: [UInt8], invocation: I
         try? fileSystem.removeFile(temporary)
         throw error
     }
-}
-
-/// The path of the running tick binary.
-func selfExecutable() -> String {
-    var buffer = [CChar](repeating: 0, count: 4096)
-    let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    guard n > 0 else { return "/proc/self/exe" }
-    return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }

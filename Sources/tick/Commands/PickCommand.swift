@@ -5,31 +5,32 @@ let pickViews: [SmartView] = [.today, .flagged, .scheduled]
 
 /// `tick pick`: one open task to do now; `--done` completes it, `--clear` dismisses it.
 @Sendable func runPick(_ invocation: Invocation) throws -> ExitStatus {
-    let done = invocation.flag("done"), clear = invocation.flag("clear")
+    let done = invocation.flag(Commands.pickDoneOption), clear = invocation.flag(Commands.clearOption)
     if done || clear {
         if done, clear { throw UsageError.invalidInput("--done and --clear do not go together") }
-        let choosing = ["list", "view", "seed"].filter { invocation.value($0) != nil }
-            + (invocation.flag("uniform") ? ["uniform"] : [])
-        if let option = choosing.first {
-            throw UsageError.invalidInput("--\(done ? "done" : "clear") acts on the current pick; --\(option) "
+        let choosing: [any OptionKey] = [Commands.listOption, Commands.pickViewOption, Commands.seedOption,
+                                         Commands.uniformOption]
+        if let option = choosing.first(where: invocation.given) {
+            let acting = done ? Commands.pickDoneOption : Commands.clearOption
+            throw UsageError.invalidInput("--\(acting.option.name) acts on the current pick; --\(option.option.name) "
                                           + "only applies when picking")
         }
         return done ? try completePick(invocation) : try clearPick(invocation)
     }
 
-    let seed = try invocation.value("seed").map(parseSeed)
+    let seed = try invocation.value(Commands.seedOption).map(parseSeed)
     let loaded = try invocation.load()
     let library = loaded.library
     let now = invocation.now
-    let list = try invocation.value("list").map { try invocation.resolveList($0, in: library) }
-    let view = invocation.value("view").flatMap(SmartView.init(rawValue:))
+    let list = try invocation.value(Commands.listOption).map { try invocation.resolveList($0, in: library) }
+    let view = invocation.value(Commands.pickViewOption).flatMap(SmartView.init(rawValue:))
     let memory = PickMemory(root: loaded.folder.path)
     let current = memory.load().flatMap { $0.find(in: library) }
 
     var generator = SeededGenerator(seed: seed ?? UInt64.random(in: .min ... .max))
     let candidates = library.pickCandidates(PickScope(view: view, list: list), now: now)
     let chosen = library.pick(from: candidates, excluding: current,
-                              weighting: invocation.flag("uniform") ? .uniform : .urgency, now: now,
+                              weighting: invocation.flag(Commands.uniformOption) ? .uniform : .urgency, now: now,
                               using: &generator)
     if let chosen {
         do {

@@ -4,10 +4,10 @@ import TickCore
 @Sendable func runSearch(_ invocation: Invocation) throws -> ExitStatus {
     let loaded = try invocation.load()
     let library = loaded.library
-    let list = try invocation.value("list").map { try invocation.resolveList($0, in: library) }
-    let words = invocation.values("WORDS").flatMap { $0.split(whereSeparator: \.isWhitespace).map(String.init) }
+    let list = try invocation.value(Commands.listOption).map { try invocation.resolveList($0, in: library) }
+    let words = invocation.values(Commands.wordsArgument).flatMap { $0.split(whereSeparator: \.isWhitespace).map(String.init) }
     guard !words.isEmpty else { throw UsageError.invalidInput("search needs at least one word") }
-    let hits = library.search(words, includeCompleted: invocation.flag("all"), list: list)
+    let hits = library.search(words, includeCompleted: invocation.flag(Commands.allOption), list: list)
     let out = invocation.out
     if invocation.global.json {
         out.jsonArray(hits) { TaskRows.json($0.id, in: library) }
@@ -38,7 +38,7 @@ import TickCore
     }
     if hits.isEmpty {
         let quoted = words.joined(separator: " ")
-        out.line("No \(invocation.flag("all") ? "" : "open ")task matches '\(quoted)'.")
+        out.line("No \(invocation.flag(Commands.allOption) ? "" : "open ")task matches '\(quoted)'.")
         return loaded.incomplete ? .io : .negative
     }
     return loaded.status

@@ -4,7 +4,7 @@ import TickCore
 @Sendable func runShow(_ invocation: Invocation) throws -> ExitStatus {
     let loaded = try invocation.load()
     let library = loaded.library
-    let id = try invocation.resolveTask(invocation.value("REF")!, in: library)
+    let id = try invocation.resolveTask(invocation.value(Commands.refArgument)!, in: library)
     let out = invocation.out
     if invocation.global.json {
         out.json(TaskRows.json(id, in: library))
@@ -22,14 +22,13 @@ import TickCore
     var fields: [(String, String)] = [("ref", library.ref(id)), ("list", list.name)]
     if let section = task.section { fields.append(("section", section)) }
     if let due = task.due {
-        var text = due.description + " (" + due.relativeText(to: now) + ")"
+        var text = "\(due) (" + due.relativeText(to: now) + ")"
         if !task.done, due.isOverdue(at: now) { text = Style.red.apply(text + ", overdue", enabled: terminal.color) }
         fields.append(("due", text))
     } else {
         fields.append(("due", "none"))
     }
-    let priorityNames = ["none", "low", "medium", "high"]
-    fields.append(("priority", priorityNames[task.priority.rawValue] + (task.priority.token.map { " (\($0))" } ?? "")))
+    fields.append(("priority", task.priority.name + (task.priority.marks.map { " (\($0))" } ?? "")))
     fields.append(("flagged", task.flagged ? "yes ⚑" : "no"))
     if !task.tags.isEmpty { fields.append(("tags", task.tags.map { "#" + $0 }.joined(separator: " "))) }
     if let parent = library.parent(of: id) {

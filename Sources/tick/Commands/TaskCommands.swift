@@ -6,7 +6,7 @@ import TickCore
 /// `tick done REF...` and `tick reopen REF...`.
 func runDone(_ done: Bool) -> Command.Run {
     { invocation in
-        try editing(invocation, done ? invocation.completion : .reopen)
+        try editing(invocation, invocation.values(Commands.refsArgument), done ? invocation.completion : .reopen)
     }
 }
 
@@ -15,32 +15,34 @@ extension Invocation {
     /// of a repeating task with `--keep-history` or `recurrence.keep-history = true`.
     var completion: TaskEdit {
         let day = now.day
-        return flag("keep-history") || settings.keepHistory ? .completeKeepingHistory(on: day) : .complete(on: day)
+        return flag(Commands.keepHistoryOption) || settings.keepHistory ? .completeKeepingHistory(on: day) : .complete(on: day)
     }
 }
 
 /// `tick skip REF...`: moves repeating tasks to their next occurrence without completing them.
 @Sendable func runSkip(_ invocation: Invocation) throws -> ExitStatus {
-    try editing(invocation, .skip(today: invocation.now.day))
+    try editing(invocation, invocation.values(Commands.refsArgument), .skip(today: invocation.now.day))
 }
 
 /// `tick flag REF...` and `tick unflag REF...`.
 func runFlag(_ flagged: Bool) -> Command.Run {
-    { invocation in try editing(invocation, .flag(flagged)) }
+    { invocation in try editing(invocation, invocation.values(Commands.refsArgument), .flag(flagged)) }
 }
 
 /// `tick due REF DATE|none`.
 @Sendable func runDue(_ invocation: Invocation) throws -> ExitStatus {
-    try editing(invocation, .due(try invocation.dueDate(invocation.values("DATE").joined(separator: " "))))
+    let date = try invocation.dueDate(invocation.values(Commands.dateArgument).joined(separator: " "))
+    return try editing(invocation, [invocation.value(Commands.refArgument)!], .due(date))
 }
 
 /// `tick priority REF LEVEL`.
 @Sendable func runPriority(_ invocation: Invocation) throws -> ExitStatus {
-    try editing(invocation, .priority(try priority(named: invocation.value("LEVEL")!, argument: "LEVEL")))
+    let level = try priority(named: invocation.value(Commands.levelArgument)!, argument: Commands.levelArgument.name)
+    return try editing(invocation, [invocation.value(Commands.refArgument)!], .priority(level))
 }
 
-/// A command that applies one edit to each task its REF arguments name.
-private func editing(_ invocation: Invocation, _ edit: TaskEdit) throws -> ExitStatus {
+/// A command that applies one edit to each task that `refs` name.
+private func editing(_ invocation: Invocation, _ refs: [String], _ edit: TaskEdit) throws -> ExitStatus {
     let session = try invocation.openForWriting(create: false)
     let library = session.library
     // `done` settles an ambiguous REF by its open tasks, `reopen` by its done ones.
@@ -49,7 +51,7 @@ private func editing(_ invocation: Invocation, _ edit: TaskEdit) throws -> ExitS
     case .complete, .completeKeepingHistory, .reopen, .skip: preferring = { !library.leavesAsIs(edit, $0) }
     default: preferring = nil
     }
-    let ids = try invocation.resolveTasks(invocation.values("REF"), in: library, preferring: preferring)
+    let ids = try invocation.resolveTasks(refs, in: library, preferring: preferring)
     if case .skip = edit, let plain = ids.first(where: { library.task($0).recurrence == nil }) {
         throw CommandFailure(.usage, "\(describe(plain, in: library)) does not repeat (it has no rec: rule tick can read; "
                              + "tick check shows a malformed one); nothing changed")
@@ -93,7 +95,7 @@ func changeLine(_ edit: TaskEdit, _ task: TaskFolder.Edited, _ id: TaskID, in li
     case .reopen: return "Reopened " + name
     case .flag(let on): return (on ? "Flagged " : "Unflagged ") + name
     case .due(let due): return due.map { "Due \($0): " + name } ?? "Removed the due date of " + name
-    case .priority(let level): return level == .none ? "Removed the priority of " + name : "Priority \(level.name): " + name
+    case .priority(let level): return level.isNone ? "Removed the priority of " + name : "Priority \(level.name): " + name
     case .retitle, .replaceNotes, .appendNote: return "Edited \(name): " + edit.field
     case .giveID(let value): return "Gave id:\(value) to " + name
     case .skip: return "Skipped \(name): next due " + (info.due.map { nextDueText($0, now: now) } ?? "none")
@@ -102,17 +104,8 @@ func changeLine(_ edit: TaskEdit, _ task: TaskFolder.Edited, _ id: TaskID, in li
     }
 }
 
-/// A next due date as a completion's line says it: `Mon Dec 7`, with the year when it is not this
-/// one's and the time when there is one (`Tue Jan 5 2027 09:00`).
-func nextDueText(_ due: DueDate, now: Now) -> String {
-    let day = due.day
-    var text = day.weekdayAbbreviation + " " + day.monthAbbreviation + " " + String(day.day)
-    if day.year != now.day.year { text += " " + String(day.year) }
-    if let minutes = due.minutes {
-        text += " " + (minutes / 60 < 10 ? "0" : "") + String(minutes / 60) + ":" + (minutes % 60 < 10 ? "0" : "") + String(minutes % 60)
-    }
-    return text
-}
+/// A next due date as a completion's line says it (`DueDate.nextDueText(now:)`).
+func nextDueText(_ due: DueDate, now: Now) -> String { due.nextDueText(now: now) }
 
 /// The one wording of a change that changes nothing: `No change to REF "Title": already done`.
 func unchanged(_ name: String, _ state: String? = nil) -> String {
@@ -130,7 +123,7 @@ extension TaskEdit {
         case .reopen: return "open"
         case .flag(let on): return on ? "flagged" : "not flagged"
         case .due(let due): return due.map { "due \($0)" } ?? "without a due date"
-        case .priority(let level): return level == .none ? "without a priority" : "priority \(level.name)"
+        case .priority(let level): return level.isNone ? "without a priority" : "priority \(level.name)"
         case .completionDate(let day): return "done on \(day)"
         case .retitle(let title): return "titled \"\(title)\""
         case .replaceNotes: return "with these notes"
@@ -147,7 +140,7 @@ func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s
 @Sendable func runRemove(_ invocation: Invocation) throws -> ExitStatus {
     let session = try invocation.openForWriting(create: false)
     let before = session.library
-    let ids = try invocation.resolveTasks(invocation.values("REF"), in: before)
+    let ids = try invocation.resolveTasks(invocation.values(Commands.refsArgument), in: before)
     let subtasks = try session.folder.remove(ids)
     let lines = zip(ids, subtasks).map { id, n in
         "Deleted \(describe(id, in: before))" + (n == 0 ? "" : " with \(count(n, "subtask"))")
@@ -160,8 +153,8 @@ func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s
 @Sendable func runMove(_ invocation: Invocation) throws -> ExitStatus {
     let session = try invocation.openForWriting(create: false)
     let before = session.library
-    let ids = try invocation.resolveTasks(invocation.values("REF"), in: before)
-    let list = try invocation.resolveList(invocation.value("LIST")!, in: before)
+    let ids = try invocation.resolveTasks(invocation.values(Commands.refsArgument), in: before)
+    let list = try invocation.resolveList(invocation.value(Commands.destinationArgument)!, in: before)
     let (after, moves) = try session.folder.move(ids, to: list)
     var lines: [String] = []
     var tasks: [TaskID] = []

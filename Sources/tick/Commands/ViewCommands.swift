@@ -44,13 +44,9 @@ import TickCore
     out.line(Style.bold.apply("Lists", enabled: terminal.color))
     let symbols = library.lists.map { listSymbol($0) }
     let names = listLabels(library)
-    let symbolWidth = symbols.map(displayWidth).max() ?? 0
-    let nameWidth = names.map(displayWidth).max() ?? 0
+    let columns = ListColumns(symbols: symbols, names: names)
     for (index, list) in library.lists.enumerated() {
-        var line = "  "
-        if symbolWidth > 0 { line += padded(symbols[index], to: symbolWidth) + " " }
-        line += terminal.listColored(names[index], color: list.color)
-        line += String(repeating: " ", count: nameWidth - displayWidth(names[index]) + 2)
+        var line = columns.lead(index, color: list.color, terminal: terminal)
         line += String(list.openCount)
         out.line(line)
     }
@@ -92,16 +88,12 @@ func listLabels(_ library: Library) -> [String] {
     let colors = library.lists.map { $0.color ?? "" }
     let files = library.lists.map(\.file.path)
     let opens = library.lists.map { "\($0.openCount) open" }
-    let symbolWidth = symbols.map(displayWidth).max() ?? 0
-    let nameWidth = names.map(displayWidth).max() ?? 0
+    let columns = ListColumns(symbols: symbols, names: names)
     let colorWidth = colors.map(displayWidth).max() ?? 0
     let fileWidth = files.map(displayWidth).max() ?? 0
     let openWidth = opens.map(displayWidth).max() ?? 0
     for (index, list) in library.lists.enumerated() {
-        var line = "  "
-        if symbolWidth > 0 { line += padded(symbols[index], to: symbolWidth) + " " }
-        line += terminal.listColored(names[index], color: list.color)
-        line += String(repeating: " ", count: nameWidth - displayWidth(names[index]) + 2)
+        var line = columns.lead(index, color: list.color, terminal: terminal)
         if colorWidth > 0 { line += padded(colors[index], to: colorWidth) + "  " }
         line += padded(files[index], to: fileWidth) + "  "
         line += padded(opens[index], to: openWidth) + "  " + "\(list.doneCount) done"
@@ -142,11 +134,11 @@ func runView(_ view: SmartView) -> Command.Run {
         let loaded = try invocation.load()
         let library = loaded.library
         let now = invocation.now
-        let list = try invocation.value("list").map { try invocation.resolveList($0, in: library) }
-        let includeCompleted = view != .completed && invocation.flag("all")
+        let list = try invocation.value(Commands.listOption).map { try invocation.resolveList($0, in: library) }
+        let includeCompleted = view != .completed && invocation.flag(Commands.allOption)
         var query = ViewQuery(view: view, includeCompleted: includeCompleted, list: list)
-        if view == .upcoming { query.days = try upcomingDays(invocation.value("N")) }
-        if view == .completed, let since = invocation.value("since") { query.since = try DueDate(parsing: since, relativeTo: now).day }
+        if view == .upcoming { query.days = try upcomingDays(invocation.value(Commands.daysArgument)) }
+        if view == .completed, let since = invocation.value(Commands.sinceOption) { query.since = try Day(parsing: since, relativeTo: now) }
         let ids = library.tasks(in: query, now: now)
         let out = invocation.out
         if invocation.global.json {
@@ -194,8 +186,8 @@ func runView(_ view: SmartView) -> Command.Run {
                 rows.write(id, to: out, level: level)
             }
         case .today, .tomorrow:
-            let day = view == .today ? now.day : now.day.adding(days: 1)
-            out.line(bold(view == .today ? "Today" : "Tomorrow") + ", " + longDate(day))
+            let day = view == .today ? now.day : now.tomorrow
+            out.line(bold(view == .today ? "Today" : "Tomorrow") + ", " + day.longText())
             for id in ids { rows.write(id, to: out) }
         case .flagged:
             out.line(bold("Flagged"))
@@ -230,7 +222,26 @@ private func emptyMessage(_ view: SmartView, days: Int) -> String {
     }
 }
 
-/// `Saturday Mar 14` (with the year only when asked).
-func longDate(_ day: Day, year: Bool = false) -> String {
-    day.weekdayName + " " + day.monthAbbreviation + " " + String(day.day) + (year ? " \(day.year)" : "")
+/// The first columns of a line per list (the home screen, `tick lists`): the symbol, in a column
+/// as wide as the widest (none when no list has one), then the name in the list's colour, padded
+/// to the longest name and two spaces.
+private struct ListColumns {
+    let symbols: [String]
+    let names: [String]
+    let symbolWidth: Int
+    let nameWidth: Int
+
+    init(symbols: [String], names: [String]) {
+        self.symbols = symbols
+        self.names = names
+        symbolWidth = symbols.map(displayWidth).max() ?? 0
+        nameWidth = names.map(displayWidth).max() ?? 0
+    }
+
+    func lead(_ index: Int, color: String?, terminal: Terminal) -> String {
+        var line = "  "
+        if symbolWidth > 0 { line += padded(symbols[index], to: symbolWidth) + " " }
+        line += terminal.listColored(names[index], color: color)
+        return line + String(repeating: " ", count: nameWidth - displayWidth(names[index]) + 2)
+    }
 }

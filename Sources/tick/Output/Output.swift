@@ -1,19 +1,13 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TickCore
 
-/// A large buffered writer on a file descriptor: output is gathered into one buffer and written
-/// with few `write` calls, so that printing many rows costs little; it streams, never holding more
-/// than one buffer.
+/// A large buffered writer on standard output or standard error: output is gathered into one
+/// buffer and written with few `write` calls, so that printing many rows costs little; it
+/// streams, never holding more than one buffer.
 ///
 /// A failed write is remembered (`failure`) and later output is dropped. A closed pipe (EPIPE,
 /// `tick all | head`) is not a failure: the reader simply wanted no more.
 final class Output {
-    let descriptor: Int32
+    let stream: StandardStream
     private var buffer: [UInt8] = []
     private let capacity: Int
     /// Set once the reader has gone away.
@@ -21,8 +15,8 @@ final class Output {
     /// The first write error other than a closed pipe.
     private(set) var failure: Int32?
 
-    init(descriptor: Int32, capacity: Int = 1 << 16) {
-        self.descriptor = descriptor
+    init(_ stream: StandardStream, capacity: Int = 1 << 16) {
+        self.stream = stream
         self.capacity = capacity
         buffer.reserveCapacity(capacity)
     }
@@ -59,15 +53,11 @@ final class Output {
     }
 
     private func emit(_ bytes: UnsafeBufferPointer<UInt8>) {
-        guard !closed, failure == nil, let base = bytes.baseAddress else { return }
-        var offset = 0
-        while offset < bytes.count {
-            let n = Glibc.write(descriptor, base + offset, bytes.count - offset)
-            if n >= 0 { offset += n; continue }
-            let code = errno
-            if code == EINTR || code == EAGAIN { continue }
-            if code == EPIPE { closed = true } else { failure = code }
-            return
+        guard !closed, failure == nil else { return }
+        switch stream.write(bytes) {
+        case .written: break
+        case .closed: closed = true
+        case .failed(let code): failure = code
         }
     }
 }

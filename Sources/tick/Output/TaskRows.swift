@@ -89,7 +89,7 @@ struct TaskRows {
         var widest = Ref.minimumLength
         for id in rows { widest = max(widest, library.refLength(id)) }
         refWidth = widest
-        today = Int32(now.day.daysSinceEpoch)
+        today = now.dayNumber
         bytes.reserveCapacity(256)
     }
 
@@ -251,20 +251,10 @@ struct TaskRows {
         return layout
     }
 
-    /// Appends the title cut to `room` columns: whole characters, no trailing space, then `…`.
+    /// Appends the title cut to `room` columns (`fit`: whole characters, no trailing space, then `…`).
+    /// The layout asks for a cut only when the title is wider than `room`.
     private func appendCut(_ title: UnsafeBufferPointer<UInt8>, to room: Int, _ b: inout [UInt8]) {
-        guard room > 0 else { return }
-        var kept = ""
-        var used = 0
-        for character in String(decoding: title, as: UTF8.self) {
-            let w = characterWidth(character)
-            if used + w > room - 1 { break }
-            kept.append(character)
-            used += w
-        }
-        while let last = kept.last, last.isWhitespace { kept.removeLast() }
-        b.append(contentsOf: kept.utf8)
-        b.append(contentsOf: Self.ellipsis)
+        b.append(contentsOf: fit(String(decoding: title, as: UTF8.self), to: room).utf8)
     }
 
     /// Appends the title, cut to `room` columns when given, with the characters in `ranges` in
@@ -299,11 +289,7 @@ struct TaskRows {
     private mutating func words(_ row: Row, short: Bool) -> [UInt8] {
         let key = (Int(row.dueDay) * 1441 + Int(row.dueMinutes) + 1) * 2 + (short ? 1 : 0)
         if let known = dueWords[key] { return known }
-        let day = Day(daysSinceEpoch: Int(row.dueDay))
-        let text = short
-            ? day.monthAbbreviation + " " + String(day.day)
-            : DueDate(day: day, minutes: row.dueMinutes < 0 ? nil : Int(row.dueMinutes)).relativeText(to: now)
-        let made = Array(text.utf8)
+        let made = Array(now.words(dueDay: row.dueDay, minutes: row.dueMinutes, short: short).utf8)
         dueWords[key] = made
         return made
     }
@@ -311,7 +297,7 @@ struct TaskRows {
     /// The `done:` day in words: `today`, `yesterday`, `Mar 12`.
     private mutating func doneWords(_ day: Int32) -> [UInt8] {
         if let known = doneDays[day] { return known }
-        let made = Array(DueDate(day: Day(daysSinceEpoch: Int(day)), minutes: nil).relativeText(to: now).utf8)
+        let made = Array(now.words(dueDay: day, minutes: -1).utf8)
         doneDays[day] = made
         return made
     }
@@ -373,17 +359,17 @@ struct TaskRows {
             ("line", .int(task.line)),
             ("title", .string(task.title)),
             ("done", .bool(task.done)),
-            ("due", .optional(task.due?.description)),
-            ("priority", .int(task.priority.rawValue)),
+            ("due", .optional(task.due.map { "\($0)" })),
+            ("priority", .int(task.priority.number)),
             ("flagged", .bool(task.flagged)),
             ("tags", .array(task.tags.map(JSON.string))),
             ("notes", .string(library.notes(id))),
             ("section", .optional(task.section)),
             ("parent", .optional(library.parent(of: id).map(library.ref))),
-            ("doneDate", .optional(task.doneDate?.description)),
+            ("doneDate", .optional(task.doneDate.map { "\($0)" })),
             ("recurrence", task.recurrence.map { rule in
-                .object([("interval", .string(rule.description)), ("mode", .string(rule.modeName)),
-                         ("until", .optional(task.until?.description))])
+                .object([("interval", .string("\(rule)")), ("mode", .string(rule.modeName)),
+                         ("until", .optional(task.until.map { "\($0)" }))])
             } ?? .null),
         ])
     }
@@ -434,25 +420,6 @@ struct Styler {
 
 // MARK: - Widths
 
-/// Columns a string takes on a terminal: wide and emoji characters count two, marks and invisible
-/// format characters none; ANSI colour sequences count nothing.
-func displayWidth(_ text: String) -> Int {
-    var width = 0
-    var inEscape = false
-    for character in text {
-        if inEscape {
-            if character == "m" { inEscape = false }
-            continue
-        }
-        if character == "\u{1B}" {
-            inEscape = true
-            continue
-        }
-        width += characterWidth(character)
-    }
-    return width
-}
-
 /// Columns of UTF-8 text (invalid sequences count as U+FFFD).
 func columns(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
     if bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) { return bytes.count }
@@ -463,33 +430,6 @@ func columns(_ bytes: [UInt8]) -> Int {
     bytes.withUnsafeBufferPointer { columns($0) }
 }
 
-/// Columns one character (a grapheme cluster) takes on a terminal.
-func characterWidth(_ character: Character) -> Int {
-    let scalars = character.unicodeScalars
-    guard let scalar = scalars.first else { return 0 }
-    if scalar.value < 0x7F { return scalar.value < 0x20 ? 0 : 1 }
-    if scalar.value < 0xA0 { return 0 }
-    let properties = scalar.properties
-    switch properties.generalCategory {
-    case .nonspacingMark, .enclosingMark, .format, .control: return 0
-    default: break
-    }
-    // An emoji (alone, with a variation selector, a skin tone or joined into one) is two columns;
-    // a text-style selector (U+FE0E) keeps it at one.
-    if scalars.contains(where: { $0.value == 0xFE0E }) { return 1 }
-    if properties.isEmojiPresentation || scalars.contains(where: { $0.value == 0xFE0F }) { return 2 }
-    if (0x1F1E6...0x1F1FF).contains(scalar.value) { return 2 }  // a regional-indicator flag
-    switch scalar.value {
-    case 0x1100...0x115F, 0x231A...0x231B, 0x2329...0x232A, 0x2E80...0x303E, 0x3041...0x33FF,
-         0x3400...0x4DBF, 0x4E00...0x9FFF, 0xA000...0xA4CF, 0xA960...0xA97F, 0xAC00...0xD7A3,
-         0xF900...0xFAFF, 0xFE10...0xFE19, 0xFE30...0xFE6F, 0xFF00...0xFF60, 0xFFE0...0xFFE6,
-         0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x3FFFD:
-        return 2
-    default:
-        return 1
-    }
-}
-
 /// `text` cut to `width` columns, ending in `…` (with no space before it) when cut.
 func fit(_ text: String, to width: Int) -> String {
     guard displayWidth(text) > width else { return text }
@@ -497,7 +437,7 @@ func fit(_ text: String, to width: Int) -> String {
     var out = ""
     var used = 0
     for character in text {
-        let w = characterWidth(character)
+        let w = displayWidth(of: character)
         if used + w > width - 1 { break }
         out.append(character)
         used += w
@@ -517,7 +457,7 @@ extension Terminal {
     /// A list's name in its own colour (`ListColor`): a named colour from the 16-colour palette, a
     /// hex colour only where the terminal announces true colour; an unknown colour shows none.
     func listColored(_ text: String, color: String?) -> String {
-        guard self.color, let code = color.flatMap(ListColor.init)?.terminalCode(trueColor: trueColor) else { return text }
+        guard self.color, let code = ListNaming.terminalCode(color: color, trueColor: trueColor) else { return text }
         return "\u{1B}[\(code)m\(text)\u{1B}[0m"
     }
 }

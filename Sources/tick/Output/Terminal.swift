@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import TickCore
 
 /// `--color auto|always|never`.
 enum ColorChoice: String, CaseIterable, Sendable {
@@ -35,17 +29,14 @@ struct Terminal: Sendable {
 
     /// The width to fit: the terminal's when standard output is one, else `COLUMNS` if set, else none.
     static func width(isTerminal: Bool, environment: [String: String]) -> Int? {
-        if isTerminal {
-            var size = winsize()
-            if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 { return Int(size.ws_col) }
-        }
+        if isTerminal, let columns = StandardStream.output.terminalColumns { return columns }
         if let columns = environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 { return columns }
         return isTerminal ? 80 : nil
     }
 
     /// The terminal facts for standard output.
     static func detect(choice: ColorChoice, environment: [String: String]) -> Terminal {
-        let isTerminal = isatty(STDOUT_FILENO) == 1
+        let isTerminal = StandardStream.output.isTerminal
         let colorTerm = environment["COLORTERM"] ?? ""
         return Terminal(
             color: colorEnabled(choice: choice, isTerminal: isTerminal, environment: environment),

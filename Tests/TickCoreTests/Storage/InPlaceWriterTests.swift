@@ -8,6 +8,15 @@ import Testing
 struct InPlaceWriterTests {
     static let w = FolderWriter.quietWindow
 
+    /// A folder whose lists were last written W ago, opened for writing, with the log cleared.
+    static func quietFolder(_ files: [String: String]) throws -> (InMemoryFileSystem, FolderWriter) {
+        let fs = memoryFolder(files)
+        fs.pause(nanoseconds: w)
+        let writer = try FolderWriter(root: "/tasks", fileSystem: fs)
+        fs.restart()
+        return (fs, writer)
+    }
+
     @Test("pieces written into the file tick just replaced are never lost: tick puts it back and re-applies its edit")
     func piecesAfterTheExchange() throws {
         let fs = memoryFolder(["gen.md": "- [ ] old output\n"])
@@ -60,10 +69,7 @@ struct InPlaceWriterTests {
 
     @Test("a list quiet for longer than W is written without waiting")
     func quietList() throws {
-        let fs = memoryFolder(["a.md": "- [ ] one\n"])
-        fs.pause(nanoseconds: Self.w)
-        let writer = try FolderWriter(root: "/tasks", fileSystem: fs)
-        fs.restart()
+        let (fs, writer) = try Self.quietFolder(["a.md": "- [ ] one\n"])
         try writer.change("add two", path: "a.md", appending("- [ ] two"))
         #expect(!fs.log.contains { $0.operation == .pause })
     }
@@ -88,10 +94,7 @@ struct InPlaceWriterTests {
 
     @Test("a piece written after tick's quiet check is put back at once, with no wait while tick's file is in place")
     func pieceBetweenCheckAndExchange() throws {
-        let fs = memoryFolder(["gen.md": "- [ ] a\n"])
-        fs.pause(nanoseconds: Self.w)
-        let writer = try FolderWriter(root: "/tasks", fileSystem: fs)
-        fs.restart()
+        let (fs, writer) = try Self.quietFolder(["gen.md": "- [ ] a\n"])
         let file = fs.open("/tasks/gen.md")
         var written = false
         var calls: [InMemoryFileSystem.Operation] = []
@@ -126,10 +129,7 @@ struct InPlaceWriterTests {
 
     @Test("a list rewritten with the same bytes after tick's quiet check is told by its time: the piece after it is kept")
     func sameBytesRewritten() throws {
-        let fs = memoryFolder(["gen.md": "- [ ] a\n"])
-        fs.pause(nanoseconds: Self.w)
-        let writer = try FolderWriter(root: "/tasks", fileSystem: fs)
-        fs.restart()
+        let (fs, writer) = try Self.quietFolder(["gen.md": "- [ ] a\n"])
         let file = fs.open("/tasks/gen.md")
         var step = 0
         fs.beforeCall = { call in
@@ -167,10 +167,7 @@ struct InPlaceWriterTests {
 
     @Test("an appender that writes into the file tick set aside and then again into tick's file loses nothing and leaves no backup")
     func appenderOnBothFiles() throws {
-        let fs = memoryFolder(["log.md": "- [ ] a\n"])
-        fs.pause(nanoseconds: Self.w)
-        let writer = try FolderWriter(root: "/tasks", fileSystem: fs)
-        fs.restart()
+        let (fs, writer) = try Self.quietFolder(["log.md": "- [ ] a\n"])
         let old = fs.open("/tasks/log.md")
         var step = 0
         fs.beforeCall = { call in
@@ -192,10 +189,7 @@ struct InPlaceWriterTests {
 
     @Test("when the list tick left holds less than the file it set aside, that file is kept as a backup and named")
     func backupWhenSomethingWouldBeLost() throws {
-        let fs = memoryFolder(["log.md": "- [ ] a\n"])
-        fs.pause(nanoseconds: Self.w)
-        let writer = try FolderWriter(root: "/tasks", fileSystem: fs)
-        fs.restart()
+        let (fs, writer) = try Self.quietFolder(["log.md": "- [ ] a\n"])
         let old = fs.open("/tasks/log.md")
         var step = 0
         fs.beforeCall = { call in
@@ -216,10 +210,7 @@ struct InPlaceWriterTests {
 
     @Test("a rename editor saving just before tick's exchange and again on tick's file: both saves and tick's change are merged in")
     func renameEditorOnBothFiles() throws {
-        let fs = memoryFolder(["a.md": "- [ ] one\n"])
-        fs.pause(nanoseconds: Self.w)
-        let writer = try FolderWriter(root: "/tasks", fileSystem: fs)
-        fs.restart()
+        let (fs, writer) = try Self.quietFolder(["a.md": "- [ ] one\n"])
         var step = 0
         fs.beforeCall = { call in
             if step == 0, call.operation == .exchange {

@@ -103,6 +103,23 @@ struct WriterRaceTests {
 
     // MARK: Issue items
 
+    /// Two saves of home.md while tick writes it: `first` by rename just before tick's exchange,
+    /// `second` (by rename or in place) just after, while tick reads the file it set aside. The
+    /// count says how many saves were made.
+    final class Saves { var value = 0 }
+
+    static func twoSaves(_ fs: InMemoryFileSystem, _ first: String, _ second: String, inPlace: Bool) -> Saves {
+        let saves = Saves()
+        fs.beforeCall = { call in
+            if call.operation == .exchange, saves.value == 0 { fs.saveByRename("/tasks/home.md", first); saves.value = 1 }
+            if call.operation == .read, call.path.contains(".home.md.tick-"), saves.value == 1 {
+                saves.value = 2
+                if inPlace { fs.saveInPlace("/tasks/home.md", second) } else { fs.saveByRename("/tasks/home.md", second) }
+            }
+        }
+        return saves
+    }
+
     @Test("a second save after tick's exchange is never unlinked: both saves and tick's change end up in the list")
     func secondSaveKept() throws {
         for inPlace in [false, true] {
@@ -110,16 +127,9 @@ struct WriterRaceTests {
             let writer = try FolderWriter(root: "/tasks", fileSystem: fs)
             let first = Self.list + "- [ ] First save\n"
             let second = Self.list + "- [ ] Second save\n"
-            var reads = 0
-            fs.beforeCall = { call in
-                if call.operation == .exchange, reads == 0 { fs.saveByRename("/tasks/home.md", first); reads = 1 }
-                if call.operation == .read, call.path.contains(".home.md.tick-"), reads == 1 {
-                    reads = 2
-                    if inPlace { fs.saveInPlace("/tasks/home.md", second) } else { fs.saveByRename("/tasks/home.md", second) }
-                }
-            }
+            let saved = Self.twoSaves(fs, first, second, inPlace: inPlace)
             try writer.change("add", path: "home.md", appending("- [ ] From tick"))
-            #expect(reads == 2)
+            #expect(saved.value == 2)
             #expect(fs.text("/tasks/home.md") == Self.list + "- [ ] Second save\n- [ ] First save\n- [ ] From tick\n",
                     "in place: \(inPlace)")
             #expect(fs.tree("/tasks").filter { !$0.hasPrefix(".tick") } == ["home.md"], "in place: \(inPlace)")
@@ -133,14 +143,7 @@ struct WriterRaceTests {
             let writer = try FolderWriter(root: "/tasks", fileSystem: fs)
             let first = "# Home\n\n- [ ] Call mum !!\n- [ ] Buy oat milk\n"
             let second = "# Home\n\n- [ ] Call mum !!\n- [ ] Buy soy milk\n"
-            var reads = 0
-            fs.beforeCall = { call in
-                if call.operation == .exchange, reads == 0 { fs.saveByRename("/tasks/home.md", first); reads = 1 }
-                if call.operation == .read, call.path.contains(".home.md.tick-"), reads == 1 {
-                    reads = 2
-                    if inPlace { fs.saveInPlace("/tasks/home.md", second) } else { fs.saveByRename("/tasks/home.md", second) }
-                }
-            }
+            let saved = Self.twoSaves(fs, first, second, inPlace: inPlace)
             do {
                 try writer.change("add", path: "home.md", appending("- [ ] From tick"))
                 Issue.record("no error")

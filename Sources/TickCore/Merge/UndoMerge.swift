@@ -28,7 +28,7 @@ enum UndoMerge {
     /// that changed since `after` on lines that change touched (so that reverting it would undo
     /// them as well).
     static func revert(after: [UInt8], before: [UInt8], onto current: [UInt8]) -> Result<[UInt8], Conflict> {
-        var table = LineTable()
+        var table = LineNumbering()
         let a = table.ids(after), b = table.ids(before), c = table.ids(current)
         let tick = diff(a, b)
         // A line changed since exactly as the undo would change it (the box already unticked by
@@ -105,7 +105,7 @@ enum UndoMerge {
 
     /// The spans of `current` that differ from `after`: what restoring an older file throws away.
     static func changes(from after: [UInt8], to current: [UInt8]) -> [Span] {
-        var table = LineTable()
+        var table = LineNumbering()
         let a = table.ids(after), c = table.ids(current)
         return diff(a, c).map { span(of: $0, in: c.count) }
     }
@@ -141,125 +141,18 @@ enum UndoMerge {
 
     // MARK: - Diff
 
-    /// The hunks that turn `a` into `b`, in order: a shortest edit script (Myers' algorithm) after
-    /// the common first and last lines are set aside. Beyond `maxDistance` edits (by default 2,000,
-    /// fewer for a long middle, so that the work stays near 20 million steps), the middle is one
-    /// hunk: still a correct difference, only coarser (so a revert is refused, never wrong).
+    /// The hunks that turn `a` into `b`, in order (`Diff.edits`). Beyond `maxDistance` edits (by
+    /// default 2,000, fewer for long files, so that the work stays near 20 million steps), the part
+    /// between the common first and last lines is one hunk: still a correct difference, only
+    /// coarser (so a revert is refused, never wrong).
     static func diff(_ a: [Int], _ b: [Int], maxDistance: Int? = nil) -> [Hunk] {
+        let limit = maxDistance ?? min(2_000, max(16, 20_000_000 / max(a.count + b.count, 1)))
+        if let edits = Diff.edits(a, b, maxCost: limit) { return edits.map { Hunk(old: $0.old, new: $0.new) } }
         var prefix = 0
         while prefix < a.count, prefix < b.count, a[prefix] == b[prefix] { prefix += 1 }
         var suffix = 0
         while suffix < a.count - prefix, suffix < b.count - prefix, a[a.count - 1 - suffix] == b[b.count - 1 - suffix] { suffix += 1 }
-        let x = Array(a[prefix..<(a.count - suffix)]), y = Array(b[prefix..<(b.count - suffix)])
-        if x.isEmpty && y.isEmpty { return [] }
-        let limit = maxDistance ?? min(2_000, max(16, 20_000_000 / (x.count + y.count)))
-        let middle = shortestEdit(x, y, maxDistance: limit)
-            ?? [Hunk(old: 0..<x.count, new: 0..<y.count)]
-        return middle.map { Hunk(old: ($0.old.lowerBound + prefix)..<($0.old.upperBound + prefix),
-                                 new: ($0.new.lowerBound + prefix)..<($0.new.upperBound + prefix)) }
-    }
-
-    /// Myers' greedy algorithm with the frontier of every step kept (only its 2d+3 live diagonals),
-    /// then walked back. Nil when more than `maxDistance` edits are needed.
-    private static func shortestEdit(_ a: [Int], _ b: [Int], maxDistance: Int) -> [Hunk]? {
-        let n = a.count, m = b.count
-        let limit = min(n + m, maxDistance)
-        let offset = limit + 1
-        var v = [Int](repeating: 0, count: 2 * limit + 3)
-        var trace: [[Int]] = []
-        var distance: Int?
-        search: for d in 0...limit {
-            trace.append(Array(v[(offset - d - 1)...(offset + d + 1)]))
-            for k in stride(from: -d, through: d, by: 2) {
-                var x = (k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1])) ? v[offset + k + 1] : v[offset + k - 1] + 1
-                var y = x - k
-                while x < n, y < m, a[x] == b[y] { x += 1; y += 1 }
-                v[offset + k] = x
-                if x >= n, y >= m {
-                    distance = d
-                    break search
-                }
-            }
-        }
-        guard let distance else { return nil }
-        // Walk back from the end, one edit per step, collecting the edits newest first.
-        enum Step { case delete(Int), insert(Int) }
-        var steps: [Step] = []
-        var x = n, y = m
-        for d in stride(from: distance, through: 1, by: -1) {
-            let frontier = trace[d]
-            func at(_ k: Int) -> Int { frontier[k + d + 1] }
-            let k = x - y
-            let previous = (k == -d || (k != d && at(k - 1) < at(k + 1))) ? k + 1 : k - 1
-            let px = at(previous), py = px - previous
-            while x > px, y > py, x > 0, y > 0 { x -= 1; y -= 1 }
-            if previous == k + 1 { steps.append(.insert(py)) } else { steps.append(.delete(px)) }
-            x = px
-            y = py
-        }
-        // Group adjacent edits into hunks, in order.
-        var hunks: [Hunk] = []
-        for step in steps.reversed() {
-            let old: Range<Int>, new: Range<Int>
-            switch step {
-            case .delete(let i):
-                // Deleting a[i] with the b position before it: b lines before it are those of
-                // the earlier insertions and matches, so the hunk's new side is empty here.
-                old = i..<(i + 1)
-                new = position(inB: i, hunks: hunks, a: a, b: b)..<position(inB: i, hunks: hunks, a: a, b: b)
-            case .insert(let j):
-                let i = positionInA(beforeB: j, hunks: hunks)
-                old = i..<i
-                new = j..<(j + 1)
-            }
-            if var last = hunks.last, last.old.upperBound == old.lowerBound, last.new.upperBound == new.lowerBound {
-                last.old = last.old.lowerBound..<old.upperBound
-                last.new = last.new.lowerBound..<new.upperBound
-                hunks[hunks.count - 1] = last
-            } else {
-                hunks.append(Hunk(old: old, new: new))
-            }
-        }
-        return hunks
-    }
-
-    /// The position in `b` facing position `i` of `a`, given the hunks before it (lines outside
-    /// hunks match one to one).
-    private static func position(inB i: Int, hunks: [Hunk], a: [Int], b: [Int]) -> Int {
-        guard let last = hunks.last else { return i }
-        return last.new.upperBound + (i - last.old.upperBound)
-    }
-
-    /// The position in `a` facing position `j` of `b`, given the hunks before it.
-    private static func positionInA(beforeB j: Int, hunks: [Hunk]) -> Int {
-        guard let last = hunks.last else { return j }
-        return last.old.upperBound + (j - last.new.upperBound)
+        return [Hunk(old: prefix..<(a.count - suffix), new: prefix..<(b.count - suffix))]
     }
 }
 
-/// Lines of several files, each distinct line numbered once, so that comparing two lines is
-/// comparing two numbers.
-private struct LineTable {
-    private var numbers: [ArraySlice<UInt8>: Int] = [:]
-
-    /// The lines of `bytes`, each with its line break.
-    func lines(_ bytes: [UInt8]) -> [ArraySlice<UInt8>] {
-        var result: [ArraySlice<UInt8>] = []
-        var start = 0
-        for i in bytes.indices where bytes[i] == 0x0A {
-            result.append(bytes[start...i])
-            start = i + 1
-        }
-        if start < bytes.count { result.append(bytes[start...]) }
-        return result
-    }
-
-    /// The number of each line of `bytes`.
-    mutating func ids(_ bytes: [UInt8]) -> [Int] {
-        lines(bytes).map { line in
-            if let known = numbers[line] { return known }
-            numbers[line] = numbers.count
-            return numbers.count - 1
-        }
-    }
-}

@@ -1,0 +1,47 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// The running tick process: its id, its environment, its signals and its exit.
+public enum CurrentProcess {
+    /// Its process id.
+    public static var id: Int32 { getpid() }
+
+    /// The environment as a dictionary (the first definition of a repeated name wins, as in `getenv`).
+    public static var environment: [String: String] {
+        var result: [String: String] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let text = String(cString: pointer)
+            if let eq = text.firstIndex(of: "=") {
+                let name = String(text[..<eq])
+                if result[name] == nil { result[name] = String(text[text.index(after: eq)...]) }
+            }
+            entry += 1
+        }
+        return result
+    }
+
+    /// Makes the signals that a write can raise into errors of that write: a reader that leaves
+    /// early (`tick all | head`) is EPIPE (see `StandardStream`), and a file-size limit (`ulimit -f`)
+    /// is EFBIG, reported like a full disk, instead of killing tick half-way through.
+    public static func ignoreWriteSignals() {
+        signal(SIGPIPE, SIG_IGN)
+        signal(SIGXFSZ, SIG_IGN)
+    }
+
+    /// The path of the running binary (`/proc/self/exe` when it cannot be read).
+    public static var executablePath: String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard n > 0 else { return "/proc/self/exe" }
+        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Ends the process with `status`.
+    public static func exit(_ status: Int32) -> Never {
+        Glibc.exit(status)
+    }
+}
