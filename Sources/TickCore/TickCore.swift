@@ -15,6 +15,8 @@ public typealias Diagnostic = TickFormat.Diagnostic
 public typealias NewTask = TickFormat.NewTask
 /// The colours a list may take.
 public typealias ListColor = TickFormat.ListColor
+/// A repetition rule: the value of a `rec:` token.
+public typealias RecurrenceRule = TickFormat.RecurrenceRule
 
 // MARK: - What the command line asks of them
 //
@@ -49,6 +51,31 @@ extension Now {
     public func words(dueDay day: Int32, minutes: Int16, short: Bool = false) -> String {
         let due = Day(daysSinceEpoch: Int(day))
         return short ? due.monthAndDay : DueDate(day: due, minutes: minutes < 0 ? nil : Int(minutes)).relativeText(to: self)
+    }
+}
+
+extension DueDate {
+    /// The day, when no time is given with it (as an `until:` date must be); nil otherwise.
+    public var wholeDay: Day? { minutes == nil ? day : nil }
+
+    /// A next due date as a completion's line says it: `Mon Dec 7`, with the year when it is not
+    /// now's and the time when there is one (`Tue Jan 5 2027 09:00`).
+    public func nextDueText(now: Now) -> String {
+        var text = day.weekdayAbbreviation + " " + day.monthAndDay
+        if day.year != now.day.year { text += " " + String(day.year) }
+        if let minutes {
+            text += " " + (minutes / 60 < 10 ? "0" : "") + String(minutes / 60) + ":"
+                + (minutes % 60 < 10 ? "0" : "") + String(minutes % 60)
+        }
+        return text
+    }
+}
+
+extension RecurrenceRule {
+    /// A rule as written after `rec:` (`1w`, `+1m`, `++2w`), with or without `rec:` before it; nil
+    /// when tick cannot read it.
+    public init?(parsing text: String) {
+        self.init(value: text.hasPrefix("rec:") ? String(text.dropFirst(4)) : text)
     }
 }
 

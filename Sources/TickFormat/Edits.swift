@@ -51,6 +51,9 @@ public struct NewTask: Sendable, Equatable {
     public var priority: Priority
     public var flagged: Bool
     public var notes: String
+    /// The `rec:` rule and the `until:` day (FORMAT.md 5.10), written after the due date.
+    public var recurrence: RecurrenceRule? = nil
+    public var until: Day? = nil
 
     public init(title: String, done: Bool = false, due: DueDate? = nil, doneDate: Day? = nil,
                 priority: Priority = .none, flagged: Bool = false, notes: String = "") {
@@ -75,6 +78,8 @@ public enum InsertionPoint: Sendable, Equatable {
     case section(String)
     /// As a subtask of the task with this index, after its last subtask.
     case subtask(of: Int)
+    /// Right after the task with this index (its notes and subtasks), at its depth: its next sibling.
+    case after(Int)
 }
 
 /// A task taken out of a document with its notes and subtasks, ready to go into another one.

@@ -24,3 +24,57 @@ extension Document {
         return try apply(splices.sorted { $0.range.lowerBound < $1.range.lowerBound }, expecting: expected, task: i)
     }
 }
+
+extension Document {
+    /// Inserts a completed copy of repeating task `i` right after it (after its notes and subtasks),
+    /// at its depth: its title line as written without its `rec:`, `until:`, `id:` and `done:` tokens (so with
+    /// its title, priority, flag and old due date), an `x` in the box and `done:DAY` at the end; no
+    /// notes, no subtasks (the record that `--keep-history` keeps). The task itself is not touched.
+    public func recordingCompletion(_ i: Int, on day: Day) throws(EditError) -> EditResult {
+        let task = try self.task(i)
+        // Their repeats go too, or the next one would count instead (section 5.6).
+        let dropped = (task.tokens + task.duplicates).filter { token in
+            switch token.kind {
+            case .recurrence, .until, .id, .done: return true
+            default: return false
+            }
+        }.map(\.range)
+        var text: [UInt8] = []
+        var k = task.titleRange.lowerBound
+        while k < task.titleRange.upperBound {
+            if let range = dropped.first(where: { $0.lowerBound == k }) {
+                // The token goes with one separator before it (the space after the box stays).
+                if text.count > 1, let last = text.last, isSpaceOrTab(last) { text.removeLast() }
+                k = range.upperBound
+                continue
+            }
+            text.append(bytes[k])
+            k += 1
+        }
+        // Trailing whitespace, and a hard line break that ended the title line, have nothing to do here.
+        text = trimmedRight(text)
+        if text.last == UInt8(ascii: "\\"), text.count >= 2, isSpaceOrTab(text[text.count - 2]) { text = trimmedRight(Array(text.dropLast())) }
+        let line = Array("- [x]".utf8) + text + Array(" done:\(day)".utf8)
+        // What the copy is, as the format reads it alone.
+        let alone = Document(bytes: line + [0x0A])
+        guard alone.tasks.count == 1, alone.tasks[0].depth == 0, alone.tasks[0].done else {
+            throw EditError(reason: .structure, line: task.line, message: "the completed copy of line \(task.line) would not read as one task")
+        }
+        let fragment = TaskFragment(lines: [line], markerLength: 1, expected: [alone.expectedModel()[0]])
+        return try inserting(fragment, at: .after(i))
+    }
+}
+
+extension EditError {
+    /// A value that cannot be written, about `line`: what TickCore's checks throw inside an edit.
+    public static func badValue(_ message: String, line: Int) -> EditError {
+        EditError(reason: .badValue, line: line, message: message)
+    }
+}
+
+extension EditError {
+    /// Task `i` is not in the document.
+    public static func noSuchTask(_ i: Int) -> EditError {
+        EditError(reason: .noSuchTask, line: 0, message: "no task number \(i) in this list")
+    }
+}

@@ -8,15 +8,16 @@ extension Document {
         let title = Array(trimmedSeparators(Array(new.title.utf8)))
         try checkTitle(title, line: 0)
         var line = [UInt8]("[\(new.done ? "x" : " ")] ".utf8) + title
-        for token in [new.priority.token, new.flagged ? "#flag" : nil, new.due.map { "due:\($0)" },
-                      new.done ? new.doneDate.map { "done:\($0)" } : nil].compactMap({ $0 }) {
+        for token in [new.priority.token, new.flagged ? "#flag" : nil, new.due.map { "due:\($0)" }, new.recurrence?.token,
+                      new.until.map { "until:\($0)" }, new.done ? new.doneDate.map { "done:\($0)" } : nil].compactMap({ $0 }) {
             if line.count > 4 { line.append(0x20) }
             line.append(contentsOf: token.utf8)
         }
         let expected = Expected(done: new.done, title: String(decoding: title, as: UTF8.self), due: new.due,
                                 doneDate: new.done ? new.doneDate : nil, priority: new.priority, flagged: new.flagged, id: nil,
                                 tags: TitleLine(bytes: [0x20] + title, range: 0..<(title.count + 1), continuation: 0..<0).tags,
-                                depth: 0, parent: nil, section: nil, notes: normalizedNotes(new.notes))
+                                depth: 0, parent: nil, section: nil, notes: normalizedNotes(new.notes),
+                                recurrence: new.recurrence, until: new.until)
         var noteLines: [[UInt8]] = []
         if !expected.notes.isEmpty {
             noteLines = expected.notes.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.utf8) }
@@ -128,6 +129,10 @@ extension Document {
             let neighbour = ((p + 1)..<descendantsEnd(p)).last { tasks[$0].parent == p }
             return InsertionSite(neighbour: neighbour, after: neighbour.map { tasks[$0].contentEndLine } ?? parentTask.contentEndLine,
                                  depth: parentTask.depth + 1, parent: p, section: parentTask.section, startsBlock: false)
+        case .after(let n):
+            let sibling = try task(n)
+            return InsertionSite(neighbour: n, after: sibling.contentEndLine, depth: sibling.depth, parent: sibling.parent,
+                                 section: sibling.section, startsBlock: false)
         }
     }
 

@@ -1,8 +1,8 @@
 // libFuzzer entry point, built by `make fuzz` together with the TickFormat sources into one
 // module (so it sees internals). Properties: no crash; exact round trip; a random edit touches
 // only its item (or inserts without changing a byte); re-parsing the result gives the model the
-// edit reported. The edits include the repetition tokens and the move of a repeating task to its
-// next occurrence (11-13).
+// edit reported. The edits include the repetition tokens, the move of a repeating task to its
+// next occurrence (11-13) and the completed copy that `--keep-history` inserts after a task (10).
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func tickFuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
@@ -29,6 +29,7 @@ public func tickFuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
         case 7: result = try document.inserting(NewTask(title: "New", due: DueDate(day: day), priority: .high, flagged: true), at: .end)
         case 8: result = try document.inserting(NewTask(title: "Child"), at: .subtask(of: i))
         case 9: result = try document.removing(i)
+        case 10: result = try document.recordingCompletion(i, on: day)
         case 11: result = try document.settingRecurrence(i, task.recurrence == nil ? RecurrenceRule(count: 2, unit: .month, mode: .future) : nil)
         case 12: result = try document.settingUntil(i, task.until == nil ? day : nil)
         case 13: result = try document.advancingRecurrence(i, to: DueDate(day: day.adding(days: 7), minutes: task.due?.minutes))
@@ -51,7 +52,7 @@ public func tickFuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
                      && new[(new.count - tail)...].elementsEqual(bytes[item.upperBound...]),
                      "edit reached outside its item")
     }
-    if choice & 0x0F == 7 || choice & 0x0F == 8 {
+    if choice & 0x0F == 7 || choice & 0x0F == 8 || choice & 0x0F == 10 {
         var prefix = 0
         while prefix < bytes.count, prefix < new.count, bytes[prefix] == new[prefix] { prefix += 1 }
         var suffix = 0

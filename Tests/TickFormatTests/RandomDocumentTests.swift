@@ -150,8 +150,9 @@ enum RandomEdit: CustomStringConvertible {
             let sections = document.sections.filter { section in
                 section.level > 1 && document.sections.first { $0.text.lowercased() == section.text.lowercased() }?.level != 1
             }
-            switch rng.next() % 3 {
+            switch rng.next() % 4 {
             case 0: return .insert(new, .subtask(of: i))
+            case 3: return .insert(new, .after(i))
             case 1 where !sections.isEmpty:
                 return .insert(new, .section(sections[Int(rng.next() % UInt64(sections.count))].text))
             default: return .insert(new, i % 2 == 0 ? .end : .unsectioned)
@@ -306,6 +307,11 @@ enum RandomEdit: CustomStringConvertible {
                         "\(context)", sourceLocation: sourceLocation)
             case .section(let name):
                 #expect(inserted.depth == 0 && inserted.section?.lowercased() == name.lowercased(),
+                        "\(context)", sourceLocation: sourceLocation)
+            case .after(let n):
+                // The next sibling: right after the task's subtasks, at its depth, under its parent.
+                #expect(k == old.descendantsEnd(n) && inserted.depth == before[n].depth
+                        && new.tasks[k].parent.map { TaskSnapshot(new, $0) } == old.tasks[n].parent.map { before[$0] },
                         "\(context)", sourceLocation: sourceLocation)
             }
             let window = differingWindow(old.bytes, new.bytes)

@@ -13,11 +13,18 @@ public struct TitleInput: Equatable, Sendable {
     public var flagged: Bool
     /// The day of a `done:` token.
     public var doneDate: Day?
+    /// The rule of a `rec:` token (FORMAT.md 5.10).
+    public var recurrence: RecurrenceRule?
+    /// The day of an `until:` token, which takes the date words of `due:` (without a time).
+    public var until: Day?
 
-    /// The task to add: this title and metadata, with `notes` (done when it has a `done:` day).
+    /// The task to add: this title and metadata (its rule and end date too), with `notes` (done when it has a `done:` day).
     public func newTask(notes: String) -> NewTask {
-        NewTask(title: title, done: doneDate != nil, due: due, doneDate: doneDate, priority: priority ?? .none,
-                flagged: flagged, notes: notes)
+        var task = NewTask(title: title, done: doneDate != nil, due: due, doneDate: doneDate,
+                           priority: priority ?? .none, flagged: flagged, notes: notes)
+        task.recurrence = recurrence
+        task.until = until
+        return task
     }
 
     /// Splits `text` into title and tokens, the way the format reads a title line, except that
@@ -60,6 +67,18 @@ public struct TitleInput: Equatable, Sendable {
                 }
                 removed.formUnion(consumed)
                 k = consumed.last!
+            } else if token.hasPrefix("rec:") {
+                guard let rule = RecurrenceRule(value: token.dropFirst(4).utf8) else { throw .rule(token) }
+                try once(recurrence != nil, "rule")
+                recurrence = rule
+                removed.insert(k)
+            } else if token.hasPrefix("until:") {
+                let date: DueDate
+                do { date = try DueDate(parsing: String(token.dropFirst(6)), relativeTo: now) } catch { throw .date(error) }
+                guard date.minutes == nil else { throw .date(.notADate(token)) }
+                try once(until != nil, "end date")
+                until = date.day
+                removed.insert(k)
             } else if token.utf8.count <= 3, token.utf8.allSatisfy({ $0 == UInt8(ascii: "!") }) {
                 try once(priority != nil, "priority")
                 priority = Priority(rawValue: token.utf8.count)
@@ -143,6 +162,8 @@ public enum TitleInputError: Error, Equatable, Sendable, CustomStringConvertible
     case repeated(String)
     /// Nothing but invisible space (or, besides metadata tokens, nothing at all).
     case emptyTitle(besidesMetadata: Bool)
+    /// A `rec:` word that is not a rule.
+    case rule(String)
     /// Text that tick cannot write as a title, or that `tick check` would report.
     case unwritable(String)
 
@@ -152,6 +173,9 @@ public enum TitleInputError: Error, Equatable, Sendable, CustomStringConvertible
         case .repeated(let what): return "the title gives its \(what) twice"
         case .emptyTitle(let besidesMetadata): return "a task needs a title" + (besidesMetadata ? " besides its metadata" : "")
         case .unwritable(let problem): return "cannot write this title: \(problem)"
+        case .rule(let word):
+            return "'\(word)' is not a rule: a count from 1 to 999 and d, w, m, y or b (days, weeks, months, years, "
+                + "business days), after + or ++ to count from the due date (rec:1w, rec:+1m, rec:++1w)"
         }
     }
 }

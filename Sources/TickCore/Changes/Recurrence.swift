@@ -67,14 +67,14 @@ public enum Recurrence {
         let keys = task.malformedKeys
         guard task.recurrence != nil || keys.contains("rec") else { return nil }
         for key in ["rec", "due", "until"] where keys.contains(key) {
-            throw Refusal(message: "line \(task.line): the task's \(key): value is malformed, so tick cannot tell its next occurrence; "
+            throw Refusal(message: "its \(key): value is malformed, so tick cannot tell its next occurrence; "
                           + "fix it (tick check shows it)")
         }
         return task.recurrence
     }
 
     private static func missingDue(_ rule: RecurrenceRule) -> Refusal {
-        Refusal(message: "rec:\(rule) repeats from the due date, and the task has none: give it a due date, "
+        Refusal(message: "rec:\(rule) counts from the due date, and the task has none: give it a due date, "
                 + "or use rec:\(rule.count)\(rule.unit.rawValue) to repeat from each completion")
     }
 
@@ -137,5 +137,72 @@ public enum Recurrence {
         let monday = day.daysSinceEpoch - (day.weekday - 1)
         let total = (weekday - 1) + count
         return checked(monday + total / 5 * 7 + total % 5)
+    }
+}
+
+// MARK: - In words
+
+extension RecurrenceRule {
+    /// The rule in words for rows and `show`: `every week`, `every 2 months`, `every business day`
+    /// (from the due date, `+` and `++`); `a week after done`, `3 business days after done` (from
+    /// each completion).
+    public var words: String {
+        let names: (one: String, many: String)
+        switch unit {
+        case .day: names = ("day", "days")
+        case .week: names = ("week", "weeks")
+        case .month: names = ("month", "months")
+        case .year: names = ("year", "years")
+        case .businessDay: names = ("business day", "business days")
+        }
+        let amount = count == 1 ? names.one : "\(count) \(names.many)"
+        switch mode {
+        case .completion: return (count == 1 ? "a " : "") + amount + " after done"
+        case .due, .future: return "every " + amount
+        }
+    }
+
+    /// The mode's name in the JSON `recurrence` object: `completion`, `due` or `future`.
+    public var modeName: String { mode.rawValue }
+}
+
+extension Recurrence {
+    /// The due dates of the next `count` occurrences (fewer when `until` ends them): the one a
+    /// completion today would give, then each one after it as if completed on its due date.
+    public static func occurrences(_ rule: RecurrenceRule, due: DueDate?, until: Day?, today: Day, count: Int) -> [DueDate] {
+        var result: [DueDate] = []
+        var due = due, day = today
+        while result.count < count {
+            guard case .next(let next)? = try? Recurrence.next(rule, due: due, until: until, completed: day, today: day)
+            else { break }
+            result.append(next)
+            due = next
+            day = next.day
+        }
+        return result
+    }
+}
+
+extension Recurrence {
+    /// Why a task with these fields would be one `tick check` reports (FORMAT.md 5.10), or nil: a
+    /// `+` or `++` rule without a due date, or an `until:` without a rule. `add` and `edit` refuse it.
+    public static func problem(rule: RecurrenceRule?, due: DueDate?, until: Day?) -> String? {
+        if let rule, rule.mode != .completion, due == nil {
+            return "rec:\(rule) repeats from the due date, and the task would have none: give it a due date, "
+                + "or use rec:\(rule.count)\(rule.unit.rawValue) to repeat from each completion"
+        }
+        if let until, rule == nil {
+            return "until:\(until) ends a repetition, and the task would have no rec: rule"
+        }
+        return nil
+    }
+}
+
+extension Recurrence {
+    /// Of two next due dates that two copies of a file gave the same repeating task (each completed
+    /// it, on different days), the one to keep: the later (README "Repeating tasks"). A merge of the
+    /// two copies follows this rule.
+    public static func merged(_ a: DueDate, _ b: DueDate) -> DueDate {
+        (a.day, a.minutes ?? -1) >= (b.day, b.minutes ?? -1) ? a : b
     }
 }

@@ -5,8 +5,20 @@ import TickFormat
 
 /// A change to one task's fields, in place: its line and notes change, the task stays where it is.
 public enum TaskEdit: Sendable, Equatable {
-    /// Ticks the box and writes `done:` with this day (FORMAT.md §8.2).
+    /// Ticks the box and writes `done:` with this day (FORMAT.md §8.2). A repeating task instead
+    /// moves to its next occurrence (FORMAT.md 5.10): only its `due:` token changes, its box stays
+    /// open and its done subtasks open again; past its `until:` day it is completed as any task.
     case complete(on: Day)
+    /// As `complete`, and a repeating task that moves on also gets a completed copy right after it
+    /// (without `rec:`, `until:` and subtasks): `--keep-history`.
+    case completeKeepingHistory(on: Day)
+    /// Moves a repeating task to its next occurrence without completing it (`tick skip`): for `+`
+    /// and `++` from its due date as a completion would, for the completion mode from this day.
+    case skip(today: Day)
+    /// Sets the `rec:` token, or removes it (nil).
+    case recurrence(RecurrenceRule?)
+    /// Sets the `until:` token, or removes it (nil).
+    case until(Day?)
     /// Sets the `done:` day of a task, ticking its box when it is open.
     case completionDate(Day)
     /// Clears the box and removes `done:`.
@@ -29,7 +41,10 @@ public enum TaskEdit: Sendable, Equatable {
     /// The field this edit changes, as a command's report names it.
     public var field: String {
         switch self {
-        case .complete, .completionDate: return "done"
+        case .complete, .completeKeepingHistory, .completionDate: return "done"
+        case .skip: return "skipped"
+        case .recurrence: return "rec"
+        case .until: return "until"
         case .reopen: return "reopened"
         case .flag: return "flag"
         case .due: return "due"
@@ -44,7 +59,10 @@ public enum TaskEdit: Sendable, Equatable {
     /// tasks' titles.
     public var summary: String {
         switch self {
-        case .complete, .completionDate: return "completed"
+        case .complete, .completeKeepingHistory, .completionDate: return "completed"
+        case .skip: return "skipped"
+        case .recurrence(let rule): return "set rec \(rule?.description ?? "none") on"
+        case .until(let day): return "set until \(day?.description ?? "none") on"
         case .reopen: return "reopened"
         case .flag(let on): return on ? "flagged" : "unflagged"
         case .due(let due): return "set due \(due?.description ?? "none") on"
@@ -57,7 +75,10 @@ public enum TaskEdit: Sendable, Equatable {
     /// Whether this edit would leave a task with these fields as it is: a no-op, which changes nothing.
     func leavesAsIs(_ task: TaskInfo, notes: String) -> Bool {
         switch self {
-        case .complete: return task.done
+        case .complete, .completeKeepingHistory: return task.done
+        case .skip: return task.done || task.recurrence == nil
+        case .recurrence(let rule): return task.recurrence == rule
+        case .until(let day): return task.until == day
         case .completionDate(let day): return task.done && task.doneDate == day
         case .reopen: return !task.done
         case .flag(let on): return task.flagged == on
@@ -130,7 +151,12 @@ extension Document {
     /// `edit` applied to task `i`: the one place a `TaskEdit` becomes an edit of the format library.
     func applying(_ edit: TaskEdit, to i: Int) throws(EditError) -> Document {
         switch edit {
-        case .complete(let day), .completionDate(let day): return try settingDone(i, true, on: day).document
+        case .complete(let day): return try completing(i, on: day, keepHistory: false)
+        case .completeKeepingHistory(let day): return try completing(i, on: day, keepHistory: true)
+        case .completionDate(let day): return try settingDone(i, true, on: day).document
+        case .skip(let today): return try skipping(i, today: today)
+        case .recurrence(let rule): return try settingRecurrence(i, rule).document
+        case .until(let day): return try settingUntil(i, day).document
         case .reopen: return try settingDone(i, false, on: Day(daysSinceEpoch: 0)).document
         case .flag(let on): return try settingFlag(i, on).document
         case .due(let due): return try settingDue(i, due).document
@@ -139,6 +165,81 @@ extension Document {
         case .replaceNotes(let notes): return try replacingNotes(i, notes).document
         case .appendNote(let note): return try appendingNote(i, note).document
         case .giveID(let value): return try settingID(i, value).document
+        }
+    }
+}
+
+// MARK: - Repeating tasks
+
+extension TaskEdit {
+    /// Whether this edit completes a task (`done`, `pick --done`, the editor).
+    public var isCompletion: Bool {
+        switch self {
+        case .complete, .completeKeepingHistory: return true
+        default: return false
+        }
+    }
+
+    /// A completion without its kept history: what a parent's open subtasks get.
+    var plain: TaskEdit {
+        if case .completeKeepingHistory(let day) = self { return .complete(on: day) }
+        return self
+    }
+}
+
+extension TaskInfo {
+    /// Whether completing this task on `day` moves it to a next occurrence (it repeats, and its
+    /// `until:` day is not passed), rather than ticking it.
+    public func advances(completedOn day: Day) -> Bool {
+        guard !done, let rule = recurrence else { return false }
+        guard case .next? = try? Recurrence.next(rule, due: due, until: until, completed: day, today: day) else { return false }
+        return true
+    }
+}
+
+extension Document {
+    /// Completes task `i` on `day`: a repeating task moves to its next occurrence (and, keeping
+    /// history, gets a completed copy after it); any other one, or one whose `until:` day has come,
+    /// is ticked. A repeating task tick cannot advance (a malformed rule or date, `+` without a due
+    /// date) is refused, with nothing changed.
+    func completing(_ i: Int, on day: Day, keepHistory: Bool) throws(EditError) -> Document {
+        guard tasks.indices.contains(i) else { throw EditError.noSuchTask(i) }
+        let task = tasks[i]
+        let outcome: Recurrence.Outcome?
+        do throws(Recurrence.Refusal) {
+            outcome = try Recurrence.next(of: task, completed: day, today: day)
+        } catch {
+            throw EditError.badValue("'\(task.title)' (line \(task.line)) repeats, but " + error.message + "; nothing changed",
+                                     line: task.line)
+        }
+        guard case .next(let due)? = outcome else { return try settingDone(i, true, on: day).document }
+        // The copy first, with the old due date; it goes after the task, so the task keeps its index.
+        let recorded = keepHistory ? try recordingCompletion(i, on: day).document : self
+        return try recorded.advancingRecurrence(i, to: due).document
+    }
+
+    /// Moves repeating task `i` to the occurrence after its current one, without completing it:
+    /// only its `due:` token changes. Refused for a task that does not repeat, and when the next
+    /// occurrence would pass its `until:` day.
+    func skipping(_ i: Int, today: Day) throws(EditError) -> Document {
+        guard tasks.indices.contains(i) else { throw EditError.noSuchTask(i) }
+        let task = tasks[i]
+        let outcome: Recurrence.Outcome?
+        do throws(Recurrence.Refusal) {
+            outcome = try Recurrence.skip(of: task, today: today)
+        } catch {
+            throw EditError.badValue("'\(task.title)' (line \(task.line)) repeats, but " + error.message + "; nothing changed",
+                                     line: task.line)
+        }
+        switch outcome {
+        case nil:
+            throw EditError.badValue("'\(task.title)' does not repeat: give it a rule with tick edit REF --rec 1w", line: task.line)
+        case .ended?:
+            throw EditError.badValue("the next occurrence of '\(task.title)' would fall after its until:\(task.until!) day; "
+                                     + "complete it with tick done, or change until: with tick edit REF --until DATE",
+                                     line: task.line)
+        case .next(let due)?:
+            return try settingDue(i, due).document
         }
     }
 }

@@ -87,13 +87,15 @@ public final class TaskFolder {
             applying[id] = applied
             order.append(id)
         }
-        // A completed parent takes its open subtasks with it (FORMAT.md §8.2).
+        // A completed parent takes its open subtasks with it (FORMAT.md §8.2); a repeating one that
+        // moves to its next occurrence does not complete them (FORMAT.md 5.10).
         for id in order {
-            guard let complete = applying[id]?.first(where: { if case .complete = $0 { return true } else { return false } })
+            guard let complete = applying[id]?.first(where: \.isCompletion), case .complete(let day) = complete.plain,
+                  !before.task(id).advances(completedOn: day)
             else { continue }
             let open = before.descendants(of: id).filter { !before.task($0).done && applying[$0] == nil }
             for sub in open {
-                applying[sub] = [complete]
+                applying[sub] = [complete.plain]
                 order.append(sub)
             }
             subtasks[id] = open.count
@@ -129,16 +131,23 @@ public final class TaskFolder {
                 guard let bytes else { throw MutationError.listGone(path: path) }
                 var document = Document(bytes: bytes)
                 var indexes: [TaskKey: Int] = [:]
-                var work: [(index: Int, edits: [TaskEdit])] = []
+                var work: [(key: TaskKey, edits: [TaskEdit])] = []
                 for (key, edits) in mine {
                     guard let i = document.index(of: key) else { throw MutationError.taskGone(key) }
                     indexes[key] = i
-                    work.append((i, edits))
+                    work.append((key, edits))
                 }
-                let count = document.tasks.count
-                for (i, edits) in work.sorted(by: { $0.index < $1.index }) {
+                for (key, edits) in work.sorted(by: { indexes[$0.key]! < indexes[$1.key]! }) {
+                    let i = indexes[key]!, count = document.tasks.count
+                    // Only a kept history adds a task: a completed copy right after the task's subtasks.
+                    let copyAt = document.descendants(of: i).upperBound
                     for edit in edits { document = try document.applying(edit, to: i) }
-                    precondition(document.tasks.count == count, "an in-place edit added or removed tasks")
+                    let keepsHistory = edits.contains { if case .completeKeepingHistory = $0 { return true } else { return false } }
+                    precondition(document.tasks.count == count || (keepsHistory && document.tasks.count == count + 1),
+                                 "an in-place edit added or removed tasks")
+                    if document.tasks.count > count {
+                        for (other, j) in indexes where j >= copyAt { indexes[other] = j + 1 }
+                    }
                 }
                 results.value[path] = (document, indexes)
                 return .write(document.serialize())

@@ -29,6 +29,8 @@ public struct TaskText: Sendable, Equatable {
         if new.due != old.due { edits.append(.due(new.due)) }
         if new.priority != old.priority { edits.append(.priority(new.priority ?? .none)) }
         if new.flagged != old.flagged { edits.append(.flag(new.flagged)) }
+        if new.recurrence != old.recurrence { edits.append(.recurrence(new.recurrence)) }
+        if new.until != old.until { edits.append(.until(new.until)) }
         if new.doneDate != old.doneDate {
             edits.append(new.doneDate.map { old.doneDate == nil ? .complete(on: $0) : .completionDate($0) } ?? .reopen)
         }

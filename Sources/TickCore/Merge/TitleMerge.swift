@@ -53,8 +53,9 @@ enum TitleMerge {
                     // Completed on both sides: the first completion counts.
                     if vx!.lexicographicallyPrecedes(vc!) { break } else { continue }
                 case .due where recurring && vc != nil && vx != nil:
-                    // A repeating task advanced on both sides: the later next date.
-                    if vc!.lexicographicallyPrecedes(vx!) { break } else { continue }
+                    // A repeating task advanced on both sides: the later next date (`Recurrence.merged`).
+                    guard let dc = dueDate(vc!), let dx = dueDate(vx!) else { return nil }
+                    if Recurrence.merged(dc, dx) == dc { continue } else { break }
                 default:
                     return nil
                 }
@@ -90,6 +91,12 @@ enum TitleMerge {
         }
         guard verify(result, checkbox: cf.checkbox) else { return nil }
         return MergeLine(content: result, ending: carrier.head[0].ending)
+    }
+
+    /// The date of a `due:` token; nil when it is malformed.
+    private static func dueDate(_ token: [UInt8]) -> DueDate? {
+        guard let colon = token.firstIndex(of: 0x3A) else { return nil }
+        return DueDate(iso: token[(colon + 1)...])
     }
 
     /// A token's range with the space before it (else the one after), so that removing it leaves

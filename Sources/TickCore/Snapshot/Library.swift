@@ -70,8 +70,34 @@ struct ColdRecord {
     var tags: TextRef
     var foldedTitle: TextRef
     var foldedNotes: TextRef
+    /// The `rec:` rule (`RecurrenceRule.packed`), or 0 for none.
+    var recurrence: UInt32
+    /// The `until:` day (days since 1970-01-01), or .min.
+    var until: Int32
     /// Fills the record to its stride, so that no byte of a segment is left uninitialised.
     var spare: UInt32
+}
+
+extension ColdRecord {
+    /// The days a record's `until` may hold: 0001-01-01 to 9999-12-31.
+    static let days = Int32(-Day.firstDayOffset)...Int32(Day(year: 9999, month: 12, day: 31)!.daysSinceEpoch)
+}
+
+extension RecurrenceRule {
+    /// The rule in 32 bits for a record: the count, the unit and the mode, never 0.
+    var packed: UInt32 {
+        let unit = UInt32(Unit.allCases.firstIndex(of: self.unit)!)
+        let mode = UInt32(Mode.allCases.firstIndex(of: self.mode)!)
+        return 1 << 31 | mode << 16 | unit << 12 | UInt32(count)
+    }
+
+    /// The rule that `packed` gave, or nil for 0 or any value it never gives.
+    init?(packed: UInt32) {
+        guard packed & 1 << 31 != 0, packed & 0x7FFC_0000 == 0 else { return nil }
+        let mode = Int(packed >> 16 & 3), unit = Int(packed >> 12 & 0xF), count = Int(packed & 0xFFF)
+        guard mode < Mode.allCases.count, unit < Unit.allCases.count else { return nil }
+        self.init(count: count, unit: Unit.allCases[unit], mode: Mode.allCases[mode])
+    }
 }
 
 /// The header of a list's segment: a self-contained block of its records and text.
@@ -232,7 +258,9 @@ struct Segment: @unchecked Sendable {
             for i in 0..<taskCount {
                 let c = base.load(fromByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
                 guard c.parent >= -1, c.parent < count, c.section >= -1, c.section < sections, fits(c.title),
-                      fits(c.notes), fits(c.tags), fits(c.foldedTitle), fits(c.foldedNotes)
+                      fits(c.notes), fits(c.tags), fits(c.foldedTitle), fits(c.foldedNotes),
+                      c.recurrence == 0 || RecurrenceRule(packed: c.recurrence) != nil,
+                      c.until == .min || ColdRecord.days.contains(c.until)
                 else { return false }
             }
             return true
@@ -249,7 +277,8 @@ struct Segment: @unchecked Sendable {
                               toByteOffset: hotOffset + i * MemoryLayout<HotRecord>.stride, as: HotRecord.self)
             let empty = TextRef(offset: 0, length: 0)
             memory.storeBytes(of: ColdRecord(refHash: 0, parent: -1, section: -1, depth: 0, reserved: 0, title: empty,
-                                             notes: empty, tags: empty, foldedTitle: empty, foldedNotes: empty, spare: 0),
+                                             notes: empty, tags: empty, foldedTitle: empty, foldedNotes: empty,
+                                             recurrence: 0, until: .min, spare: 0),
                               toByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
         }
         (memory + textOffset).initializeMemory(as: UInt8.self, repeating: 0, count: Int(header.textLength))
@@ -327,9 +356,10 @@ struct Segment: @unchecked Sendable {
             HotRecord(dueDay: r.dueDay, doneDay: r.doneDay, line: r.line, dueMinutes: r.dueMinutes, flags: r.flags,
                       priority: r.priority)
         }
-        let cold = records.map { r in
+        let cold = zip(records, document.tasks).map { r, task in
             ColdRecord(refHash: r.refHash, parent: r.parent, section: r.section, depth: r.depth, reserved: r.reserved,
                        title: r.title, notes: r.notes, tags: r.tags, foldedTitle: r.foldedTitle, foldedNotes: r.foldedNotes,
+                       recurrence: task.recurrence?.packed ?? 0, until: task.until.map { Int32($0.daysSinceEpoch) } ?? .min,
                        spare: 0)
         }
         hot.withUnsafeBytes { out.append(contentsOf: $0) }
@@ -489,6 +519,10 @@ public struct TaskInfo: Sendable {
     public var flagged: Bool
     /// The value of its `id:` token, or nil.
     public var id: String?
+    /// The rule of its `rec:` token (FORMAT.md 5.10), or nil.
+    public var recurrence: RecurrenceRule?
+    /// The day of its `until:` token, or nil.
+    public var until: Day?
     public var tags: [String]
     /// 1-based line of the checkbox.
     public var line: Int
@@ -619,12 +653,13 @@ public struct Library: Sendable {
 
     public func task(_ id: TaskID) -> TaskInfo {
         let segment = lists[id.list].segment
-        let r = segment.record(id.index)
+        let r = segment.record(id.index), c = segment.cold(id.index)
         let tags = segment.string(r.tags) ?? ""
         return TaskInfo(done: r.done, title: segment.string(r.title) ?? "", due: r.due,
                         doneDate: r.doneDay == .min ? nil : Day(daysSinceEpoch: Int(r.doneDay)),
                         priority: Priority(rawValue: Int(r.priority)) ?? .none, flagged: r.flagged,
-                        id: segment.taskID(id.index), tags: tags.isEmpty ? [] : tags.split(separator: "\n").map(String.init),
+                        id: segment.taskID(id.index), recurrence: RecurrenceRule(packed: c.recurrence),
+                        until: c.until == .min ? nil : Day(daysSinceEpoch: Int(c.until)), tags: tags.isEmpty ? [] : tags.split(separator: "\n").map(String.init),
                         line: Int(r.line), parent: r.parent < 0 ? nil : Int(r.parent),
                         section: segment.section(r.section), depth: Int(r.depth))
     }
@@ -707,6 +742,11 @@ public struct Library: Sendable {
         let h = segment.hot(id.index), c = segment.cold(id.index)
         return (fullRef(id).hash, refLength(id), h.done, Int(h.priority), h.flagged, h.dueDay, h.dueMinutes, h.doneDay,
                 c.notes.length > 0, segment.bytes(c.title))
+    }
+
+    /// The rule of a task's `rec:` token (FORMAT.md 5.10), or nil: what a row's `↻` shows.
+    public func recurrence(_ id: TaskID) -> RecurrenceRule? {
+        RecurrenceRule(packed: lists[id.list].segment.cold(id.index).recurrence)
     }
 
     /// The enclosing task of a subtask.

@@ -52,9 +52,10 @@ struct ListCache {
         var sums: SegmentSums
     }
 
-    /// "TKACHE04" (checksummed; records name tasks by the refs of FORMAT.md 5.8), mixed with the folding
-    /// table's fingerprint: the cache holds folded text, so a build that folds differently does not read it.
-    static let magic: UInt64 = 0x3430_4548_4341_4B54 ^ Folding.fingerprint
+    /// "TKACHE05" (checksummed; records name tasks by the refs of FORMAT.md 5.8 and carry the `rec:` and
+    /// `until:` of FORMAT.md 5.10), mixed with the folding table's fingerprint: the cache holds folded text,
+    /// so a build that folds differently does not read it. A cache of an older layout is a miss.
+    static let magic: UInt64 = 0x3530_4548_4341_4B54 ^ Folding.fingerprint
     static let recordLayout = UInt32(MemoryLayout<HotRecord>.stride << 16 | MemoryLayout<ColdRecord>.stride)
     /// Nanoseconds before the cache's writing during which a change makes an entry racy.
     static let racyWindow: Int64 = 2_000_000_000

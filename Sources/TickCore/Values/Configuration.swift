@@ -17,6 +17,9 @@ public struct Settings: Sendable, Equatable {
     public var tonight: Int?
     /// Commit each change tick makes to a task folder kept in git (`autocommit`).
     public var autocommit: Bool?
+    /// Whether completing a repeating task also keeps a completed copy (`recurrence.keep-history`,
+    /// as `--keep-history` does; off by default).
+    public var keepHistory = false
     /// Where each key's value came from, `FILE:LINE`, for messages that mention it.
     public var origins: [String: String] = [:]
 
@@ -52,6 +55,9 @@ public enum Configuration {
         Key(name: "autocommit", values: "true or false",
             check: { ["true", "false"].contains($0) ? nil : "true or false" },
             apply: { $0.autocommit = $1 == "true" }),
+        Key(name: "recurrence.keep-history", values: "true or false",
+            check: { ["true", "false"].contains($0) ? nil : "true or false" },
+            apply: { $0.keepHistory = $1 == "true" }),
     ]
 
     /// Minutes after midnight for `H:MM` or `HH:MM` from 0:00 to 23:59, else nil.

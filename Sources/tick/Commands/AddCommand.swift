@@ -24,6 +24,17 @@ let defaultListName = "Inbox"
     if section != nil, parentText != nil {
         throw UsageError.invalidInput("a subtask goes under its parent: --section and --parent cannot go together")
     }
+    if let rule = invocation.value(Commands.addRecOption) {
+        guard input.recurrence == nil else { throw UsageError.invalidInput("the rule is given twice: in the title and with --rec") }
+        input.recurrence = try recurrenceRule(rule)
+    }
+    if let until = invocation.value(Commands.addUntilOption) {
+        guard input.until == nil else { throw UsageError.invalidInput("the end date is given twice: in the title and with --until") }
+        input.until = try invocation.untilDay(until)
+    }
+    if let problem = Recurrence.problem(rule: input.recurrence, due: input.due, until: input.until) {
+        throw UsageError.invalidInput(problem)
+    }
     let task = input.newTask(notes: invocation.value(Commands.addNoteOption) ?? "")
 
     // --list, else the configuration's default-list, else Inbox.

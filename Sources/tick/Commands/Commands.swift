@@ -15,7 +15,7 @@ enum Commands {
             + "--json: {today, scheduled, flagged, all, lists: [{name, file, symbol, color, open, done}]}.",
         subcommands: [today, tomorrow, upcoming, scheduled, flagged, all, completed, lists, ls, show, search, pick,
                       status,
-                      add, done, reopen, flag, unflag, due, priority, edit, mv, rm, id, list, undo,
+                      add, done, reopen, skip, flag, unflag, due, priority, edit, mv, rm, id, list, undo,
                       check, initialize, gitSetup, doctor, sync, mergeDriver, help],
         run: runHome)
 
@@ -27,7 +27,7 @@ enum Commands {
         help: "Only the list LIST: its name or file name (a unique prefix is enough) or its path")
     static let viewDiscussion = "Each row shows the task's ref, its checkbox and title, then its priority "
         + "(!, !! or !!! for low, medium or high), ⚑ when flagged, its due date in words (\"overdue\" once it has "
-        + "passed), ✎ when it has notes, and its list. Ties break by due date, then priority, then list, "
+        + "passed), ↻ and its rule in words when it repeats (↻ every week), ✎ when it has notes, and its list. Ties break by due date, then priority, then list, "
         + "then line. With --json: an array of task objects."
 
     /// The command that shows `view`, named after it: `--all` and `--list`, and the rows explained.
@@ -144,7 +144,7 @@ enum Commands {
             + "one can be picked.\n\n"
             + "When nothing is open it says all clear and exits 0. With --json: the picked task object, or "
             + "null when all is clear.",
-        options: [listOption, pickViewOption, uniformOption, seedOption, pickDoneOption, clearOption],
+        options: [listOption, pickViewOption, uniformOption, seedOption, pickDoneOption, clearOption, keepHistoryOption],
         run: runPick)
 
     static let status: Command = Command(
@@ -187,6 +187,9 @@ enum Commands {
     static let addNoteOption = ValueOption("note", valueName: "TEXT", help: "Notes for the task (lines below its title)")
     static let sectionOption = ValueOption("section", valueName: "SECTION", help: "Add it under the list's heading SECTION")
     static let parentOption = ValueOption("parent", valueName: "REF", help: "Add it as the last subtask of the task REF")
+    static let addRecOption = ValueOption(
+        "rec", valueName: "RULE", help: "Repeat by RULE (1w, +1w, ++1w; see tick help done), as rec:RULE in the title does")
+    static let addUntilOption = ValueOption("until", valueName: "DATE", help: "End the repetition on DATE (as for --due)")
 
     static let add: Command = Command(
         name: "add",
@@ -194,30 +197,58 @@ enum Commands {
         discussion: "The title's words may carry metadata as in the files: a priority (!, !! or !!!), #flag, "
             + "and a due date with any date word (due:fri, due:+3d, due:tomorrow 9:00; the words of a longer "
             + "form joined with hyphens: due:in-3-days, due:dec-24T9am), written as "
-            + "due:YYYY-MM-DD. Without --list the task goes to the list named Inbox (inbox.md, created with a "
+            + "due:YYYY-MM-DD; a rule rec:1w, rec:+1w or rec:++1w and its end until:DATE make it repeat (see "
+            + "tick help done). Without --list the task goes to the list named Inbox (inbox.md, created with a "
             + "# Inbox heading when missing). It goes after the last task of the list or of its section; with "
             + "--parent, after the last subtask of that task. A title that starts with - goes after -- "
             + "(tick add -- \"-x\"); one that starts with a dash and a digit needs no --.\n\n"
             + "Dates: \(dateHelp).\n\n" + writeDiscussion,
         arguments: [titleArgument],
-        options: [addListOption, addDueOption, priorityOption, flagOption, addNoteOption, sectionOption, parentOption],
+        options: [addListOption, addDueOption, priorityOption, flagOption, addNoteOption, sectionOption, parentOption,
+                  addRecOption, addUntilOption],
         run: runAdd)
+
+    static let keepHistoryOption = Flag(
+        "keep-history",
+        help: "Also keep a completed copy of a repeating task (- [x] ... done:DATE) after it "
+            + "(the configuration key recurrence.keep-history = true does the same)")
+    static let recurrenceDiscussion = "A repeating task (rec: in its title line) is not ticked: only its due: date "
+        + "moves to the next occurrence, in place, its box stays open and its done subtasks open again, and the line "
+        + "says when: Completed REF \"Water the plants\": next due Mon Dec 7. rec:1w counts a week from today (so "
+        + "completing it twice the same day gives the same date), rec:+1w a week from the old due date (twice the "
+        + "same day moves it two weeks), rec:++1w to the first of its weekly dates after today. When the next date "
+        + "would pass its until: date, it is completed as any task. Without --keep-history no done: date is written, "
+        + "so tick completed does not list it. A rule tick cannot read (tick check shows it), a + or ++ rule "
+        + "without a due date, or a malformed due: or until: date is refused (exit 2), with nothing changed."
 
     static let done: Command = Command(
         name: "done",
         summary: "Complete tasks",
         discussion: "Ticks the box and writes done:YYYY-MM-DD with today's date. A parent's open subtasks are "
-            + "completed with it, in the same change (one tick undo reopens them all), and its line says how many. "
-            + writeDiscussion,
+            + "completed with it, in the same change (one tick undo reopens them all), and its line says how many.\n\n"
+            + recurrenceDiscussion + "\n\n" + writeDiscussion,
         arguments: [refsArgument],
+        options: [keepHistoryOption],
         run: runDone(true))
 
     static let reopen: Command = Command(
         name: "reopen",
         summary: "Reopen completed tasks",
-        discussion: "Clears the box and removes done:. A parent's subtasks stay as they are. " + writeDiscussion,
+        discussion: "Clears the box and removes done:. A parent's subtasks stay as they are. A repeating task "
+            + "that is open (tick done moved it on) stays as it is, and the line says so: tick undo takes a "
+            + "completion back. " + writeDiscussion,
         arguments: [refsArgument],
         run: runDone(false))
+
+    static let skip: Command = Command(
+        name: "skip",
+        summary: "Move repeating tasks to their next date, not completing them",
+        discussion: "For \"not this time\": only the task's due: date changes. rec:+1w and rec:++1w move on from the "
+            + "due date as a completion would; rec:1w moves to a week from today. The line says when: Skipped REF "
+            + "\"Water the plants\": next due Mon Dec 7. A task that does not repeat, or whose next occurrence would "
+            + "pass its until: date, is refused (exit 2), with nothing changed. " + writeDiscussion,
+        arguments: [refsArgument],
+        run: runSkip)
 
     static let flag: Command = Command(
         name: "flag",
@@ -257,17 +288,24 @@ enum Commands {
     static let editNoteOption = ValueOption("note", valueName: "TEXT", help: "Replace the notes with TEXT (\"\" removes them)")
     static let appendNoteOption = ValueOption("append-note", valueName: "TEXT", help: "Add TEXT after the notes")
     static let editDueOption = ValueOption("due", valueName: "DATE", help: "The due date (as for tick due), or none")
+    static let editRecOption = ValueOption(
+        "rec", valueName: "RULE",
+        help: "Repeat by RULE (1w: a week after each completion; +1w: a week after the due date; ++1w: the "
+            + "next weekly date after today; units d, w, m, y, b), or none to stop (removing until: too)")
+    static let editUntilOption = ValueOption("until", valueName: "DATE",
+                                             help: "End the repetition on DATE (as for tick due), or none")
 
     static let edit: Command = Command(
         name: "edit",
-        summary: "Change a task's title, notes, due date or priority",
+        summary: "Change a task's title, notes, due date, priority or rule",
         discussion: "With options, changes what they name. With none, opens $VISUAL (else $EDITOR, else vi) on the "
             + "task's title line (title and metadata, as in the file), a blank line and its notes; what you save is "
             + "written back to that task only, field by field. Leaving the text unchanged, or an editor that "
             + "exits with an error, changes nothing. When the text cannot be applied (the task changed meanwhile), "
             + "the message names the file that keeps it.\n\n" + writeDiscussion,
         arguments: [refArgument],
-        options: [titleOption, editNoteOption, appendNoteOption, editDueOption, priorityOption],
+        options: [titleOption, editNoteOption, appendNoteOption, editDueOption, priorityOption, editRecOption,
+                  editUntilOption, keepHistoryOption],
         run: runEdit)
 
     static let destinationArgument = Argument(name: "LIST", help: "The destination list: its name or file name "

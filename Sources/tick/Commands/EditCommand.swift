@@ -1,9 +1,12 @@
 import TickCore
 
-/// `tick edit REF [--title T] [--note TEXT] [--append-note TEXT] [--due DATE] [--priority P]`,
+/// `tick edit REF [--title T] [--note TEXT] [--append-note TEXT] [--due DATE] [--priority P] [--rec RULE] [--until DATE]`,
 /// or with no option, the task's title line and notes in `$VISUAL` / `$EDITOR` (else `vi`).
 @Sendable func runEdit(_ invocation: Invocation) throws -> ExitStatus {
-    guard !invocation.givenOptions.isEmpty else { return try runEditor(invocation) }
+    // --keep-history says how a completion in the editor is written: alone, it still opens the editor.
+    guard invocation.givenOptions.contains(where: { $0 != Commands.keepHistoryOption.option }) else {
+        return try runEditor(invocation)
+    }
 
     var edits: [TaskEdit] = []
     if let title = invocation.value(Commands.titleOption) {
@@ -13,10 +16,69 @@ import TickCore
     if let level = invocation.value(Commands.priorityOption) { edits.append(.priority(try priority(named: level, argument: "--priority"))) }
     if let notes = invocation.value(Commands.editNoteOption) { edits.append(.replaceNotes(notes)) }
     if let note = invocation.value(Commands.appendNoteOption) { edits.append(.appendNote(note)) }
+    if let rule = invocation.value(Commands.editRecOption) { edits.append(.recurrence(try recurrenceRule(rule, orNone: true))) }
+    if let until = invocation.value(Commands.editUntilOption) { edits.append(.until(try invocation.untilDay(until, orNone: true))) }
 
     let session = try invocation.openForWriting(create: false)
     let id = try invocation.resolveTask(invocation.value(Commands.refArgument)!, in: session.library)
-    return try applyEdits(edits, to: id, invocation: invocation, session: session)
+    return try applyEdits(refusingBadRepetition(edits, of: session.library.task(id)), to: id, invocation: invocation,
+                          session: session)
+}
+
+/// `edits`, unless they would leave the task one that `tick check` reports for its rule (a `+` rule
+/// without a due date, an `until:` without a rule). Removing the rule removes its `until:` too.
+private func refusingBadRepetition(_ edits: [TaskEdit], of task: TaskInfo) throws -> [TaskEdit] {
+    var rule = task.recurrence, due = task.due, until = task.until
+    var edits = edits
+    for edit in edits {
+        switch edit {
+        case .recurrence(let new): rule = new
+        case .until(let new): until = new
+        case .due(let new): due = new
+        default: break
+        }
+    }
+    if rule == nil, until != nil, edits.contains(.recurrence(nil)), !edits.contains(where: { if case .until = $0 { return true } else { return false } }) {
+        edits.append(.until(nil))
+        until = nil
+    }
+    let changesRule = edits.contains { edit in
+        switch edit {
+        case .recurrence, .until, .due: return true
+        default: return false
+        }
+    }
+    if changesRule, let problem = Recurrence.problem(rule: rule, due: due, until: until) {
+        throw UsageError.invalidInput(problem + "; nothing changed")
+    }
+    return edits
+}
+
+/// A `--rec` value: a rule (`1w`, `+1m`, `++2w`, `rec:` before it allowed), or `none` (nil) when allowed.
+func recurrenceRule(_ text: String, orNone: Bool = false) throws -> RecurrenceRule? {
+    let trimmed = text.trimmingCharacters(in: " \t")
+    if orNone, trimmed.lowercased() == "none" { return nil }
+    guard let rule = RecurrenceRule(parsing: trimmed) else {
+        throw UsageError.invalidValue(option: "--rec", value: text,
+                                      reason: "expected a count from 1 to 999 and d, w, m, y or b (days, weeks, months, "
+                                          + "years, business days), after + or ++ to count from the due date (1w, +1m, ++1w)"
+                                          + (orNone ? ", or none" : ""))
+    }
+    return rule
+}
+
+extension Invocation {
+    /// An `--until` value: a date word as for `due` (a day, without a time), or `none` (nil) when allowed.
+    func untilDay(_ text: String, orNone: Bool = false) throws -> Day? {
+        if orNone, text.trimmingCharacters(in: " \t").lowercased() == "none" { return nil }
+        guard let date = try dueDate(text) else {
+            throw UsageError.invalidValue(option: "--until", value: text, reason: "expected a date")
+        }
+        guard let day = date.wholeDay else {
+            throw UsageError.invalidValue(option: "--until", value: text, reason: "expected a day, without a time")
+        }
+        return day
+    }
 }
 
 /// Asks the folder for `edits` on one task, as one change, and prints what changed: the fields,
@@ -58,7 +120,10 @@ private func runEditor(_ invocation: Invocation) throws -> ExitStatus {
         invocation.say(unchanged(describe(id, in: loaded.library)))
         return loaded.status
     }
-    let edits = try text.edits(to: edited, now: invocation.now)
+    var edits = try text.edits(to: edited, now: invocation.now)
+    if invocation.flag(Commands.keepHistoryOption) || invocation.settings.keepHistory {
+        edits = edits.map { if case .complete(let day) = $0 { return .completeKeepingHistory(on: day) } else { return $0 } }
+    }
     guard !edits.isEmpty else {
         invocation.say(unchanged(describe(id, in: loaded.library)))
         return loaded.status
@@ -66,7 +131,8 @@ private func runEditor(_ invocation: Invocation) throws -> ExitStatus {
     do {
         let session = try invocation.openForWriting(create: false)
         guard let now = session.library.id(of: text.key) else { throw MutationError.taskGone(text.key) }
-        return try applyEdits(edits, to: now, invocation: invocation, session: session)
+        return try applyEdits(refusingBadRepetition(edits, of: session.library.task(now)), to: now,
+                              invocation: invocation, session: session)
     } catch {
         keep = true
         throw KeptText(error, file: file)

@@ -111,7 +111,7 @@ private func completePick(_ invocation: Invocation) throws -> ExitStatus {
         try memory.clear()
         throw gone
     }
-    let edit = TaskEdit.complete(on: invocation.now.day)
+    let edit = invocation.completion
     let result: (library: Library, tasks: [TaskFolder.Edited])
     do {
         result = try session.folder.edit([id], [edit])
@@ -125,7 +125,7 @@ private func completePick(_ invocation: Invocation) throws -> ExitStatus {
         // The task object, as `tick pick --json` prints it.
         invocation.out.json(TaskRows.json(done, in: result.library))
     } else {
-        invocation.say(changeLine(edit, task, done, in: result.library))
+        invocation.say(changeLine(edit, task, done, in: result.library, now: invocation.now))
     }
     return session.loaded.status
 }

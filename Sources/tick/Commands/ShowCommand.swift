@@ -34,6 +34,14 @@ import TickCore
     if let parent = library.parent(of: id) {
         fields.append(("parent", library.ref(parent) + "  " + library.task(parent).title))
     }
+    if let rule = task.recurrence {
+        fields.append(("repeats", rule.words + " (rec:\(rule))" + (task.until.map { ", until \($0)" } ?? "")))
+        if !task.done {
+            let next = Recurrence.occurrences(rule, due: task.due, until: task.until, today: now.day, count: 3)
+            fields.append(("next", next.isEmpty ? "none (the repetition ends at its until: date)"
+                                                : next.map { nextDueText($0, now: now) }.joined(separator: ", ")))
+        }
+    }
     fields.append(("status", task.done ? "done" + (task.doneDate.map { " on \($0)" } ?? "") : "open"))
     fields.append(("file", "\(list.file.path):\(task.line)"))
     for (name, value) in fields { out.line("  " + padded(name, to: 10) + value) }

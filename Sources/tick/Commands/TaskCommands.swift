@@ -6,9 +6,22 @@ import TickCore
 /// `tick done REF...` and `tick reopen REF...`.
 func runDone(_ done: Bool) -> Command.Run {
     { invocation in
-        let edit: TaskEdit = done ? .complete(on: invocation.now.day) : .reopen
-        return try editing(invocation, invocation.values(Commands.refsArgument), edit)
+        try editing(invocation, invocation.values(Commands.refsArgument), done ? invocation.completion : .reopen)
     }
+}
+
+extension Invocation {
+    /// The completion `done`, `pick --done` and the editor ask for: today's, keeping a completed copy
+    /// of a repeating task with `--keep-history` or `recurrence.keep-history = true`.
+    var completion: TaskEdit {
+        let day = now.day
+        return flag(Commands.keepHistoryOption) || settings.keepHistory ? .completeKeepingHistory(on: day) : .complete(on: day)
+    }
+}
+
+/// `tick skip REF...`: moves repeating tasks to their next occurrence without completing them.
+@Sendable func runSkip(_ invocation: Invocation) throws -> ExitStatus {
+    try editing(invocation, invocation.values(Commands.refsArgument), .skip(today: invocation.now.day))
 }
 
 /// `tick flag REF...` and `tick unflag REF...`.
@@ -35,22 +48,47 @@ private func editing(_ invocation: Invocation, _ refs: [String], _ edit: TaskEdi
     // `done` settles an ambiguous REF by its open tasks, `reopen` by its done ones.
     let preferring: ((TaskID) -> Bool)?
     switch edit {
-    case .complete, .reopen: preferring = { !library.leavesAsIs(edit, $0) }
+    case .complete, .completeKeepingHistory, .reopen, .skip: preferring = { !library.leavesAsIs(edit, $0) }
     default: preferring = nil
     }
     let ids = try invocation.resolveTasks(refs, in: library, preferring: preferring)
+    if case .skip = edit, let plain = ids.first(where: { library.task($0).recurrence == nil }) {
+        throw CommandFailure(.usage, "\(describe(plain, in: library)) does not repeat (it has no rec: rule tick can read; "
+                             + "tick check shows a malformed one); nothing changed")
+    }
+    // Removing the due date of a task that repeats from it would leave one that tick check reports.
+    if case .due(nil) = edit {
+        for id in ids {
+            let task = library.task(id)
+            if let problem = Recurrence.problem(rule: task.recurrence, due: nil, until: task.until) {
+                throw UsageError.invalidInput("\(describe(id, in: library)): " + problem + "; nothing changed")
+            }
+        }
+    }
     let (after, tasks) = try session.folder.edit(ids, [edit])
-    invocation.report(tasks.compactMap { task in task.after.map { changeLine(edit, task, $0, in: after) } },
+    invocation.report(tasks.compactMap { task in task.after.map { changeLine(edit, task, $0, in: after, now: invocation.now) } },
                       tasks: tasks.compactMap(\.after), in: after)
     return session.loaded.status
 }
 
 /// The line that says what an edit did to a task, or that it was so already.
-func changeLine(_ edit: TaskEdit, _ task: TaskFolder.Edited, _ id: TaskID, in library: Library) -> String {
+func changeLine(_ edit: TaskEdit, _ task: TaskFolder.Edited, _ id: TaskID, in library: Library, now: Now) -> String {
     let name = describe(id, in: library)
-    guard !task.applied.isEmpty else { return unchanged(name, edit.state) }
+    let info = library.task(id)
+    guard !task.applied.isEmpty else {
+        if edit.isCompletion, !info.done, info.recurrence != nil {
+            return unchanged(name) + ": completed today already, next due " + (info.due.map { nextDueText($0, now: now) } ?? "none")
+        }
+        if case .reopen = edit, info.recurrence != nil {
+            return unchanged(name, edit.state) + " (it repeats: tick done moved it to its next occurrence; tick undo takes that back)"
+        }
+        return unchanged(name, edit.state)
+    }
     switch edit {
-    case .complete:
+    case .complete, .completeKeepingHistory:
+        if !info.done, info.recurrence != nil {
+            return "Completed \(name): next due " + (info.due.map { nextDueText($0, now: now) } ?? "none")
+        }
         let subtasks = task.subtasks == 0 ? "" : " and \(count(task.subtasks, "open subtask"))"
         return "Completed " + name + subtasks
     case .completionDate(let day): return "Completed \(name) on \(day)"
@@ -60,8 +98,14 @@ func changeLine(_ edit: TaskEdit, _ task: TaskFolder.Edited, _ id: TaskID, in li
     case .priority(let level): return level.isNone ? "Removed the priority of " + name : "Priority \(level.name): " + name
     case .retitle, .replaceNotes, .appendNote: return "Edited \(name): " + edit.field
     case .giveID(let value): return "Gave id:\(value) to " + name
+    case .skip: return "Skipped \(name): next due " + (info.due.map { nextDueText($0, now: now) } ?? "none")
+    case .recurrence(let rule): return rule.map { "Repeats \($0.words) (rec:\($0)): " + name } ?? "Removed the rule of " + name
+    case .until(let day): return day.map { "Repeats until \($0): " + name } ?? "Removed the end date of " + name
     }
 }
+
+/// A next due date as a completion's line says it (`DueDate.nextDueText(now:)`).
+func nextDueText(_ due: DueDate, now: Now) -> String { due.nextDueText(now: now) }
 
 /// The one wording of a change that changes nothing: `No change to REF "Title": already done`.
 func unchanged(_ name: String, _ state: String? = nil) -> String {
@@ -72,7 +116,10 @@ extension TaskEdit {
     /// What a task is after this edit, for the line of a no-op: `done`, `due 2026-03-20`.
     var state: String {
         switch self {
-        case .complete: return "done"
+        case .complete, .completeKeepingHistory: return "done"
+        case .skip: return "done"
+        case .recurrence(let rule): return rule.map { "repeating rec:\($0)" } ?? "without a rule"
+        case .until(let day): return day.map { "repeating until \($0)" } ?? "without an end date"
         case .reopen: return "open"
         case .flag(let on): return on ? "flagged" : "not flagged"
         case .due(let due): return due.map { "due \($0)" } ?? "without a due date"

@@ -2,10 +2,10 @@ import TickCore
 
 /// One task as a row shows it, read from its record once.
 ///
-/// The row reads the same without colour: `ref  [ ] title !! ⚑  due Fri  ✎  · List`, where
-/// `!`/`!!`/`!!!` is the priority, `⚑` the flag, `due …` or `overdue …` the due date in words
-/// (`done …` the `done:` date in Completed), `✎` marks notes and `· List` names the list in
-/// cross-list views.
+/// The row reads the same without colour: `ref  [ ] title !! ⚑  due Fri  ↻ every week  ✎  · List`,
+/// where `!`/`!!`/`!!!` is the priority, `⚑` the flag, `due …` or `overdue …` the due date in words
+/// (`done …` the `done:` date in Completed), `↻ …` a repeating task's rule, `✎` marks notes and
+/// `· List` names the list in cross-list views.
 struct Row {
     var refHash: UInt64
     var refLength: Int
@@ -25,6 +25,8 @@ struct Row {
     var hasNotes: Bool
     /// The task's list (an index into `Library.lists`).
     var list: Int
+    /// The `rec:` rule, shown as `↻ every week`.
+    var recurrence: RecurrenceRule?
 
     /// The row of `id`, with "now" as today's day number and the minutes after midnight.
     init(_ id: TaskID, in library: Library, today: Int32, minutes: Int) {
@@ -42,6 +44,7 @@ struct Row {
         doneDay = fields.doneDay
         hasNotes = fields.hasNotes
         list = id.list
+        recurrence = library.recurrence(id)
     }
 
     var hasDue: Bool { dueDay != .min }
@@ -169,6 +172,13 @@ struct TaskRows {
             appendWords(row, short: layout.shortDue, to: &b)
             if row.overdue { styler.end(&b) }
         }
+        if layout.due, let rule = row.recurrence {
+            b.append(contentsOf: Self.plainRepeat)
+            if layout.recurrenceWords {
+                b.append(0x20)
+                b.append(contentsOf: rule.words.utf8)
+            }
+        }
         if layout.due, showDoneDate, row.doneDay != .min {
             b.append(contentsOf: Self.gap)
             b.append(contentsOf: Self.doneWord)
@@ -214,6 +224,9 @@ struct TaskRows {
             if layout.priority, row.priority > 0 { tail += 1 + row.priority }
             if layout.flag, row.flagged { tail += 2 }
             if layout.due, row.hasDue { tail += Self.gap.count + dueColumns(row, short: layout.shortDue) }
+            if layout.due, let rule = row.recurrence {
+                tail += Self.gap.count + 1 + (layout.recurrenceWords ? 1 + rule.words.utf8.count : 0)
+            }
             if layout.due, showDoneDate, row.doneDay != .min {
                 tail += Self.gap.count + Self.doneWord.count + doneWords(row.doneDay).count
             }
@@ -221,6 +234,8 @@ struct TaskRows {
             if layout.list { tail += Self.gap.count + 2 + columns(listName(row.list)) }
             return width - fixed - tail
         }
+        if title <= room() { return layout }
+        layout.recurrenceWords = false
         if title <= room() { return layout }
         layout.list = false
         if title <= room() { return layout }
@@ -327,6 +342,7 @@ struct TaskRows {
     private static let plainOverdue = Array("  overdue ".utf8)
     private static let plainLate = Array("  late ".utf8)
     private static let plainNotes = Array("  ✎".utf8)
+    private static let plainRepeat = Array("  ↻".utf8)
     private static let plainListMark = Array("  · ".utf8)
 
     // MARK: - JSON
@@ -351,6 +367,10 @@ struct TaskRows {
             ("section", .optional(task.section)),
             ("parent", .optional(library.parent(of: id).map(library.ref))),
             ("doneDate", .optional(task.doneDate.map { "\($0)" })),
+            ("recurrence", task.recurrence.map { rule in
+                .object([("interval", .string("\(rule)")), ("mode", .string(rule.modeName)),
+                         ("until", .optional(task.until.map { "\($0)" }))])
+            } ?? .null),
         ])
     }
 }
@@ -363,6 +383,8 @@ struct RowLayout: Equatable {
     var list: Bool
     var shortDue = false
     var due = true
+    /// Whether a repeating task's `↻` is followed by its rule in words.
+    var recurrenceWords = true
     var notes = true
     var flag = true
     var priority = true
