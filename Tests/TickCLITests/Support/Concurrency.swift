@@ -50,8 +50,9 @@ final class TickWriter: @unchecked Sendable {
     var acknowledged = 0
     /// Writes that exited 1 with nothing written: no quiet moment, or the list kept changing.
     var refused = 0
-    /// Writes that found no task of the name: they read a list half saved in place, which happens
-    /// only when an editor broke the window W (see `ListEditor.slowSaves`).
+    /// Writes that found no task of the name, with nothing written: at that moment the list was
+    /// an editor's version without the task (a rename editor's save before it swapped tick's
+    /// version back, or an in-place save spread past the window W). A refusal, not a loss.
     var notFound = 0
     var failures: [String] = []
     private var random: SeededGenerator
@@ -326,7 +327,7 @@ func expectFolderHoldsEverything(_ sandbox: Sandbox, folder: String, lists: [Str
     let report = """
         \(writers.map(\.acknowledged).reduce(0, +)) acknowledged tick changes, \
         \(writers.map(\.refused).reduce(0, +)) refused (nothing written), \
-        \(writers.map(\.notFound).reduce(0, +)) found no task in a half-saved list (nothing written); \
+        \(writers.map(\.notFound).reduce(0, +)) found no task in an editor's version of the list (nothing written); \
         \(editors.map { "\($0.written.count) saves by \($0.name) (\($0.redone) redone)" }.joined(separator: ", ")), \
         \(editors.map(\.slowSaves).reduce(0, +)) in-place saves with pieces more than W apart; \
         lost changes \(lostChanges.count), lost editor lines \(lostLines.count), duplicates \(duplicates.count), \
@@ -346,8 +347,6 @@ func expectFolderHoldsEverything(_ sandbox: Sandbox, folder: String, lists: [Str
     #expect(duplicates.isEmpty, "\(duplicates.prefix(5))", sourceLocation: sourceLocation)
     #expect(unexpected.isEmpty, "\(unexpected.prefix(5))", sourceLocation: sourceLocation)
     #expect(rest.sorted() == others.sorted(), sourceLocation: sourceLocation)
-    // A list is read half saved only when an in-place editor's pieces were more than W apart.
-    #expect(writers.map(\.notFound).reduce(0, +) == 0 || slowSaves > 0, sourceLocation: sourceLocation)
 
     expectRun(try sandbox.run(["--dir", folder, "check"]), status: 0,
               stdout: "Checked \(lists.count) lists: no problems\n", stderr: "")
