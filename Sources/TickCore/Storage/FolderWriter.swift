@@ -786,16 +786,14 @@ public final class FolderWriter {
         throw keep(temporary, asBackupOf: path, in: folder, name: name)
     }
 
-    /// Whether every line of `part` is in `whole`, as often as in `part` (in any order).
+    /// Whether every line of `part` is in `whole`, as often as in `part` (in any order), lines
+    /// compared with their line breaks (`LineNumbering`).
     static func holdsEveryLine(of part: [UInt8], in whole: [UInt8]) -> Bool {
-        var counts: [ArraySlice<UInt8>: Int] = [:]
-        for line in whole.split(separator: 0x0A, omittingEmptySubsequences: false) { counts[line, default: 0] += 1 }
-        for line in part.split(separator: 0x0A, omittingEmptySubsequences: false) {
-            // The last line of a file without a final newline may have gained one in the other.
-            guard let count = counts[line], count > 0 else {
-                if line.isEmpty { continue }
-                return false
-            }
+        var numbering = LineNumbering()
+        var counts: [Int: Int] = [:]
+        for line in numbering.ids(whole) { counts[line, default: 0] += 1 }
+        for line in numbering.ids(part) {
+            guard let count = counts[line], count > 0 else { return false }
             counts[line] = count - 1
         }
         return true
