@@ -31,8 +31,9 @@ TICK = $(RELEASE_BIN)/tick
 # apt-get as root, or through sudo for anyone else.
 SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 APT_INSTALL = $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
-# Tools the tests call, each a command with a Debian package of the same name.
-TEST_TOOLS = cmark-gfm git
+# What the tests call, one CHECK:PACKAGE pair per Debian package: CHECK is a command on PATH, or
+# py3.MODULE for a module that Debian's /usr/bin/python3 must import. Add a pair for a new tool.
+TEST_TOOLS = cmark-gfm:cmark-gfm git:git
 
 .PHONY: all deps test-deps build release test install demo clean
 
@@ -53,8 +54,12 @@ deps:
 
 test-deps:
 	@missing=""; \
-	for tool in $(TEST_TOOLS); do \
-		command -v $$tool >/dev/null 2>&1 || missing="$$missing $$tool"; \
+	for pair in $(TEST_TOOLS); do \
+		check=$${pair%%:*}; package=$${pair#*:}; \
+		case $$check in \
+		py3.*) /usr/bin/python3 -c "import $${check#py3.}" >/dev/null 2>&1 || missing="$$missing $$package" ;; \
+		*) command -v $$check >/dev/null 2>&1 || missing="$$missing $$package" ;; \
+		esac; \
 	done; \
 	if [ -n "$$missing" ]; then \
 		echo "make: installing$$missing"; \
