@@ -20,6 +20,12 @@ public struct Settings: Sendable, Equatable {
     /// Whether completing a repeating task also keeps a completed copy (`recurrence.keep-history`,
     /// as `--keep-history` does; off by default).
     public var keepHistory = false
+    /// The day weeks start on for queries (`this-week`, `next-week`): 1 = Monday (tick's own) … 7 = Sunday
+    /// (`week-start`).
+    public var weekStart = 1
+    /// The saved views (`view.NAME = QUERY`, `view.NAME.sort`, `view.NAME.group`), in the order of their
+    /// first line; a later file's line for a name replaces that part of it.
+    public var views: [SavedView] = []
     /// Where each key's value came from, `FILE:LINE`, for messages that mention it.
     public var origins: [String: String] = [:]
 
@@ -58,6 +64,9 @@ public enum Configuration {
         Key(name: "recurrence.keep-history", values: "true or false",
             check: { ["true", "false"].contains($0) ? nil : "true or false" },
             apply: { $0.keepHistory = $1 == "true" }),
+        Key(name: "week-start", values: "monday or sunday",
+            check: { ["monday", "sunday"].contains($0) ? nil : "monday or sunday" },
+            apply: { $0.weekStart = $1 == "sunday" ? 7 : 1 }),
     ]
 
     /// Minutes after midnight for `H:MM` or `HH:MM` from 0:00 to 23:59, else nil.
@@ -138,6 +147,10 @@ public enum Configuration {
         let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
         for (index, raw) in lines.enumerated() {
             let place = "\(file):\(index + 1)"
+            if let warning = SavedView.parse(line: Substring(raw), place: place, into: &settings) {
+                if !warning.isEmpty { warnings.append(warning) }
+                continue
+            }
             var line = Substring(raw)
             if let comment = commentStart(line) { line = line[..<comment] }
             let content = trimmed(line)
