@@ -294,3 +294,14 @@ extension Library {
         }
     }
 }
+
+extension Library {
+    /// Days from today to the task's due day (negative when past), or nil without a due date.
+    public func daysUntilDue(_ id: TaskID, now: Now) -> Int? {
+        let h = lists[id.list].segment.hot(id.index)
+        return h.dueDay == .min ? nil : Int(h.dueDay) - now.day.daysSinceEpoch
+    }
+
+    /// The task's priority as a number: 0 none, 1 low, 2 medium, 3 high.
+    public func priorityLevel(_ id: TaskID) -> Int { Int(lists[id.list].segment.hot(id.index).priority) }
+}
