@@ -88,7 +88,7 @@ struct FoundTasks {
                                  rows: shown)
         for (k, group) in groups.enumerated() {
             if let title = group.title {
-                if k > 0 || heading != nil { out.line() }
+                if k > 0 { out.line() }
                 out.line(bold(title))
             }
             for row in layouts[k] {

@@ -101,3 +101,16 @@ struct QueryDateTests {
         #expect(try found(library, "due:any", at: now).count == 13)
     }
 }
+
+@Suite("query words")
+struct QueryWordTests {
+    @Test("the word or in a title matches as a word, and OR joins")
+    func wordOr() throws {
+        let library = makeLibrary([("a.md", "- [ ] tea or coffee\n- [ ] tea\n- [ ] coffee\n")])
+        let now = Now(day: Day(year: 2026, month: 12, day: 1)!)
+        #expect(library.titles(library.find(try Query(parsing: "tea or coffee", now: now), now: now)) == ["tea or coffee"])
+        #expect(library.titles(library.find(try Query(parsing: "tea OR coffee", now: now), now: now))
+                == ["tea or coffee", "tea", "coffee"])
+        #expect(library.titles(library.find(try Query(parsing: "\"or coffee\"", now: now), now: now)) == ["tea or coffee"])
+    }
+}
