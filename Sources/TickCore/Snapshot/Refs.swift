@@ -537,15 +537,26 @@ extension Library {
                 let written = Library(documents: [(file, edit.written)], retired: before.retired)
                 shownThen += written.shownRefs(inListsAt: [edit.path])
             }
-            let wanted = Set(shownThen.map(\.hash))
-            var found = Set<UInt64>()
-            for (l, list) in before.lists.enumerated() {
-                for i in 0..<list.taskCount {
-                    let hash = before.fullRef(TaskID(list: l, index: i)).hash
-                    if wanted.contains(hash) { found.insert(hash) }
+            // Most are still shown in the same lists, edited by hand around them: those are looked at
+            // first, and the rest of the folder only for the refs not found there.
+            let wanted = Array(Set(shownThen.map(\.hash))).sorted()
+            var found = [Bool](repeating: false, count: wanted.count)
+            var missing = wanted.count
+            func look(inLists edited: Bool) {
+                let editedPaths = Set(handEdits.map(\.path))
+                for (l, list) in before.lists.enumerated() where editedPaths.contains(list.file.path) == edited {
+                    for i in 0..<list.taskCount {
+                        if let k = wanted.sortedIndex(of: before.fullRef(TaskID(list: l, index: i)).hash), !found[k] {
+                            found[k] = true
+                            missing -= 1
+                            if missing == 0 { return }
+                        }
+                    }
                 }
             }
-            vanished = shownThen.filter { !found.contains($0.hash) }
+            look(inLists: true)
+            if missing > 0 { look(inLists: false) }
+            vanished = shownThen.filter { hash in wanted.sortedIndex(of: hash.hash).map { !found[$0] } ?? true }
         }
         let shared = before.sharedTitleRefs(inListsAt: paths) + sharedTitleRefs(inListsAt: paths)
         let first = before.retired.updated(adding: vanished + shared)
@@ -571,5 +582,17 @@ extension Library {
             }
         }
         return retired.updated(adding: [], removing: back)
+    }
+}
+
+extension Array where Element == UInt64 {
+    /// The index of `value` in this ascending array, by binary search, or nil.
+    func sortedIndex(of value: UInt64) -> Int? {
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if self[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low < count && self[low] == value ? low : nil
     }
 }
