@@ -165,4 +165,18 @@ struct FindCommandTests {
         }
     }
 
+
+    @Test("tick help query and the README name every key, state and field the parser knows")
+    func helpQuery() throws {
+        let sandbox = try Sandbox()
+        let help = try sandbox.run(["help", "query"])
+        #expect(help.status == 0 && help.stderr.isEmpty)
+        let readme = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        for word in QueryParser.keys.map({ $0 + ":" }) + QueryState.allCases.map({ "is:" + $0.rawValue })
+            + QueryField.allCases.flatMap({ ["has:" + $0.rawValue, "no:" + $0.rawValue] })
+            + SavedView.groups + SortOrder.Field.allCases.map(\.rawValue) {
+            #expect(help.stdout.contains(word), "tick help query does not mention \(word)")
+            #expect(readme.contains(word), "README.md does not mention \(word)")
+        }
+    }
 }
