@@ -38,7 +38,7 @@ extension Commands {
             + "reports it again, and this one exits 1.\n\n"
             + "--install-timer writes tick-remind.service and tick-remind.timer into "
             + "${XDG_CONFIG_HOME:-~/.config}/systemd/user/ (every 5 minutes, Persistent=true), naming this tick "
-            + "binary, the task folder and any --exec and --within by absolute path, and prints the systemctl "
+            + "binary, the task folder and any --exec program by absolute path (and any --within), and prints the systemctl "
             + "--user command that enables them; it does not run it.\n\n"
             + "--dry-run prints what would be reported (or the unit files) and records, runs and writes nothing. "
             + "With --json: {lastRun, digest, reminders: [{kind, moment, minutes, task}]}, where moment is "
