@@ -38,7 +38,8 @@ extension Library {
 
 /// A `tick status --format` template: text with placeholders `{overdue}`, `{today}`, `{flagged}`,
 /// `{open}` and `{next}`, and `{NAME?TEXT}`, which shows TEXT (itself a template) only when NAME is
-/// not zero (for `next`: when there is an open task). `{{` and `}}` are literal braces.
+/// not zero (for `next`: when there is an open task). `{{` is a literal brace, and so is `}}` outside
+/// `{NAME?…}`, inside which a `}` always closes.
 public struct StatusFormat: Equatable, Sendable {
     public enum Field: String, CaseIterable, Sendable {
         case overdue, today, flagged, open, next
@@ -114,7 +115,8 @@ public struct StatusFormat: Equatable, Sendable {
                     throw Problem(description: "placeholder '{\(name)' is not closed with '}'")
                 }
             } else if c == "}" {
-                if input.first == "}" {
+                // Inside `{NAME?…}` a `}` always closes, so that `{open?{next?{next}}}` nests.
+                if !nested, input.first == "}" {
                     input = input.dropFirst()
                     text += "}"
                     continue

@@ -157,7 +157,7 @@ enum Commands {
             + "--format FORMAT prints FORMAT with {overdue}, {today}, {flagged} and {open} replaced by those counts "
             + "and {next} by the title of the most urgent open task (the pick's weights decide, ties by due date, "
             + "priority, list and line); {NAME?TEXT} shows TEXT, which may hold placeholders, only when NAME is not "
-            + "zero (for next: when a task is open), and {{ and }} are braces. When the result is empty it prints "
+            + "zero (for next: when a task is open); {{ is a brace, and so is }} outside {NAME?...}, inside which } always closes. When the result is empty it prints "
             + "nothing at all. Example: --format '{overdue?{overdue}! }{today?{today} today}'.\n\n"
             + "--large prints the \(largeCount) most urgent open tasks, one row each, the most urgent first, and "
             + "nothing when no task is open; with --json, an array of their task objects.",
