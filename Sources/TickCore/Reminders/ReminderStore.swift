@@ -44,10 +44,15 @@ public struct ReminderStore: Sendable {
     /// Creates the state folder (0700, with its parents) when missing and takes the folder's lock,
     /// waiting for another run that holds it. Released when the lock goes away.
     public func lock(fileSystem: any FileSystem) throws -> FileLock {
+        _ = try createFolder(fileSystem: fileSystem)
+        return try fileSystem.lock(path + ".lock")
+    }
+
+    /// The state folder, created (0700, with its parents) when missing; one of ours narrowed to 0700.
+    private func createFolder(fileSystem: any FileSystem) throws -> StateFolder {
         let parent = Path.parent(of: directory)
         if !fileSystem.isDirectory(parent) { try fileSystem.createDirectory(parent, intermediates: true, mode: 0o700) }
-        _ = try StateFolder.create(directory, mode: 0o700, narrowing: true)
-        return try fileSystem.lock(path + ".lock")
+        return try StateFolder.create(directory, mode: 0o700, narrowing: true)
     }
 
     /// What earlier runs recorded; an empty state when there is no file or any doubt about it.
@@ -59,8 +64,7 @@ public struct ReminderStore: Sendable {
     }
 
     /// Replaces the state file atomically (mode 0600).
-    public func save(_ state: ReminderState) throws {
-        let stateFolder = try StateFolder.create(directory, mode: 0o700, narrowing: true)
-        try stateFolder.write(fileName, state.encode(folder: folder))
+    public func save(_ state: ReminderState, fileSystem: any FileSystem) throws {
+        try createFolder(fileSystem: fileSystem).write(fileName, state.encode(folder: folder))
     }
 }

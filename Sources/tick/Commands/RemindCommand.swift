@@ -96,7 +96,7 @@ extension Commands {
         for reminder in failed {
             run.state.reported.remove(ReminderState.Entry(key: library.reminderKey(reminder.task), moment: reminder.moment))
         }
-        try store.save(run.state)
+        try store.save(run.state, fileSystem: invocation.fileSystem)
     }
     withExtendedLifetime(lock) {}
     if !failed.isEmpty { return .negative }

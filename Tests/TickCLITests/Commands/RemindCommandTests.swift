@@ -232,11 +232,11 @@ struct RemindCommandTests {
 
     @Test("runs started at once (timers firing together) report each task exactly once between them")
     func concurrentRuns() throws {
-        let list = "# Home\n\n" + (0..<30).map { "- [ ] Task \($0) due:2026-03-14T08:00\n" }.joined()
+        let list = "# Home\n\n" + (0..<60).map { "- [ ] Task \($0) due:2026-03-14T08:00\n" }.joined()
         let sandbox = try Self.sandbox(["home.md": list])
         let binary = try #require(TickBinary.path)
         var processes: [(Process, URL)] = []
-        for n in 0..<6 {
+        for n in 0..<8 {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: binary)
             process.arguments = ["--dir", sandbox.path("tasks"), "remind"]
@@ -254,8 +254,8 @@ struct RemindCommandTests {
             lines += try String(contentsOf: output, encoding: .utf8).split(separator: "\n").map(String.init)
         }
         let titles = lines.map { $0.components(separatedBy: "  ")[1] }
-        #expect(titles.count == 30, "\(lines)")
-        #expect(Set(titles) == Set((0..<30).map { "Task \($0)" }))
+        #expect(titles.count == 60, "\(lines)")
+        #expect(Set(titles) == Set((0..<60).map { "Task \($0)" }))
     }
 
     @Test("--install-timer writes a service and a timer that systemd-analyze verify accepts, and enables nothing")
