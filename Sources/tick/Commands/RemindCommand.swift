@@ -152,8 +152,9 @@ extension Invocation {
         if text.contains("/") {
             path = Path.absolute(text, from: context.currentDirectory)
         } else {
-            path = Subprocess.find(text, searchPath: context.environment["PATH"])
-                .map { Path.absolute($0, from: context.currentDirectory) }
+            // The first regular executable file of that name in PATH's absolute folders.
+            path = (context.environment["PATH"] ?? "").split(separator: ":").lazy.filter { $0.hasPrefix("/") }
+                .map { Path.absolute(String($0) + "/" + text, from: "/") }.first(where: Subprocess.isExecutableFile)
         }
         guard let path, Subprocess.isExecutableFile(path) else {
             throw UsageError.invalidValue(option: "--exec", value: text,
