@@ -537,19 +537,25 @@ extension Library {
                 let written = Library(documents: [(file, edit.written)], retired: before.retired)
                 shownThen += written.shownRefs(inListsAt: [edit.path])
             }
-            // A sorted array and a 64-bit mask of the wanted hashes' low bits: most tasks are passed over
-            // with one AND, without hashing.
+            // Most are still shown in the same lists, edited by hand around them: those are looked at
+            // first, and the rest of the folder only for the refs not found there.
             let wanted = Array(Set(shownThen.map(\.hash))).sorted()
-            var mask: UInt64 = 0
-            for hash in wanted { mask |= 1 << (hash & 63) }
             var found = [Bool](repeating: false, count: wanted.count)
-            for (l, list) in before.lists.enumerated() {
-                for i in 0..<list.taskCount {
-                    let hash = before.fullRef(TaskID(list: l, index: i)).hash
-                    guard mask & (1 << (hash & 63)) != 0 else { continue }
-                    if let k = wanted.sortedIndex(of: hash) { found[k] = true }
+            var missing = wanted.count
+            func look(inLists edited: Bool) {
+                let editedPaths = Set(handEdits.map(\.path))
+                for (l, list) in before.lists.enumerated() where editedPaths.contains(list.file.path) == edited {
+                    for i in 0..<list.taskCount {
+                        if let k = wanted.sortedIndex(of: before.fullRef(TaskID(list: l, index: i)).hash), !found[k] {
+                            found[k] = true
+                            missing -= 1
+                            if missing == 0 { return }
+                        }
+                    }
                 }
             }
+            look(inLists: true)
+            if missing > 0 { look(inLists: false) }
             vanished = shownThen.filter { hash in wanted.sortedIndex(of: hash.hash).map { !found[$0] } ?? true }
         }
         let shared = before.sharedTitleRefs(inListsAt: paths) + sharedTitleRefs(inListsAt: paths)
