@@ -23,6 +23,12 @@ public struct Settings: Sendable, Equatable {
     /// The minute after midnight a date-only task comes due for `tick remind` (`remind.time`, `HH:MM`;
     /// tick's own is 09:00).
     public var remindTime: Int?
+    /// The day weeks start on for queries (`this-week`, `next-week`): 1 = Monday (tick's own) … 7 = Sunday
+    /// (`week-start`).
+    public var weekStart = 1
+    /// The saved views (`view.NAME = QUERY`, `view.NAME.sort`, `view.NAME.group`), in the order of their
+    /// first line; a later file's line for a name replaces that part of it.
+    public var views: [SavedView] = []
     /// Where each key's value came from, `FILE:LINE`, for messages that mention it.
     public var origins: [String: String] = [:]
 
@@ -64,6 +70,9 @@ public enum Configuration {
         Key(name: "remind.time", values: "a time HH:MM, from 00:00 to 23:59",
             check: { minutes(of: $0) == nil ? "a time HH:MM, from 00:00 to 23:59" : nil },
             apply: { $0.remindTime = minutes(of: $1) }),
+        Key(name: "week-start", values: "monday or sunday",
+            check: { ["monday", "sunday"].contains($0) ? nil : "monday or sunday" },
+            apply: { $0.weekStart = $1 == "sunday" ? 7 : 1 }),
     ]
 
     /// Minutes after midnight for `H:MM` or `HH:MM` from 0:00 to 23:59, else nil.
@@ -144,6 +153,10 @@ public enum Configuration {
         let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
         for (index, raw) in lines.enumerated() {
             let place = "\(file):\(index + 1)"
+            if let warning = SavedView.parse(line: Substring(raw), place: place, into: &settings) {
+                if !warning.isEmpty { warnings.append(warning) }
+                continue
+            }
             var line = Substring(raw)
             if let comment = commentStart(line) { line = line[..<comment] }
             let content = trimmed(line)

@@ -82,7 +82,8 @@ enum ParsedCommandLine {
 /// A small parser for tick's command line, driven by the command table.
 ///
 /// Long options as `--name value` or `--name=value`; flags; `-h`-style short options from the
-/// table; `--` ends options; a lone `-`, and a word of a dash and a digit (`-1d`), is a positional. Global options may stand anywhere;
+/// table; `--` ends options; a lone `-`, a word of a dash and a digit (`-1d`), and a word with a space
+/// before any `=` (`'-milk #work'`), is a positional. Global options may stand anywhere;
 /// a command's own options after the command word. `--help` and `--version` win over every
 /// error found after the command word has been resolved.
 enum ArgumentParser {
@@ -101,8 +102,10 @@ enum ArgumentParser {
         while i < words.count {
             let word = words[i]
             i += 1
-            // No option starts with a digit: `-1d` (a date) and `-5` are words, not options.
-            if optionsEnded || word == "-" || !word.hasPrefix("-") || word.dropFirst().first?.isASCIIDigit == true {
+            // No option starts with a digit: `-1d` (a date) and `-5` are words, not options. Nor does
+            // one hold a space before any `=`: a query in one argument (`'-milk #work'`) is a word.
+            if optionsEnded || word == "-" || !word.hasPrefix("-") || word.dropFirst().first?.isASCIIDigit == true
+                || word.prefix(while: { $0 != "=" }).contains(where: \.isWhitespace) {
                 if positionals.isEmpty, !command.subcommands.isEmpty {
                     if let sub = command.subcommand(named: word) {
                         command = sub

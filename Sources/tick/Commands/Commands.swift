@@ -12,8 +12,10 @@ enum Commands {
             + "Without a command, tick shows the home screen: how many open tasks are due today, scheduled, "
             + "flagged and open in all, then each list with its symbol (cut to 8 columns) and open tasks; two "
             + "lists whose names are the same ignoring case and accents are each followed by their file. With "
-            + "--json: {today, scheduled, flagged, all, lists: [{name, file, symbol, color, open, done}]}.",
-        subcommands: [today, tomorrow, upcoming, scheduled, flagged, all, completed, lists, ls, show, search, pick,
+            + "--json: {today, scheduled, flagged, all, lists: [{name, file, symbol, color, open, done}], views: "
+            + "[{name, query, count}]}. Saved views (tick view save) follow the four tiles, each with its count.",
+        subcommands: [today, tomorrow, upcoming, scheduled, flagged, all, completed, lists, ls, show, search, find, q,
+                      view, pick,
                       status, export, remind,
                       add, done, reopen, skip, flag, unflag, due, priority, edit, mv, rm, id, list, undo,
                       check, initialize, gitSetup, doctor, sync, mergeDriver, help],
@@ -35,7 +37,7 @@ enum Commands {
                             arguments: [Argument] = []) -> Command {
         Command(name: view.rawValue, summary: summary,
                 discussion: about.isEmpty ? viewDiscussion : about + "\n\n" + viewDiscussion,
-                arguments: arguments, options: [allOption, listOption], run: runView(view))
+                arguments: arguments, options: [allOption, listOption] + queryViewOptions, run: runView(view))
     }
 
     static let today = viewCommand(
@@ -67,7 +69,7 @@ enum Commands {
         discussion: "The lists in the home screen's order, each under its name as a heading, which the rows do "
             + "not repeat; in each, a subtask is indented under its parent, and a task's subtasks follow it in "
             + "the view's order. " + viewDiscussion,
-        options: [allOption, listOption],
+        options: [allOption, listOption] + queryViewOptions,
         run: runView(.all))
 
     static let sinceOption = ValueOption("since", valueName: "DATE",
@@ -78,7 +80,7 @@ enum Commands {
         summary: "Completed tasks, the latest first",
         discussion: "Ordered by their done: date, the latest first; each row shows that date (done yesterday). "
             + "--since today answers what you finished today.\n\n" + viewDiscussion,
-        options: [listOption, sinceOption],
+        options: [listOption, sinceOption] + queryViewOptions,
         run: runView(.completed))
 
     static let lists: Command = Command(
@@ -92,9 +94,8 @@ enum Commands {
     /// How a list is named on the command line.
     static let listHelp = "The list: its name or file name (a unique prefix is enough) or its path"
     static let listArgument = Argument(name: "LIST", help: listHelp)
-    static let sortOption = ValueOption("sort", valueName: "ORDER",
-                                        help: "file (the default), priority (high first) or due (earliest first)",
-                                        choices: ListOrder.allCases.map(\.rawValue))
+    static let sortOption = ValueOption("sort", valueName: "KEYS",
+                                        help: "Sort by KEYS, comma-separated (due,-pri,title): " + SortOrder.vocabulary)
 
     static let ls: Command = Command(
         name: "ls",
@@ -102,7 +103,7 @@ enum Commands {
         discussion: "Tasks keep the file's order (the file is your ordering) and its section headings; "
             + "subtasks stand under their parent. With --json: an array of task objects in that order.",
         arguments: [listArgument],
-        options: [sortOption],
+        options: [sortOption, whereOption],
         run: runList)
 
     static let show: Command = Command(
@@ -239,9 +240,9 @@ enum Commands {
         summary: "Complete tasks",
         discussion: "Ticks the box and writes done:YYYY-MM-DD with today's date. A parent's open subtasks are "
             + "completed with it, in the same change (one tick undo reopens them all), and its line says how many.\n\n"
-            + recurrenceDiscussion + "\n\n" + writeDiscussion,
-        arguments: [refsArgument],
-        options: [keepHistoryOption],
+            + recurrenceDiscussion + "\n\n" + writeDiscussion + "\n\n" + bulkDiscussion,
+        arguments: [whereRefsArgument],
+        options: [keepHistoryOption, bulkWhereOption, yesOption],
         run: runDone(true))
 
     static let reopen: Command = Command(
@@ -249,8 +250,9 @@ enum Commands {
         summary: "Reopen completed tasks",
         discussion: "Clears the box and removes done:. A parent's subtasks stay as they are. A repeating task "
             + "that is open (tick done moved it on) stays as it is, and the line says so: tick undo takes a "
-            + "completion back. " + writeDiscussion,
-        arguments: [refsArgument],
+            + "completion back. " + writeDiscussion + "\n\n" + bulkDiscussion,
+        arguments: [whereRefsArgument],
+        options: [bulkWhereOption, yesOption],
         run: runDone(false))
 
     static let skip: Command = Command(
@@ -266,15 +268,17 @@ enum Commands {
     static let flag: Command = Command(
         name: "flag",
         summary: "Flag tasks",
-        discussion: "Adds #flag to the title line. " + writeDiscussion,
-        arguments: [refsArgument],
+        discussion: "Adds #flag to the title line. " + writeDiscussion + "\n\n" + bulkDiscussion,
+        arguments: [whereRefsArgument],
+        options: [bulkWhereOption, yesOption],
         run: runFlag(true))
 
     static let unflag: Command = Command(
         name: "unflag",
         summary: "Remove the flag from tasks",
-        discussion: writeDiscussion,
-        arguments: [refsArgument],
+        discussion: writeDiscussion + "\n\n" + bulkDiscussion,
+        arguments: [whereRefsArgument],
+        options: [bulkWhereOption, yesOption],
         run: runFlag(false))
 
     static let dateArgument = Argument(name: "DATE", help: "The date (several words are joined), or none",
@@ -284,8 +288,10 @@ enum Commands {
         name: "due",
         summary: "Set or remove a task's due date",
         discussion: "DATE is one of: \(dateHelp); or none to remove the due date. It is written as "
-            + "due:YYYY-MM-DD (due:YYYY-MM-DDTHH:MM with a time).\n\n" + writeDiscussion,
-        arguments: [refArgument, dateArgument],
+            + "due:YYYY-MM-DD (due:YYYY-MM-DDTHH:MM with a time). With several REFs, DATE is the longest run "
+            + "of words at the end that reads as a date.\n\n" + writeDiscussion + "\n\n" + bulkDiscussion,
+        arguments: [whereRefsArgument, dateArgument],
+        options: [bulkWhereOption, yesOption],
         run: runDue)
 
     static let levelArgument = Argument(name: "LEVEL", help: "low, medium, high or none")
@@ -293,8 +299,10 @@ enum Commands {
     static let priority: Command = Command(
         name: "priority",
         summary: "Set or remove a task's priority",
-        discussion: "Writes !, !! or !!! for low, medium or high; none removes it. " + writeDiscussion,
-        arguments: [refArgument, levelArgument],
+        discussion: "Writes !, !! or !!! for low, medium or high; none removes it. " + writeDiscussion + "\n\n"
+            + bulkDiscussion,
+        arguments: [whereRefsArgument, levelArgument],
+        options: [bulkWhereOption, yesOption],
         run: runPriority)
 
     static let titleOption = ValueOption("title", valueName: "TITLE", help: "The new title (without metadata)")
@@ -329,16 +337,18 @@ enum Commands {
         summary: "Move tasks to the end of another list",
         discussion: "Each task moves with its notes and subtasks. The destination is written first, then the "
             + "list it came from, so that an interruption leaves a task in both lists (the next tick run "
-            + "finishes the move), never in neither.\n\n" + writeDiscussion,
-        arguments: [refsArgument, destinationArgument],
+            + "finishes the move), never in neither.\n\n" + writeDiscussion + "\n\n" + bulkDiscussion,
+        arguments: [whereRefsArgument, destinationArgument],
+        options: [bulkWhereOption, yesOption],
         run: runMove)
 
     static let rm: Command = Command(
         name: "rm",
         summary: "Delete tasks",
         discussion: "Each task goes with its notes and subtasks. With --json, prints the deleted task objects as "
-            + "they were. tick undo brings them back.",
-        arguments: [refsArgument],
+            + "they were. tick undo brings them back.\n\n" + bulkDiscussion,
+        arguments: [whereRefsArgument],
+        options: [bulkWhereOption, yesOption],
         run: runRemove)
 
     static let id: Command = Command(
@@ -431,6 +441,7 @@ enum Commands {
     static let help: Command = Command(
         name: "help",
         summary: "Show help for tick or for one command",
+        discussion: "tick help query describes the query language of tick find, --where and saved views.",
         arguments: [commandArgument],
         run: runHelp)
 

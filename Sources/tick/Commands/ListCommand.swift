@@ -5,10 +5,27 @@ import TickCore
     let loaded = try invocation.load()
     let library = loaded.library
     let index = try invocation.resolveList(invocation.value(Commands.listArgument)!, in: library)
-    let order = invocation.value(Commands.sortOption).flatMap(ListOrder.init(rawValue:)) ?? .file
-    let view = library.listView(index, order: order)
-    let allRows = (view.active + view.completed).flatMap { $0.rows.map(\.id) }
+    // ls's own words keep their order; any other --sort sorts each task's subtasks (and the tasks of
+    // each section) by the shared keys.
+    let text = invocation.value(Commands.sortOption)
+    let legacy = text.flatMap(ListOrder.init(rawValue:))
+    let sort = legacy == nil ? try invocation.sortOrder() : nil
+    var view = library.listView(index, order: legacy ?? .file)
+    if let sort {
+        for k in view.active.indices { view.active[k].rows = resorted(view.active[k].rows, by: sort, in: library) }
+        for k in view.completed.indices { view.completed[k].rows = resorted(view.completed[k].rows, by: sort, in: library) }
+    }
+    var allRows = (view.active + view.completed).flatMap { $0.rows.map(\.id) }
     let out = invocation.out
+    if invocation.given(Commands.whereOption) {
+        allRows = try invocation.narrowed(allRows, in: library)
+        if !invocation.global.json {
+            FoundTasks(library: library, invocation: invocation)
+                .write(allRows, grouping: .section, flat: false)
+            if allRows.isEmpty { out.line("No task of \(library.listLabels()[index]) matches.") }
+            return loaded.status
+        }
+    }
     if invocation.global.json {
         out.jsonArray(allRows) { TaskRows.json($0, in: library) }
         return loaded.status
@@ -45,4 +62,29 @@ import TickCore
         show(view.completed)
     }
     return loaded.status
+}
+
+/// Rows of a list view (each task followed by its subtasks, a level deeper) with the children of
+/// each task, and the top-level rows, sorted by `order` among themselves.
+func resorted(_ rows: [(id: TaskID, level: Int)], by order: SortOrder, in library: Library) -> [(id: TaskID, level: Int)] {
+    var children: [Int: [Int]] = [:]   // by row index; -1 for the top level
+    var stack: [Int] = []
+    for (k, row) in rows.enumerated() {
+        while let last = stack.last, rows[last].level >= row.level { stack.removeLast() }
+        children[stack.last ?? -1, default: []].append(k)
+        stack.append(k)
+    }
+    var result: [(id: TaskID, level: Int)] = []
+    result.reserveCapacity(rows.count)
+    func visit(_ parent: Int) {
+        let kids = children[parent] ?? []
+        let byID = Dictionary(uniqueKeysWithValues: kids.map { (rows[$0].id, $0) })
+        for id in library.sorted(kids.map { rows[$0].id }, by: order) {
+            let k = byID[id]!
+            result.append(rows[k])
+            visit(k)
+        }
+    }
+    visit(-1)
+    return result
 }

@@ -6,7 +6,7 @@ import TickCore
 /// `tick done REF...` and `tick reopen REF...`.
 func runDone(_ done: Bool) -> Command.Run {
     { invocation in
-        try editing(invocation, invocation.values(Commands.refsArgument), done ? invocation.completion : .reopen)
+        try editing(invocation, invocation.values(Commands.whereRefsArgument), done ? invocation.completion : .reopen)
     }
 }
 
@@ -26,23 +26,45 @@ extension Invocation {
 
 /// `tick flag REF...` and `tick unflag REF...`.
 func runFlag(_ flagged: Bool) -> Command.Run {
-    { invocation in try editing(invocation, invocation.values(Commands.refsArgument), .flag(flagged)) }
+    { invocation in try editing(invocation, invocation.values(Commands.whereRefsArgument), .flag(flagged)) }
 }
 
-/// `tick due REF DATE|none`.
+/// `tick due REF... DATE|none` and `tick due --where QUERY DATE|none`: with several REFs, DATE is the
+/// longest run of words at the end that reads as a date.
 @Sendable func runDue(_ invocation: Invocation) throws -> ExitStatus {
-    let date = try invocation.dueDate(invocation.values(Commands.dateArgument).joined(separator: " "))
-    return try editing(invocation, [invocation.value(Commands.refArgument)!], .due(date))
+    let words = invocation.values(Commands.whereRefsArgument) + invocation.values(Commands.dateArgument)
+    if invocation.given(Commands.bulkWhereOption) {
+        return try editing(invocation, [], .due(try invocation.dueDate(words.joined(separator: " "))))
+    }
+    guard words.count >= 2 else {
+        throw UsageError.missingArgument("DATE", usage: ArgumentParser.usageLine(invocation.path))
+    }
+    // The longest run first; no run reads as a date: the error of the last word alone.
+    for refs in 1..<words.count {
+        let date: DueDate?
+        do {
+            date = try invocation.dueDate(words[refs...].joined(separator: " "))
+        } catch {
+            if refs == words.count - 1 { throw error }
+            continue
+        }
+        return try editing(invocation, Array(words[..<refs]), .due(date))
+    }
+    preconditionFailure("the last word's error is thrown above")
 }
 
-/// `tick priority REF LEVEL`.
+/// `tick priority REF... LEVEL` and `tick priority --where QUERY LEVEL`.
 @Sendable func runPriority(_ invocation: Invocation) throws -> ExitStatus {
+    if invocation.values(Commands.whereRefsArgument).isEmpty, !invocation.given(Commands.bulkWhereOption) {
+        throw UsageError.missingArgument(Commands.levelArgument.name, usage: ArgumentParser.usageLine(invocation.path))
+    }
     let level = try priority(named: invocation.value(Commands.levelArgument)!, argument: Commands.levelArgument.name)
-    return try editing(invocation, [invocation.value(Commands.refArgument)!], .priority(level))
+    return try editing(invocation, invocation.values(Commands.whereRefsArgument), .priority(level),
+                       missing: Commands.levelArgument.name)
 }
 
 /// A command that applies one edit to each task that `refs` name.
-private func editing(_ invocation: Invocation, _ refs: [String], _ edit: TaskEdit) throws -> ExitStatus {
+private func editing(_ invocation: Invocation, _ refs: [String], _ edit: TaskEdit, missing: String = "REF") throws -> ExitStatus {
     let session = try invocation.openForWriting(create: false)
     let library = session.library
     // `done` settles an ambiguous REF by its open tasks, `reopen` by its done ones.
@@ -51,7 +73,7 @@ private func editing(_ invocation: Invocation, _ refs: [String], _ edit: TaskEdi
     case .complete, .completeKeepingHistory, .reopen, .skip: preferring = { !library.leavesAsIs(edit, $0) }
     default: preferring = nil
     }
-    let ids = try invocation.resolveTasks(refs, in: library, preferring: preferring)
+    let ids = try invocation.targets(refs, in: library, preferring: preferring, missing: missing)
     if case .skip = edit, let plain = ids.first(where: { library.task($0).recurrence == nil }) {
         throw CommandFailure(.usage, "\(describe(plain, in: library)) does not repeat (it has no rec: rule tick can read; "
                              + "tick check shows a malformed one); nothing changed")
@@ -140,7 +162,7 @@ func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s
 @Sendable func runRemove(_ invocation: Invocation) throws -> ExitStatus {
     let session = try invocation.openForWriting(create: false)
     let before = session.library
-    let ids = try invocation.resolveTasks(invocation.values(Commands.refsArgument), in: before)
+    let ids = try invocation.targets(invocation.values(Commands.whereRefsArgument), in: before)
     let subtasks = try session.folder.remove(ids)
     let lines = zip(ids, subtasks).map { id, n in
         "Deleted \(describe(id, in: before))" + (n == 0 ? "" : " with \(count(n, "subtask"))")
@@ -153,7 +175,8 @@ func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s
 @Sendable func runMove(_ invocation: Invocation) throws -> ExitStatus {
     let session = try invocation.openForWriting(create: false)
     let before = session.library
-    let ids = try invocation.resolveTasks(invocation.values(Commands.refsArgument), in: before)
+    let ids = try invocation.targets(invocation.values(Commands.whereRefsArgument), in: before,
+                                     missing: Commands.destinationArgument.name)
     let list = try invocation.resolveList(invocation.value(Commands.destinationArgument)!, in: before)
     let (after, moves) = try session.folder.move(ids, to: list)
     var lines: [String] = []

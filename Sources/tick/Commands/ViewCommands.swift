@@ -13,7 +13,7 @@ import TickCore
         let lists: [JSON] = library.lists.map(listJSON)
         out.json(.object([("today", .int(counts.today)), ("scheduled", .int(counts.scheduled)),
                           ("flagged", .int(counts.flagged)), ("all", .int(counts.all)),
-                          ("lists", .array(lists))]))
+                          ("lists", .array(lists)), ("views", SavedViewTiles.json(invocation, library: library))]))
         return loaded.status
     }
 
@@ -40,6 +40,7 @@ import TickCore
     }
     out.line(padded(tile("Today", counts.today), to: 19) + tile("Scheduled", counts.scheduled))
     out.line(padded(tile("Flagged", counts.flagged), to: 19) + tile("All", counts.all))
+    for line in SavedViewTiles.lines(invocation, library: library) { out.line(line) }
     out.line()
     out.line(Style.bold.apply("Lists", enabled: terminal.color))
     let symbols = library.lists.map { listSymbol($0) }
@@ -139,13 +140,23 @@ func runView(_ view: SmartView) -> Command.Run {
         var query = ViewQuery(view: view, includeCompleted: includeCompleted, list: list)
         if view == .upcoming { query.days = try upcomingDays(invocation.value(Commands.daysArgument)) }
         if view == .completed, let since = invocation.value(Commands.sinceOption) { query.since = try Day(parsing: since, relativeTo: now) }
-        let ids = library.tasks(in: query, now: now)
+        let ids = try invocation.narrowed(library.tasks(in: query, now: now), in: library)
         let out = invocation.out
         if invocation.global.json {
             out.jsonArray(ids) { TaskRows.json($0, in: library) }
             return loaded.status
         }
 
+        let sort = try invocation.sortOrder()
+        if sort != nil || invocation.given(Commands.groupOption) {
+            // Sorted or grouped on request: the rows as tick find shows them, under the view's name.
+            let sorted = sort.map { library.sorted(ids, by: $0) } ?? ids
+            let grouping = invocation.value(Commands.groupOption).flatMap(TaskGrouping.init(rawValue:)) ?? .none
+            FoundTasks(library: library, invocation: invocation)
+                .write(sorted, grouping: grouping, flat: invocation.flag(Commands.flatOption), heading: view.title)
+            if ids.isEmpty { out.line("  " + emptyMessage(view, days: query.days)) }
+            return loaded.status
+        }
         let terminal = invocation.terminal
         var rows = TaskRows(library: library, now: now, terminal: terminal, showList: view != .all,
                             showDoneDate: view == .completed, rows: ids)
@@ -202,6 +213,11 @@ private func upcomingDays(_ text: String?) throws -> Int {
         throw UsageError.invalidValue(option: "N", value: text, reason: "expected a whole number of days from 1 to 3660")
     }
     return days
+}
+
+extension SmartView {
+    /// The view's heading: `Today`, `Scheduled`.
+    var title: String { rawValue.prefix(1).uppercased() + rawValue.dropFirst() }
 }
 
 private func emptyMessage(_ view: SmartView, days: Int) -> String {

@@ -565,7 +565,7 @@ struct BadInputTests {
         expectRun(try sandbox.run(["--dir", lists, "add"]), status: 2, stdout: "",
                   stderr: "tick: missing TITLE (usage: tick add TITLE... [OPTIONS])\n")
         expectRun(try sandbox.run(["--dir", lists, "mv", "one"]), status: 2, stdout: "",
-                  stderr: "tick: missing LIST (usage: tick mv REF... LIST [OPTIONS])\n")
+                  stderr: "tick: missing LIST (usage: tick mv [REF...] LIST [OPTIONS])\n")
         expectRun(try sandbox.run(["--dir", lists, "list", "new"]), status: 2, stdout: "",
                   stderr: "tick: missing NAME (usage: tick list new NAME [OPTIONS])\n")
         expectRun(try sandbox.run(["--dir", lists, "add", "  "]), status: 2, stdout: "",

@@ -31,9 +31,9 @@ struct CommandHelpTests {
         let sandbox = try Sandbox()
         for (arguments, message) in [
             (["add"], "tick: missing TITLE (usage: tick add TITLE... [OPTIONS])\n"),
-            (["done"], "tick: missing REF (usage: tick done REF... [OPTIONS])\n"),
-            (["due"], "tick: missing REF (usage: tick due REF DATE... [OPTIONS])\n"),
-            (["mv"], "tick: missing REF (usage: tick mv REF... LIST [OPTIONS])\n"),
+            (["done"], "tick: missing REF (usage: tick done [REF...] [OPTIONS])\n"),
+            (["due"], "tick: missing DATE (usage: tick due [REF...] DATE... [OPTIONS])\n"),
+            (["mv"], "tick: missing LIST (usage: tick mv [REF...] LIST [OPTIONS])\n"),
             (["list"], "tick: 'tick list' needs a command: new, rename, set or rm\n"),
             (["list", "delete", "x"], "tick: unknown command 'delete'; did you mean 'rm'? (see 'tick list --help')\n"),
             (["edit", "x", "--priority", "urgent"],

@@ -94,7 +94,7 @@ struct ViewOutputTests {
         #expect(result.stdout.hasPrefix("No lists yet in \(sandbox.path("data/tick"))\n"))
         #expect(result.stdout.contains("echo '- [ ] My first task' >> \(inbox)\n"))
         expectRun(try sandbox.run(["--json"]), status: 0,
-                  stdout: "{\"today\":0,\"scheduled\":0,\"flagged\":0,\"all\":0,\"lists\":[]}\n")
+                  stdout: "{\"today\":0,\"scheduled\":0,\"flagged\":0,\"all\":0,\"lists\":[],\"views\":[]}\n")
     }
 
     @Test("--list narrows a view; an unknown list is a negative answer with a suggestion")
