@@ -1,4 +1,5 @@
 import TickCore
+import TickFormat
 
 /// The list that `tick add` uses without `--list`.
 let defaultListName = "Inbox"
@@ -35,7 +36,8 @@ let defaultListName = "Inbox"
     if let problem = Recurrence.problem(rule: input.recurrence, due: input.due, until: input.until) {
         throw UsageError.invalidInput(problem)
     }
-    let task = input.newTask(notes: invocation.value(Commands.addNoteOption) ?? "")
+    var task = input.newTask(notes: invocation.value(Commands.addNoteOption) ?? "")
+    task.style = invocation.settings.newTaskStyle
 
     // --list, else the configuration's default-list, else Inbox.
     let configured = invocation.value(Commands.addListOption) == nil ? invocation.settings.defaultList : nil
