@@ -269,3 +269,8 @@ extension NewTask {
         return task
     }
 }
+
+extension Day {
+    /// The day in words relative to `now`, as a due date without a time reads (`today`, `Fri`).
+    public func relativeText(to now: Now) -> String { DueDate(day: self).relativeText(to: now) }
+}

@@ -1,5 +1,4 @@
 import TickCore
-import TickFormat
 
 /// The list that `tick add` uses without `--list`.
 let defaultListName = "Inbox"
@@ -36,8 +35,7 @@ let defaultListName = "Inbox"
     if let problem = Recurrence.problem(rule: input.recurrence, due: input.due, until: input.until) {
         throw UsageError.invalidInput(problem)
     }
-    var task = input.newTask(notes: invocation.value(Commands.addNoteOption) ?? "")
-    task.style = invocation.settings.newTaskStyle
+    let task = input.newTask(notes: invocation.value(Commands.addNoteOption) ?? "", style: invocation.settings.newTaskStyle)
 
     // --list, else the configuration's default-list, else Inbox.
     let configured = invocation.value(Commands.addListOption) == nil ? invocation.settings.defaultList : nil

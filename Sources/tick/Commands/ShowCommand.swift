@@ -1,5 +1,4 @@
 import TickCore
-import TickFormat
 
 /// `tick show REF`: one task in full.
 @Sendable func runShow(_ invocation: Invocation) throws -> ExitStatus {
@@ -47,8 +46,8 @@ import TickFormat
         // A Tasks phrase tick cannot follow (FORMAT.md 11): shown, never advanced.
         fields.append(("repeats", "\(phrase) (the Tasks plugin's phrase: tick does not advance it)"))
     }
-    if let day = task.scheduled { fields.append(("scheduled", "\(day) (" + DueDate(day: day).relativeText(to: now) + ")")) }
-    if let day = task.start { fields.append(("starts", "\(day) (" + DueDate(day: day).relativeText(to: now) + ")")) }
+    if let day = task.scheduled { fields.append(("scheduled", "\(day) (" + day.relativeText(to: now) + ")")) }
+    if let day = task.start { fields.append(("starts", "\(day) (" + day.relativeText(to: now) + ")")) }
     fields.append(("status", task.done ? "done" + (task.doneDate.map { " on \($0)" } ?? "") : "open"))
     fields.append(("file", "\(list.file.path):\(task.line)"))
     for (name, value) in fields { out.line("  " + padded(name, to: 10) + value) }
