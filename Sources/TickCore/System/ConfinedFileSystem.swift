@@ -37,6 +37,7 @@ struct ConfinedFileSystem: FileSystem {
 
     /// Runs `body` with a descriptor of the folder holding `path`'s last component and that
     /// component's name. Every folder on the way is opened without following a link.
+    @discardableResult
     private func inParent<T>(_ path: String, _ operation: String,
                              _ body: (_ fd: Int32, _ name: String) throws -> T) throws -> T {
         guard Path.isNormalisedRelative(path) else {

@@ -26,6 +26,9 @@ public struct Settings: Sendable, Equatable {
     /// Whether a repeating task in the Tasks plugin's style moves on in place as tick's own do
     /// (`obsidian.recurrence = in-place`) instead of by the plugin's convention (`tasks`, the default).
     public var obsidianRecurrenceInPlace = false
+    /// The minute after midnight a date-only task comes due for `tick remind` (`remind.time`, `HH:MM`;
+    /// tick's own is 09:00).
+    public var remindTime: Int?
     /// Where each key's value came from, `FILE:LINE`, for messages that mention it.
     public var origins: [String: String] = [:]
 
@@ -70,6 +73,9 @@ public enum Configuration {
         Key(name: "obsidian.recurrence", values: "tasks or in-place",
             check: { ["tasks", "in-place"].contains($0) ? nil : "tasks or in-place" },
             apply: { $0.obsidianRecurrenceInPlace = $1 == "in-place" }),
+        Key(name: "remind.time", values: "a time HH:MM, from 00:00 to 23:59",
+            check: { minutes(of: $0) == nil ? "a time HH:MM, from 00:00 to 23:59" : nil },
+            apply: { $0.remindTime = minutes(of: $1) }),
     ]
 
     /// Minutes after midnight for `H:MM` or `HH:MM` from 0:00 to 23:59, else nil.
