@@ -156,7 +156,27 @@ public struct Document: Sendable {
                 case .recurrence(let rule): task.recurrence = rule
                 case .until(let day): task.until = day
                 case .id(let value): task.id = value
+                case .scheduled(let day): task.scheduled = day
+                case .start(let day): task.start = day
+                case .created(let day): task.created = day
+                case .cancelled(let day): task.cancelled = day
+                case .repeatPhrase(let phrase): task.repeatPhrase = phrase
+                case .dependsOn(let value): task.dependsOn = value
+                case .onCompletion(let value): task.onCompletion = value
                 }
+                if token.style != .tick {
+                    if task.style == .tick { task.style = token.style }
+                    switch token.kind {
+                    case .priority: task.obsidianPriority = ObsidianFields.priority(of: token, in: bytes)
+                    case .recurrence: task.repeatPhrase = token.value.map { text(bytes, $0) }
+                    default: break
+                    }
+                }
+            }
+            if let rule = task.recurrence, rule.mode == .due, task.due == nil, task.repeatPhrase != nil {
+                // "every week" without a due date: the plugin counts from a scheduled or start date, or
+                // from nothing; tick counts from the completion.
+                task.recurrence = RecurrenceRule(count: rule.count, unit: rule.unit, mode: .completion)
             }
             diagnostics += repetitionProblems(task)
             if !task.done, let token = scan.tokens.first(where: { if case .done = $0.kind { return true } else { return false } }) {
@@ -182,7 +202,9 @@ public struct Document: Sendable {
         var found: [Diagnostic] = []
         for token in task.tokens {
             switch token.kind {
-            case .recurrence(let rule) where rule.mode != .completion && task.due == nil && !task.malformedKeys.contains("due"):
+            case .recurrence where task.due == nil && !task.malformedKeys.contains("due"):
+                // A phrase without a due date counts from the completion (its rule is already that mode).
+                guard let rule = task.recurrence, rule.mode != .completion else { break }
                 let shown = text(bytes, token.range)
                 found.append(at(token, "'\(shown)' repeats from the due date, and the task has none: add a due: date, "
                                 + "or write rec:\(rule.count)\(rule.unit.rawValue) to repeat from each completion"))

@@ -54,6 +54,8 @@ public struct NewTask: Sendable, Equatable {
     /// The `rec:` rule and the `until:` day (FORMAT.md 5.10), written after the due date.
     public var recurrence: RecurrenceRule? = nil
     public var until: Day? = nil
+    /// The style its metadata is written in: tick's tokens, signifiers or Dataview fields.
+    public var style: TaskStyle = .tick
 
     public init(title: String, done: Bool = false, due: DueDate? = nil, doneDate: Day? = nil,
                 priority: Priority = .none, flagged: Bool = false, notes: String = "") {

@@ -38,7 +38,8 @@ extension Document {
     public var taskOutlines: [TaskOutline] {
         tasks.map { task in
             let start = lines.start(task.line)
-            let fields: [(field: TaskOutline.Field, range: Range<Int>)] = task.tokens.map { token in
+            // Signifiers and Dataview fields are not merged field by field: such a line is irregular.
+            let fields: [(field: TaskOutline.Field, range: Range<Int>)] = task.tokens.compactMap { token in
                 let field: TaskOutline.Field
                 switch token.kind {
                 case .due: field = .due
@@ -48,13 +49,14 @@ extension Document {
                 case .id: field = .id
                 case .recurrence: field = .recurrence
                 case .until: field = .until
+                case .scheduled, .start, .created, .cancelled, .repeatPhrase, .dependsOn, .onCompletion: return nil
                 }
                 return (field, (token.range.lowerBound - start)..<(token.range.upperBound - start))
             }
             return TaskOutline(parent: task.parent, firstLine: task.firstLine, line: task.line,
                                paragraphEndLine: task.paragraphEndLine, lastLine: task.lastLine,
                                checkbox: task.checkbox - start, fields: fields,
-                               irregular: !task.duplicates.isEmpty || !task.malformed.isEmpty)
+                               irregular: !task.duplicates.isEmpty || !task.malformed.isEmpty || task.style != .tick)
         }
     }
 

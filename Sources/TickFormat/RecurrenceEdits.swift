@@ -33,9 +33,12 @@ extension Document {
     public func recordingCompletion(_ i: Int, on day: Day) throws(EditError) -> EditResult {
         let task = try self.task(i)
         // Their repeats go too, or the next one would count instead (section 5.6).
+        // A task in the Tasks plugin's style keeps its repetition on the completed copy, as the plugin does.
+        let styled = task.style != .tick
         let dropped = (task.tokens + task.duplicates).filter { token in
             switch token.kind {
-            case .recurrence, .until, .id, .done: return true
+            case .id, .done: return true
+            case .recurrence, .until, .repeatPhrase: return !styled
             default: return false
             }
         }.map(\.range)
@@ -54,7 +57,13 @@ extension Document {
         // Trailing whitespace, and a hard line break that ended the title line, have nothing to do here.
         text = trimmedRight(text)
         if text.last == UInt8(ascii: "\\"), text.count >= 2, isSpaceOrTab(text[text.count - 2]) { text = trimmedRight(Array(text.dropLast())) }
-        let line = Array("- [x]".utf8) + text + Array(" done:\(day)".utf8)
+        let completion: String
+        switch task.style {
+        case .tick: completion = " done:\(day)"
+        case .emoji: completion = " \u{2705} \(day)"
+        case .dataview: completion = "  [completion:: \(day)]"
+        }
+        let line = Array("- [x]".utf8) + text + Array(completion.utf8)
         // What the copy is, as the format reads it alone.
         let alone = Document(bytes: line + [0x0A])
         guard alone.tasks.count == 1, alone.tasks[0].depth == 0, alone.tasks[0].done else {

@@ -20,6 +20,9 @@ extension Document {
         var notes: String
         var recurrence: RecurrenceRule? = nil
         var until: Day? = nil
+        var scheduled: Day? = nil
+        var start: Day? = nil
+        var repeatPhrase: String? = nil
     }
 
     func expectedModel() -> [Expected] {
@@ -27,7 +30,8 @@ extension Document {
             let t = tasks[i]
             return Expected(done: t.done, title: t.title, due: t.due, doneDate: t.doneDate, priority: t.priority,
                             flagged: t.flagged, id: t.id, tags: t.tags, depth: t.depth, parent: t.parent, section: t.section,
-                            notes: notes[i], recurrence: t.recurrence, until: t.until)
+                            notes: notes[i], recurrence: t.recurrence, until: t.until,
+                            scheduled: t.scheduled, start: t.start, repeatPhrase: t.repeatPhrase)
         }
     }
 
@@ -99,5 +103,14 @@ extension Document {
             f += 1
         }
         return fixes
+    }
+}
+
+extension Document.Expected {
+    /// A Tasks phrase counting from the due date (`every week`) on a task without one counts from
+    /// the completion, as parsing reads it (FORMAT.md 11).
+    mutating func countPhraseFromCompletionWithoutDue() {
+        guard let phrase = repeatPhrase, let rule = ObsidianFields.rule(Array(phrase.utf8)[...]) else { return }
+        recurrence = rule.mode == .due && due == nil ? RecurrenceRule(count: rule.count, unit: rule.unit, mode: .completion) : rule
     }
 }

@@ -8,16 +8,41 @@ extension Document {
         let title = Array(trimmedSeparators(Array(new.title.utf8)))
         try checkTitle(title, line: 0)
         var line = [UInt8]("[\(new.done ? "x" : " ")] ".utf8) + title
-        for token in [new.priority.token, new.flagged ? "#flag" : nil, new.due.map { "due:\($0)" }, new.recurrence?.token,
-                      new.until.map { "until:\($0)" }, new.done ? new.doneDate.map { "done:\($0)" } : nil].compactMap({ $0 }) {
-            if line.count > 4 { line.append(0x20) }
-            line.append(contentsOf: token.utf8)
+        var repeatPhrase: String? = nil
+        if new.style == .tick {
+            for token in [new.priority.token, new.flagged ? "#flag" : nil, new.due.map { "due:\($0)" }, new.recurrence?.token,
+                          new.until.map { "until:\($0)" }, new.done ? new.doneDate.map { "done:\($0)" } : nil].compactMap({ $0 }) {
+                if line.count > 4 { line.append(0x20) }
+                line.append(contentsOf: token.utf8)
+            }
+        } else {
+            // The Tasks plugin's order: tags, priority, repetition, due date, completion; tick's own token
+            // where the style has none (a due time, an until: day).
+            let style = new.style
+            func styled(_ kind: TitleLine.Kind, _ plain: String) -> (String, Bool) {
+                ObsidianFields.token(kind, style: style).map { ($0, true) } ?? (plain, false)
+            }
+            var tokens: [(String, Bool)] = []
+            if new.flagged { tokens.append(("#flag", false)) }
+            if let p = new.priority.token { tokens.append(styled(.priority(new.priority.rawValue), p)) }
+            if let rule = new.recurrence {
+                let token = styled(.recurrence(rule), rule.token)
+                if token.1 { repeatPhrase = ObsidianFields.phrase(rule) }
+                tokens.append(token)
+            }
+            if let due = new.due { tokens.append(styled(.due(due), "due:\(due)")) }
+            if let until = new.until { tokens.append(("until:\(until)", false)) }
+            if new.done, let day = new.doneDate { tokens.append(styled(.done(day), "done:\(day)")) }
+            for (token, isStyled) in tokens {
+                if line.count > 4 { line += isStyled && style == .dataview ? [0x20, 0x20] : [0x20] }
+                line.append(contentsOf: token.utf8)
+            }
         }
         let expected = Expected(done: new.done, title: String(decoding: title, as: UTF8.self), due: new.due,
                                 doneDate: new.done ? new.doneDate : nil, priority: new.priority, flagged: new.flagged, id: nil,
                                 tags: TitleLine(bytes: [0x20] + title, range: 0..<(title.count + 1), continuation: 0..<0).tags,
                                 depth: 0, parent: nil, section: nil, notes: normalizedNotes(new.notes),
-                                recurrence: new.recurrence, until: new.until)
+                                recurrence: new.recurrence, until: new.until, repeatPhrase: repeatPhrase)
         var noteLines: [[UInt8]] = []
         if !expected.notes.isEmpty {
             noteLines = expected.notes.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.utf8) }

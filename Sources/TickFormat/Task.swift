@@ -28,6 +28,25 @@ public struct Task: Sendable {
     public var recurrence: RecurrenceRule? = nil
     /// The day of its `until:` token, or nil.
     public var until: Day? = nil
+    // The Obsidian Tasks fields (FORMAT.md, "Obsidian Tasks and Dataview fields").
+    /// `⏳ DATE` or `[scheduled:: DATE]`: the day it is planned for (Today shows it from then on).
+    public var scheduled: Day? = nil
+    /// `🛫 DATE` or `[start:: DATE]`: before this day it is hidden from Today and `pick`.
+    public var start: Day? = nil
+    /// `➕ DATE` or `[created:: DATE]`.
+    public var created: Day? = nil
+    /// `❌ DATE` or `[cancelled:: DATE]`.
+    public var cancelled: Day? = nil
+    /// The phrase of `🔁 every …` or `[repeat:: …]` as written, whether or not it maps onto `recurrence`.
+    public var repeatPhrase: String? = nil
+    /// `⛔ ID,…` or `[dependsOn:: …]`, as written.
+    public var dependsOn: String? = nil
+    /// `🏁 keep|delete` or `[onCompletion:: …]`, as written.
+    public var onCompletion: String? = nil
+    /// The exact Tasks priority of a signifier or Dataview priority (tick's `priority` is its mapping).
+    public var obsidianPriority: ObsidianPriority? = nil
+    /// The style its metadata is written in: that of its first signifier or Dataview field, else tick's.
+    public var style: TaskStyle = .tick
     /// Tags as written, without `#`.
     public var tags: [String]
     /// 1-based line of the checkbox.

@@ -14,6 +14,21 @@ struct TitleLine: Sendable {
         case recurrence(RecurrenceRule)
         /// `until:YYYY-MM-DD`: the last day a repetition may land on.
         case until(Day)
+        // The Obsidian Tasks fields (ObsidianFields.swift), written only as signifiers or Dataview fields.
+        /// `⏳ DATE`, `[scheduled:: DATE]`.
+        case scheduled(Day)
+        /// `🛫 DATE`, `[start:: DATE]`.
+        case start(Day)
+        /// `➕ DATE`, `[created:: DATE]`.
+        case created(Day)
+        /// `❌ DATE`, `[cancelled:: DATE]`.
+        case cancelled(Day)
+        /// `🔁 every …` whose phrase has no `rec:` equivalent: kept, shown, never advanced.
+        case repeatPhrase(String)
+        /// `⛔ ID,…`, `[dependsOn:: ID,…]`.
+        case dependsOn(String)
+        /// `🏁 keep|delete`, `[onCompletion:: …]`.
+        case onCompletion(String)
     }
 
     struct Malformed: Sendable {
@@ -31,8 +46,12 @@ struct TitleLine: Sendable {
 
     struct Token: Sendable {
         var kind: Kind
-        /// Absolute byte range of the word in the document.
+        /// Absolute byte range of the word in the document (for a signifier, with its value).
         var range: Range<Int>
+        /// How it is written: a tick token, a signifier, a Dataview field.
+        var style: TaskStyle = .tick
+        /// For a signifier or a Dataview field, the range of its value (nil for an emoji priority).
+        var value: Range<Int>? = nil
     }
 
     /// Recognised metadata, first of each kind, in line order.
@@ -56,6 +75,8 @@ struct TitleLine: Sendable {
         let code = TitleLine.codeSpans(in: bytes, range: range, continuation: continuation)
         var seenDue = false, seenDone = false, seenPriority = false, seenFlag = false, seenID = false
         var seenRecurrence = false, seenUntil = false
+        var seenObsidian: [String] = []
+        let obsidian = ObsidianFields.mayHold(bytes, range)
 
         var i = range.lowerBound
         var previousSeparator: Range<Int>? = nil  // the separators right before the current word
@@ -69,14 +90,27 @@ struct TitleLine: Sendable {
                 continue
             }
             let start = i
-            while i < range.upperBound, separatorLength(bytes, i, range.upperBound) == 0 { i += 1 }
+            let field = obsidian ? ObsidianFields.match(bytes, at: start, end: range.upperBound) : nil
+            if let field {
+                i = field.range.upperBound
+            } else {
+                while i < range.upperBound, separatorLength(bytes, i, range.upperBound) == 0 { i += 1 }
+            }
             let word = start..<i
             // Spans and words both come in line order: skip the spans that end before this word.
             while span < code.count, code[span].upperBound <= word.lowerBound { span += 1 }
             let inCode = span < code.count && code[span].overlaps(word)
             var kind: Kind? = nil
+            var style = TaskStyle.tick
+            var value: Range<Int>? = nil
+            if !inCode, let field {
+                kind = field.kind
+                style = field.style
+                value = field.value
+                if let problem = field.problem { problems.append((word.lowerBound, problem)) }
+            }
             if !inCode {
-                kind = classify(bytes, word, after: previousSeparator)
+                if field == nil { kind = classify(bytes, word, after: previousSeparator) }
                 if let k = kind {
                     let (seen, what): (Bool, String)
                     switch k {
@@ -87,16 +121,21 @@ struct TitleLine: Sendable {
                     case .id: (seen, what) = (seenID, "id"); seenID = true
                     case .recurrence: (seen, what) = (seenRecurrence, "repetition rule"); seenRecurrence = true
                     case .until: (seen, what) = (seenUntil, "until date"); seenUntil = true
+                    case .repeatPhrase: (seen, what) = (seenRecurrence, "repetition rule"); seenRecurrence = true
+                    case .scheduled, .start, .created, .cancelled, .dependsOn, .onCompletion:
+                        what = ObsidianFields.sortName(k)
+                        seen = seenObsidian.contains(what)
+                        if !seen { seenObsidian.append(what) }
                     }
                     if seen {
                         problems.append((word.lowerBound, "second \(what) ignored; the first one counts"))
-                        duplicates.append(Token(kind: k, range: word))
+                        duplicates.append(Token(kind: k, range: word, style: style, value: value))
                         kind = nil
                     }
                 }
-                if kind == nil { tag(bytes, word) }
+                if kind == nil, field == nil { tag(bytes, word) }
             }
-            if let kind { tokens.append(Token(kind: kind, range: word)) }
+            if let kind { tokens.append(Token(kind: kind, range: word, style: style, value: value)) }
             previousSeparator = nil
         }
         title = TitleLine.title(bytes, line: range, tokens: tokens)
@@ -227,7 +266,11 @@ struct TitleLine: Sendable {
         for token in tokens.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
             var range = token.range
             let limit = max(line.lowerBound + 1, removed.last?.upperBound ?? 0)
-            if let before = separatorStart(b, endingAt: range.lowerBound, notBefore: limit) {
+            if var before = separatorStart(b, endingAt: range.lowerBound, notBefore: limit) {
+                // A Dataview field takes the whole run before it (the plugin writes two spaces there).
+                if token.style == .dataview {
+                    while let earlier = separatorStart(b, endingAt: before, notBefore: limit) { before = earlier }
+                }
                 range = before..<range.upperBound
             } else if range.upperBound < line.upperBound,
                       case let n = separatorLength(b, range.upperBound, line.upperBound), n > 0 {

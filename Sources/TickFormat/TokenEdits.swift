@@ -41,7 +41,12 @@ extension Document {
     /// Gives task `i` the `rec:` token of `rule` (replacing the one it has), or removes it (nil).
     public func settingRecurrence(_ i: Int, _ rule: RecurrenceRule?) throws(EditError) -> EditResult {
         let placeholder = RecurrenceRule(count: 1, unit: .day, mode: .completion)!
-        return try settingToken(i, .recurrence(rule ?? placeholder), rule?.token) { $0.recurrence = rule }
+        let task = try self.task(i)
+        let styled = (task.tokens.first { sameSort($0.kind, .recurrence(placeholder)) }?.style ?? task.style) != .tick
+        return try settingToken(i, .recurrence(rule ?? placeholder), rule?.token) {
+            $0.recurrence = rule
+            $0.repeatPhrase = styled ? rule.flatMap(ObsidianFields.phrase) : nil
+        }
     }
 
     /// Gives task `i` the `until:` token `day` (replacing the one it has), or removes it (nil).
@@ -54,8 +59,10 @@ extension Document {
     private func settingToken(_ i: Int, _ kind: TitleLine.Kind, _ text: String?,
                               _ change: (inout Expected) -> Void) throws(EditError) -> EditResult {
         let task = try self.task(i)
+        if text != nil, let problem = styleProblem(task, kind) { throw EditError(reason: .badValue, line: task.line, message: problem) }
         var expected = expectedModel()
         change(&expected[i])
+        expected[i].countPhraseFromCompletionWithoutDue()
         let splices = tokenSplices(task, kind: kind, text: text)
         (expected[i].title, expected[i].tags) = titleAfter(task, splices)
         return try apply(splices, expecting: expected, task: i)
@@ -176,20 +183,53 @@ extension Document {
         switch (existing, text) {
         case (nil, nil):
             break
+        case (let token?, _?) where token.style != .tick:
+            // A signifier or a Dataview field: only its value changes (an emoji priority is its signifier).
+            if let splice = styledReplacement(token, kind) { splices.append(splice) }
         case (let token?, let text?):
             let new = Array(text.utf8)
             if !new.elementsEqual(bytes[token.range]) { splices.append(Splice(range: token.range, bytes: new)) }
         case (nil, let text?):
+            // In the task's own style: a signifier after one space, a Dataview field after two (as the
+            // Tasks plugin writes them); tick's token when the style has none for this field.
+            let styled = ObsidianFields.token(kind, style: task.style)
+            let written = Array((styled ?? text).utf8)
             if broken.isEmpty {
                 let at = titleInsertionPoint(task)
-                return [Splice(range: at..<at, bytes: [0x20] + Array(text.utf8))]
+                let space: [UInt8] = styled != nil && task.style == .dataview ? [0x20, 0x20] : [0x20]
+                return [Splice(range: at..<at, bytes: space + written)]
             }
-            splices.append(Splice(range: broken.removeFirst().range, bytes: Array(text.utf8)))
+            splices.append(Splice(range: broken.removeFirst().range, bytes: written))
         case (let token?, nil):
             broken = [token] + task.duplicates.filter { sameSort($0.kind, kind) } + broken
         }
         let removals = TitleLine.removalRanges(of: broken, in: bytes, line: task.titleRange).map { Splice(range: $0, bytes: []) }
         return (splices + removals).sorted { $0.range.lowerBound < $1.range.lowerBound }
+    }
+
+    /// The splice that gives signifier or Dataview `token` the value of `kind`, or nil when it has it.
+    private func styledReplacement(_ token: TitleLine.Token, _ kind: TitleLine.Kind) -> Splice? {
+        if case .priority(let level) = kind, ObsidianFields.priority(of: token, in: bytes)?.priority.rawValue == level {
+            return nil  // 🔺 stays 🔺 when the priority stays high
+        }
+        guard let value = ObsidianFields.value(kind, style: token.style) else { return nil }
+        let range = token.value ?? token.range
+        let new = Array(value.utf8)
+        return new.elementsEqual(bytes[range]) ? nil : Splice(range: range, bytes: new)
+    }
+
+    /// Why `kind` cannot be written on task `i` in its style (a due time, `rec:++…`), or nil.
+    func styleProblem(_ task: Task, _ kind: TitleLine.Kind) -> String? {
+        let style = task.tokens.first { sameSort($0.kind, kind) }?.style ?? task.style
+        guard style != .tick, ObsidianFields.value(kind, style: style) == nil else { return nil }
+        let name = style == .emoji ? "an Obsidian Tasks signifier" : "a Dataview field"
+        switch kind {
+        case .due: return "line \(task.line) writes its due date as \(name), which holds a date without a time"
+        case .recurrence(let rule):
+            return "line \(task.line) writes its repetition as \(name), and rec:\(rule) has no Tasks phrase "
+                + "(it knows every N days, weeks, months or years, every weekday, and when done)"
+        default: return nil
+        }
     }
 
     /// The title and tags of task's title line once `splices` (inside it) are applied.
@@ -221,7 +261,9 @@ extension Document {
     private func sameSort(_ a: TitleLine.Kind, _ b: TitleLine.Kind) -> Bool {
         switch (a, b) {
         case (.due, .due), (.done, .done), (.priority, .priority), (.flag, .flag), (.id, .id),
-             (.recurrence, .recurrence), (.until, .until): return true
+             (.recurrence, .recurrence), (.until, .until), (.recurrence, .repeatPhrase), (.repeatPhrase, .recurrence),
+             (.repeatPhrase, .repeatPhrase), (.scheduled, .scheduled), (.start, .start), (.created, .created),
+             (.cancelled, .cancelled), (.dependsOn, .dependsOn), (.onCompletion, .onCompletion): return true
         default: return false
         }
     }

@@ -2,7 +2,9 @@
 // module (so it sees internals). Properties: no crash; exact round trip; a random edit touches
 // only its item (or inserts without changing a byte); re-parsing the result gives the model the
 // edit reported. The edits include the repetition tokens, the move of a repeating task to its
-// next occurrence (11-13) and the completed copy that `--keep-history` inserts after a task (10).
+// next occurrence (11-13) and the completed copy that `--keep-history` inserts after a task (10),
+// and the Obsidian Tasks signifiers and Dataview fields: each edit in the task's style, and new
+// tasks in each style (7).
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func tickFuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
@@ -20,17 +22,25 @@ public func tickFuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     do {
         switch choice & 0x0F {
         case 0: result = try document.settingDone(i, !task.done, on: day)
-        case 1: result = try document.settingDue(i, task.due == nil ? DueDate(day: day, minutes: 570) : nil)
+        // A signifier or Dataview field holds no time (FORMAT.md 11).
+        case 1: result = try document.settingDue(i, task.due == nil ? DueDate(day: day, minutes: task.style == .tick ? 570 : nil) : nil)
         case 2: result = try document.settingPriority(i, Priority(rawValue: (task.priority.rawValue + 1) % 4)!)
         case 3: result = try document.settingFlag(i, !task.flagged)
         case 4: result = try document.retitling(i, "Fuzzed title #tag")
         case 5: result = try document.replacingNotes(i, "note one\n\nnote two")
         case 6: result = try document.appendingNote(i, "appended")
-        case 7: result = try document.inserting(NewTask(title: "New", due: DueDate(day: day), priority: .high, flagged: true), at: .end)
+        case 7:
+            var new = NewTask(title: "New", due: DueDate(day: day), priority: .high, flagged: true)
+            new.style = TaskStyle.allCases[(choice >> 4) % TaskStyle.allCases.count]
+            new.recurrence = choice & 0x40 == 0 ? nil : RecurrenceRule(count: 3, unit: .week, mode: .completion)
+            result = try document.inserting(new, at: .end)
         case 8: result = try document.inserting(NewTask(title: "Child"), at: .subtask(of: i))
         case 9: result = try document.removing(i)
         case 10: result = try document.recordingCompletion(i, on: day)
-        case 11: result = try document.settingRecurrence(i, task.recurrence == nil ? RecurrenceRule(count: 2, unit: .month, mode: .future) : nil)
+        case 11:
+            // `rec:++…` has no Tasks phrase: a task in the plugin's style gets `every 2 months`.
+            let mode: RecurrenceRule.Mode = task.style == .tick ? .future : .due
+            result = try document.settingRecurrence(i, task.recurrence == nil ? RecurrenceRule(count: 2, unit: .month, mode: mode) : nil)
         case 12: result = try document.settingUntil(i, task.until == nil ? day : nil)
         case 13: result = try document.advancingRecurrence(i, to: DueDate(day: day.adding(days: 7), minutes: task.due?.minutes))
         default: result = try Document("# Other\n\n- [ ] there\n").inserting(document.extracting(i), at: .end)

@@ -131,10 +131,13 @@ enum RandomEdit: CustomStringConvertible {
     static let day = Day(year: 2026, month: 11, day: 30)!
 
     static func make(_ rng: inout SeededGenerator, document: Document, task i: Int) -> RandomEdit {
+        // A task in the Tasks plugin's style takes what its signifiers can hold (FORMAT.md 11): no
+        // due time, no `rec:++…`, business days one at a time.
+        let styled = document.tasks[i].style != .tick
         switch rng.next() % 13 {
         case 0: return .done(rng.next() % 3 != 0)
         case 1: return .due(rng.next() % 3 == 0 ? nil : DueDate(day: day.adding(days: Int(rng.next() % 60) - 30),
-                                                                 minutes: rng.next() % 2 == 0 ? nil : Int(rng.next() % 1440)))
+                                                                 minutes: rng.next() % 2 == 0 || styled ? nil : Int(rng.next() % 1440)))
         case 2: return .priority(Priority(rawValue: Int(rng.next() % 4))!)
         case 3: return .flag(rng.next() % 2 == 0)
         case 4: return .retitle(NastyDocument.plainTitle(&rng))
@@ -160,12 +163,12 @@ enum RandomEdit: CustomStringConvertible {
         case 8: return .remove
         case 9:
             guard rng.next() % 3 != 0 else { return .recurrence(nil) }
-            let unit = RecurrenceRule.Unit.allCases[Int(rng.next() % 5)]
-            let mode = RecurrenceRule.Mode.allCases[Int(rng.next() % 3)]
+            let unit = RecurrenceRule.Unit.allCases[Int(rng.next() % (styled ? 4 : 5))]
+            let mode = RecurrenceRule.Mode.allCases[Int(rng.next() % (styled ? 2 : 3))]
             return .recurrence(RecurrenceRule(count: Int(rng.next() % 12) + 1, unit: unit, mode: mode)!)
         case 10: return .until(rng.next() % 3 == 0 ? nil : day.adding(days: Int(rng.next() % 400)))
         case 11: return .advance(DueDate(day: day.adding(days: Int(rng.next() % 60)),
-                                         minutes: rng.next() % 2 == 0 ? nil : Int(rng.next() % 1440)))
+                                         minutes: rng.next() % 2 == 0 || styled ? nil : Int(rng.next() % 1440)))
         default: return .move(into: Document(bytes: NastyDocument.generate(&rng)))
         }
     }
@@ -250,6 +253,12 @@ enum RandomEdit: CustomStringConvertible {
             case .appendNote(let n):
                 expected[i].notes = before[i].notes.isEmpty ? n : (n.isEmpty ? before[i].notes : before[i].notes + "\n" + n)
             default: break
+            }
+            // A Tasks phrase counts from the completion with `when done` or without a due date, else
+            // from the due date (FORMAT.md 11): a new due date or rule can change which.
+            if i < new.tasks.count, let phrase = new.tasks[i].repeatPhrase, let r = expected[i].recurrence {
+                let fromCompletion = phrase.lowercased().hasSuffix("when done") || expected[i].due == nil
+                expected[i].recurrence = RecurrenceRule(count: r.count, unit: r.unit, mode: fromCompletion ? .completion : .due)
             }
             // Clearing a kind also clears its repeated tokens, which were title text.
             if case .clearing = self.clears, old.diagnostics.contains(where: { $0.line == old.tasks[i].line && $0.message.hasPrefix("second") }) {
@@ -367,7 +376,12 @@ enum NastyDocument {
     static let tokens = ["due:2026-12-03", "due:2026-12-01T09:30", "due:2026-02-30", "due:soon", "done:2026-11-28", "!", "!!", "!!!", "!!!!",
                          "#flag", "#FLAG", "#home", "#diy/wood", "Due:2026-12-01", "`due:2026-01-01`", "`code", "tail`",
                          "rec:1w", "rec:+2m", "rec:++1b", "rec:1x", "Rec:1w", "rec:0d", "until:2026-12-31", "until:2026-02-30",
-                         "`rec:1d`"]
+                         "`rec:1d`",
+                         // The Obsidian Tasks plugin's signifiers and Dataview fields (FORMAT.md 11).
+                         "📅 2026-12-03", "📅️2026-12-04", "📅 2026-02-30", "⏳ 2026-12-01", "🛫 2026-12-09", "✅ 2026-11-28", "❌ 2026-11-02",
+                         "⏫", "🔺", "🔽️", "⏬", "🔁 every week", "🔁 every 2 days when done", "🔁 every week on Monday", "🆔 abc",
+                         "⛔ abc,def", "🏁 delete", "[due:: 2026-12-05]", "(priority:: high)", "[repeat:: every month]",
+                         "[completion:: 2026-11-29],", "[due:: soon]", "`📅 2026-12-03`"]
     static let separators: [[UInt8]] = [[0x20], [0x20], [0x20], [0x20, 0x20], [0x09], [0xC2, 0xA0], [0xE2, 0x80, 0xAF]]
     static let endings: [[UInt8]] = [[0x0A], [0x0A], [0x0A], [0x0D, 0x0A], [0x0D]]
 

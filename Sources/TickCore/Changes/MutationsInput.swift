@@ -19,9 +19,11 @@ public struct TitleInput: Equatable, Sendable {
     public var until: Day?
 
     /// The task to add: this title and metadata (its rule and end date too), with `notes` (done when it has a `done:` day).
-    public func newTask(notes: String) -> NewTask {
+    /// `style` is the configuration's `obsidian.new-task-style`, for a list without tasks (FORMAT.md 11).
+    public func newTask(notes: String, style: TaskStyle = .tick) -> NewTask {
         var task = NewTask(title: title, done: doneDate != nil, due: due, doneDate: doneDate,
                            priority: priority ?? .none, flagged: flagged, notes: notes)
+        task.style = style
         task.recurrence = recurrence
         task.until = until
         return task

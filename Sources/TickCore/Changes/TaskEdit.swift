@@ -12,6 +12,9 @@ public enum TaskEdit: Sendable, Equatable {
     /// As `complete`, and a repeating task that moves on also gets a completed copy right after it
     /// (without `rec:`, `until:` and subtasks): `--keep-history`.
     case completeKeepingHistory(on: Day)
+    /// As `complete`, but a repeating task in the Tasks plugin's style (FORMAT.md 11) moves on in place
+    /// as tick's own do, without the completed copy the plugin writes (`obsidian.recurrence = in-place`).
+    case completeInPlace(on: Day)
     /// Moves a repeating task to its next occurrence without completing it (`tick skip`): for `+`
     /// and `++` from its due date as a completion would, for the completion mode from this day.
     case skip(today: Day)
@@ -41,7 +44,7 @@ public enum TaskEdit: Sendable, Equatable {
     /// The field this edit changes, as a command's report names it.
     public var field: String {
         switch self {
-        case .complete, .completeKeepingHistory, .completionDate: return "done"
+        case .complete, .completeKeepingHistory, .completeInPlace, .completionDate: return "done"
         case .skip: return "skipped"
         case .recurrence: return "rec"
         case .until: return "until"
@@ -59,7 +62,7 @@ public enum TaskEdit: Sendable, Equatable {
     /// tasks' titles.
     public var summary: String {
         switch self {
-        case .complete, .completeKeepingHistory, .completionDate: return "completed"
+        case .complete, .completeKeepingHistory, .completeInPlace, .completionDate: return "completed"
         case .skip: return "skipped"
         case .recurrence(let rule): return "set rec \(rule?.description ?? "none") on"
         case .until(let day): return "set until \(day?.description ?? "none") on"
@@ -75,7 +78,7 @@ public enum TaskEdit: Sendable, Equatable {
     /// Whether this edit would leave a task with these fields as it is: a no-op, which changes nothing.
     func leavesAsIs(_ task: TaskInfo, notes: String) -> Bool {
         switch self {
-        case .complete, .completeKeepingHistory: return task.done
+        case .complete, .completeKeepingHistory, .completeInPlace: return task.done
         case .skip: return task.done || task.recurrence == nil
         case .recurrence(let rule): return task.recurrence == rule
         case .until(let day): return task.until == day
@@ -152,6 +155,7 @@ extension Document {
     func applying(_ edit: TaskEdit, to i: Int) throws(EditError) -> Document {
         switch edit {
         case .complete(let day): return try completing(i, on: day, keepHistory: false)
+        case .completeInPlace(let day): return try completing(i, on: day, keepHistory: false, tasksConvention: false)
         case .completeKeepingHistory(let day): return try completing(i, on: day, keepHistory: true)
         case .completionDate(let day): return try settingDone(i, true, on: day).document
         case .skip(let today): return try skipping(i, today: today)
@@ -175,7 +179,7 @@ extension TaskEdit {
     /// Whether this edit completes a task (`done`, `pick --done`, the editor).
     public var isCompletion: Bool {
         switch self {
-        case .complete, .completeKeepingHistory: return true
+        case .complete, .completeKeepingHistory, .completeInPlace: return true
         default: return false
         }
     }
@@ -183,6 +187,7 @@ extension TaskEdit {
     /// A completion without its kept history: what a parent's open subtasks get.
     var plain: TaskEdit {
         if case .completeKeepingHistory(let day) = self { return .complete(on: day) }
+        if case .completeInPlace(let day) = self { return .complete(on: day) }
         return self
     }
 }
@@ -202,9 +207,16 @@ extension Document {
     /// history, gets a completed copy after it); any other one, or one whose `until:` day has come,
     /// is ticked. A repeating task tick cannot advance (a malformed rule or date, `+` without a due
     /// date) is refused, with nothing changed.
-    func completing(_ i: Int, on day: Day, keepHistory: Bool) throws(EditError) -> Document {
+    ///
+    /// A task in the Tasks plugin's style (FORMAT.md 11) follows the plugin's convention unless
+    /// `tasksConvention` is false: the completed copy is kept (`🏁 delete` drops it), so that the open
+    /// occurrence stays above the done one. A phrase without a `rec:` equivalent is not advanced: the
+    /// task is ticked.
+    func completing(_ i: Int, on day: Day, keepHistory: Bool, tasksConvention: Bool = true) throws(EditError) -> Document {
         guard tasks.indices.contains(i) else { throw EditError.noSuchTask(i) }
         let task = tasks[i]
+        let keepHistory = keepHistory
+            || (tasksConvention && task.style != .tick && task.onCompletion?.lowercased() != "delete")
         let outcome: Recurrence.Outcome?
         do throws(Recurrence.Refusal) {
             outcome = try Recurrence.next(of: task, completed: day, today: day)
@@ -242,4 +254,23 @@ extension Document {
             return try settingDue(i, due).document
         }
     }
+}
+
+// MARK: - The Tasks plugin's styles
+
+extension NewTask {
+    /// This task in the style of the list it goes into (FORMAT.md 11): that of its first task written
+    /// with signifiers or Dataview fields; tick's when its tasks use tick's tokens only; its own
+    /// `style` (the configuration's `obsidian.new-task-style`) in a list without tasks.
+    public func styled(like document: Document) -> NewTask {
+        guard !document.tasks.isEmpty else { return self }
+        var task = self
+        task.style = document.tasks.first { $0.style != .tick }?.style ?? .tick
+        return task
+    }
+}
+
+extension Day {
+    /// The day in words relative to `now`, as a due date without a time reads (`today`, `Fri`).
+    public func relativeText(to now: Now) -> String { DueDate(day: self).relativeText(to: now) }
 }

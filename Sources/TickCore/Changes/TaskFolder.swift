@@ -142,7 +142,8 @@ public final class TaskFolder {
                     // Only a kept history adds a task: a completed copy right after the task's subtasks.
                     let copyAt = document.descendants(of: i).upperBound
                     for edit in edits { document = try document.applying(edit, to: i) }
-                    let keepsHistory = edits.contains { if case .completeKeepingHistory = $0 { return true } else { return false } }
+                    // A completion can also keep one by the Tasks plugin's convention (FORMAT.md 11).
+                    let keepsHistory = edits.contains(where: \.isCompletion)
                     precondition(document.tasks.count == count || (keepsHistory && document.tasks.count == count + 1),
                                  "an in-place edit added or removed tasks")
                     if document.tasks.count > count {
@@ -188,7 +189,7 @@ public final class TaskFolder {
             }
             let result: EditResult
             do {
-                result = try document.inserting(task, at: point)
+                result = try document.inserting(task.styled(like: document), at: point)
             } catch let error as EditError where error.reason == .noSuchSection {
                 if case .section(let name) = placement {
                     throw MutationError.noSuchSection(name, list: document.heading ?? String(Path.name(of: path).dropLast(3)))

@@ -84,17 +84,20 @@ extension Library {
     /// The open tasks a pick chooses from, subtasks included, in folder order (so that a seed
     /// chooses the same task whatever order the views display).
     public func pickCandidates(_ scope: PickScope, now: Now) -> [TaskID] {
+        let today = Int32(now.day.daysSinceEpoch)
         guard let view = scope.view else {
             var result: [TaskID] = []
             for l in lists.indices where scope.list == nil || l == scope.list {
-                for i in 0..<lists[l].taskCount where !lists[l].segment.hot(i).done {
+                let segment = lists[l].segment
+                for i in 0..<lists[l].taskCount where !segment.hot(i).done && !segment.startsLater(i, today: today) {
                     result.append(TaskID(list: l, index: i))
                 }
             }
             return result
         }
+        // A task with a start date still to come is not one to do now (FORMAT.md 11).
         return tasks(in: ViewQuery(view: view, includeCompleted: false, list: scope.list), now: now)
-            .filter { !record($0).done }
+            .filter { !record($0).done && !lists[$0.list].segment.startsLater($0.index, today: today) }
             .sorted()
     }
 

@@ -7,7 +7,7 @@ import TickFormat
 
 /// A smart view across all lists.
 public enum SmartView: String, CaseIterable, Sendable {
-    /// Open tasks due today or earlier.
+    /// Open tasks due or scheduled today or earlier, except those whose start date is still to come.
     case today
     /// Open tasks due tomorrow.
     case tomorrow
@@ -65,7 +65,7 @@ extension Library {
                 let r = segment.hot(i)
                 let wanted: Bool
                 switch query.view {
-                case .today: wanted = r.dueDay != .min && r.dueDay <= today
+                case .today: wanted = segment.isForToday(i, r, today: today)
                 case .tomorrow: wanted = r.dueDay != .min && Int64(r.dueDay) == Int64(today) + 1
                 case .upcoming: wanted = r.dueDay != .min && r.dueDay >= today && Int64(r.dueDay) < horizon
                 case .scheduled: wanted = r.dueDay != .min
@@ -190,9 +190,9 @@ extension Library {
                 guard !r.done else { continue }
                 counts.all += 1
                 if r.flagged { counts.flagged += 1 }
+                if segment.isForToday(i, r, today: today) { counts.today += 1 }
                 if r.dueDay != .min {
                     counts.scheduled += 1
-                    if r.dueDay <= today { counts.today += 1 }
                     if r.isOverdue(today: today, minutes: now.minutes) { counts.overdue += 1 }
                 }
             }
@@ -372,5 +372,27 @@ extension Library {
             return groups
         }
         return ListView(active: build(done: false), completed: build(done: true))
+    }
+}
+
+// MARK: - Scheduled and start days
+
+extension Segment {
+    /// Whether task `i` (its hot record `r`) belongs to Today: due or scheduled today or earlier, and
+    /// not starting later (FORMAT.md 11). The cold record is read only for a task with such days.
+    @inline(__always)
+    func isForToday(_ i: Int, _ r: HotRecord, today: Int32) -> Bool {
+        let due = r.dueDay != .min && r.dueDay <= today
+        guard r.hasPlannedDays else { return due }
+        let c = cold(i)
+        if c.start != .min, c.start > today { return false }
+        return due || (c.scheduled != .min && c.scheduled <= today)
+    }
+
+    /// Whether task `i` has a start date after `today`: hidden from Today and `pick` until then.
+    func startsLater(_ i: Int, today: Int32) -> Bool {
+        guard hot(i).hasPlannedDays else { return false }
+        let start = cold(i).start
+        return start != .min && start > today
     }
 }

@@ -18,7 +18,7 @@ struct TaskRecord {
     var refHash: UInt64
     var dueDay: Int32          // days since 1970-01-01, or .min
     var dueMinutes: Int16      // minutes after midnight, or -1
-    var flags: UInt8           // 1: done, 2: flagged
+    var flags: UInt8           // 1: done, 2: flagged, 4: a scheduled or start date (in the cold record)
     var priority: UInt8
     var doneDay: Int32         // or .min
     var line: UInt32
@@ -51,6 +51,9 @@ struct HotRecord {
 
     var done: Bool { flags & 1 != 0 }
     var flagged: Bool { flags & 2 != 0 }
+    /// Whether the cold record holds a scheduled or start date (FORMAT.md 11), so that Today reads
+    /// it only for those tasks.
+    var hasPlannedDays: Bool { flags & 4 != 0 }
 
     /// Whether the task is overdue at `now` (see `DueDate.isOverdue`), without making dates.
     func isOverdue(today: Int32, minutes: Int) -> Bool {
@@ -76,6 +79,12 @@ struct ColdRecord {
     var until: Int32
     /// Fills the record to its stride, so that no byte of a segment is left uninitialised.
     var spare: UInt32
+    /// The scheduled day (`⏳`, days since 1970-01-01), or .min.
+    var scheduled: Int32 = .min
+    /// The start day (`🛫`), or .min.
+    var start: Int32 = .min
+    /// The Tasks plugin's repetition phrase as written (`every week`), or none.
+    var repeatPhrase: TextRef = .none
 }
 
 extension ColdRecord {
@@ -258,9 +267,11 @@ struct Segment: @unchecked Sendable {
             for i in 0..<taskCount {
                 let c = base.load(fromByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
                 guard c.parent >= -1, c.parent < count, c.section >= -1, c.section < sections, fits(c.title),
-                      fits(c.notes), fits(c.tags), fits(c.foldedTitle), fits(c.foldedNotes),
+                      fits(c.notes), fits(c.tags), fits(c.foldedTitle), fits(c.foldedNotes), fits(c.repeatPhrase),
                       c.recurrence == 0 || RecurrenceRule(packed: c.recurrence) != nil,
-                      c.until == .min || ColdRecord.days.contains(c.until)
+                      c.until == .min || ColdRecord.days.contains(c.until),
+                      c.scheduled == .min || ColdRecord.days.contains(c.scheduled),
+                      c.start == .min || ColdRecord.days.contains(c.start)
                 else { return false }
             }
             return true
@@ -299,6 +310,7 @@ struct Segment: @unchecked Sendable {
         records.reserveCapacity(document.tasks.count)
         let names = Ref.names(path: path, document: document)
         var open: UInt32 = 0
+        var phrases: [Int: TextRef] = [:]
         var folded: [UInt8] = []
         text.reserveCapacity(document.bytes.count)
         for (i, task) in document.tasks.enumerated() {
@@ -315,6 +327,7 @@ struct Segment: @unchecked Sendable {
             let title = add(task.title)
             // The `id:` value goes right after the title's text; `reserved` holds its length (FORMAT.md 5.8).
             if let id = task.id { _ = add(id.utf8) }
+            if let phrase = task.repeatPhrase { phrases[task.line] = add(phrase) }
             let idLength = UInt16(task.id?.utf8.count ?? 0)
             let tags = task.tags.isEmpty ? TextRef(offset: UInt32(text.count), length: 0) : add(task.tags.joined(separator: "\n"))
             folded.removeAll(keepingCapacity: true)
@@ -336,7 +349,7 @@ struct Segment: @unchecked Sendable {
                 refHash: names[i].hash,
                 dueDay: task.due.map { Int32($0.day.daysSinceEpoch) } ?? .min,
                 dueMinutes: task.due?.minutes.map(Int16.init) ?? -1,
-                flags: (task.done ? 1 : 0) | (task.flagged ? 2 : 0),
+                flags: (task.done ? 1 : 0) | (task.flagged ? 2 : 0) | (task.scheduled != nil || task.start != nil ? 4 : 0),
                 priority: UInt8(task.priority.rawValue),
                 doneDay: task.doneDate.map { Int32($0.daysSinceEpoch) } ?? .min,
                 line: UInt32(task.line), parent: task.parent.map(Int32.init) ?? -1, depth: UInt16(clamping: task.depth),
@@ -360,7 +373,8 @@ struct Segment: @unchecked Sendable {
             ColdRecord(refHash: r.refHash, parent: r.parent, section: r.section, depth: r.depth, reserved: r.reserved,
                        title: r.title, notes: r.notes, tags: r.tags, foldedTitle: r.foldedTitle, foldedNotes: r.foldedNotes,
                        recurrence: task.recurrence?.packed ?? 0, until: task.until.map { Int32($0.daysSinceEpoch) } ?? .min,
-                       spare: 0)
+                       spare: 0, scheduled: task.scheduled.map { Int32($0.daysSinceEpoch) } ?? .min,
+                       start: task.start.map { Int32($0.daysSinceEpoch) } ?? .min, repeatPhrase: phrases[task.line] ?? .none)
         }
         hot.withUnsafeBytes { out.append(contentsOf: $0) }
         cold.withUnsafeBytes { out.append(contentsOf: $0) }
@@ -530,6 +544,12 @@ public struct TaskInfo: Sendable {
     public var parent: Int?
     public var section: String?
     public var depth: Int
+    /// Its scheduled day (`⏳`, `[scheduled:: …]`, FORMAT.md 11), or nil.
+    public var scheduled: Day? = nil
+    /// Its start day (`🛫`, `[start:: …]`), or nil: before it, the task is hidden from Today and `pick`.
+    public var start: Day? = nil
+    /// Its Tasks plugin repetition phrase as written, or nil; without `recurrence`, one tick cannot follow.
+    public var repeatPhrase: String? = nil
 }
 
 // MARK: - Library
@@ -661,7 +681,9 @@ public struct Library: Sendable {
                         id: segment.taskID(id.index), recurrence: RecurrenceRule(packed: c.recurrence),
                         until: c.until == .min ? nil : Day(daysSinceEpoch: Int(c.until)), tags: tags.isEmpty ? [] : tags.split(separator: "\n").map(String.init),
                         line: Int(r.line), parent: r.parent < 0 ? nil : Int(r.parent),
-                        section: segment.section(r.section), depth: Int(r.depth))
+                        section: segment.section(r.section), depth: Int(r.depth),
+                        scheduled: c.scheduled == .min ? nil : Day(daysSinceEpoch: Int(c.scheduled)),
+                        start: c.start == .min ? nil : Day(daysSinceEpoch: Int(c.start)), repeatPhrase: segment.string(c.repeatPhrase))
     }
 
     public func notes(_ id: TaskID) -> String { lists[id.list].segment.string(record(id).notes) ?? "" }

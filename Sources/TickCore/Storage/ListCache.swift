@@ -52,10 +52,11 @@ struct ListCache {
         var sums: SegmentSums
     }
 
-    /// "TKACHE05" (checksummed; records name tasks by the refs of FORMAT.md 5.8 and carry the `rec:` and
-    /// `until:` of FORMAT.md 5.10), mixed with the folding table's fingerprint: the cache holds folded text,
-    /// so a build that folds differently does not read it. A cache of an older layout is a miss.
-    static let magic: UInt64 = 0x3530_4548_4341_4B54 ^ Folding.fingerprint
+    /// "TKACHE06" (checksummed; records name tasks by the refs of FORMAT.md 5.8, carry the `rec:` and
+    /// `until:` of FORMAT.md 5.10, and the scheduled and start days and repetition phrase of FORMAT.md 11),
+    /// mixed with the folding table's fingerprint: the cache holds folded text, so a build that folds
+    /// differently does not read it. A cache of an older layout is a miss.
+    static let magic: UInt64 = 0x3630_4548_4341_4B54 ^ Folding.fingerprint
     static let recordLayout = UInt32(MemoryLayout<HotRecord>.stride << 16 | MemoryLayout<ColdRecord>.stride)
     /// Nanoseconds before the cache's writing during which a change makes an entry racy.
     static let racyWindow: Int64 = 2_000_000_000

@@ -20,6 +20,12 @@ public struct Settings: Sendable, Equatable {
     /// Whether completing a repeating task also keeps a completed copy (`recurrence.keep-history`,
     /// as `--keep-history` does; off by default).
     public var keepHistory = false
+    /// The style of a new task in a list without tasks (`obsidian.new-task-style`: tick, emoji or
+    /// dataview; FORMAT.md 11). A list with tasks gives its new tasks its own style.
+    public var newTaskStyle: TaskStyle = .tick
+    /// Whether a repeating task in the Tasks plugin's style moves on in place as tick's own do
+    /// (`obsidian.recurrence = in-place`) instead of by the plugin's convention (`tasks`, the default).
+    public var obsidianRecurrenceInPlace = false
     /// The minute after midnight a date-only task comes due for `tick remind` (`remind.time`, `HH:MM`;
     /// tick's own is 09:00).
     public var remindTime: Int?
@@ -67,6 +73,12 @@ public enum Configuration {
         Key(name: "recurrence.keep-history", values: "true or false",
             check: { ["true", "false"].contains($0) ? nil : "true or false" },
             apply: { $0.keepHistory = $1 == "true" }),
+        Key(name: "obsidian.new-task-style", values: "tick, emoji or dataview",
+            check: { TaskStyle(rawValue: $0) == nil ? "tick, emoji or dataview" : nil },
+            apply: { $0.newTaskStyle = TaskStyle(rawValue: $1) ?? .tick }),
+        Key(name: "obsidian.recurrence", values: "tasks or in-place",
+            check: { ["tasks", "in-place"].contains($0) ? nil : "tasks or in-place" },
+            apply: { $0.obsidianRecurrenceInPlace = $1 == "in-place" }),
         Key(name: "remind.time", values: "a time HH:MM, from 00:00 to 23:59",
             check: { minutes(of: $0) == nil ? "a time HH:MM, from 00:00 to 23:59" : nil },
             apply: { $0.remindTime = minutes(of: $1) }),

@@ -35,7 +35,7 @@ let defaultListName = "Inbox"
     if let problem = Recurrence.problem(rule: input.recurrence, due: input.due, until: input.until) {
         throw UsageError.invalidInput(problem)
     }
-    let task = input.newTask(notes: invocation.value(Commands.addNoteOption) ?? "")
+    let task = input.newTask(notes: invocation.value(Commands.addNoteOption) ?? "", style: invocation.settings.newTaskStyle)
 
     // --list, else the configuration's default-list, else Inbox.
     let configured = invocation.value(Commands.addListOption) == nil ? invocation.settings.defaultList : nil

@@ -42,6 +42,12 @@ import TickCore
                                                 : next.map { nextDueText($0, now: now) }.joined(separator: ", ")))
         }
     }
+    if task.recurrence == nil, let phrase = task.repeatPhrase {
+        // A Tasks phrase tick cannot follow (FORMAT.md 11): shown, never advanced.
+        fields.append(("repeats", "\(phrase) (the Tasks plugin's phrase: tick does not advance it)"))
+    }
+    if let day = task.scheduled { fields.append(("scheduled", "\(day) (" + day.relativeText(to: now) + ")")) }
+    if let day = task.start { fields.append(("starts", "\(day) (" + day.relativeText(to: now) + ")")) }
     fields.append(("status", task.done ? "done" + (task.doneDate.map { " on \($0)" } ?? "") : "open"))
     fields.append(("file", "\(list.file.path):\(task.line)"))
     for (name, value) in fields { out.line("  " + padded(name, to: 10) + value) }

@@ -15,7 +15,8 @@ extension Invocation {
     /// of a repeating task with `--keep-history` or `recurrence.keep-history = true`.
     var completion: TaskEdit {
         let day = now.day
-        return flag(Commands.keepHistoryOption) || settings.keepHistory ? .completeKeepingHistory(on: day) : .complete(on: day)
+        if flag(Commands.keepHistoryOption) || settings.keepHistory { return .completeKeepingHistory(on: day) }
+        return settings.obsidianRecurrenceInPlace ? .completeInPlace(on: day) : .complete(on: day)
     }
 }
 
@@ -70,7 +71,7 @@ private func editing(_ invocation: Invocation, _ refs: [String], _ edit: TaskEdi
     // `done` settles an ambiguous REF by its open tasks, `reopen` by its done ones.
     let preferring: ((TaskID) -> Bool)?
     switch edit {
-    case .complete, .completeKeepingHistory, .reopen, .skip: preferring = { !library.leavesAsIs(edit, $0) }
+    case .complete, .completeKeepingHistory, .completeInPlace, .reopen, .skip: preferring = { !library.leavesAsIs(edit, $0) }
     default: preferring = nil
     }
     let ids = try invocation.targets(refs, in: library, preferring: preferring, missing: missing)
@@ -107,11 +108,16 @@ func changeLine(_ edit: TaskEdit, _ task: TaskFolder.Edited, _ id: TaskID, in li
         return unchanged(name, edit.state)
     }
     switch edit {
-    case .complete, .completeKeepingHistory:
+    case .complete, .completeKeepingHistory, .completeInPlace:
         if !info.done, info.recurrence != nil {
             return "Completed \(name): next due " + (info.due.map { nextDueText($0, now: now) } ?? "none")
         }
         let subtasks = task.subtasks == 0 ? "" : " and \(count(task.subtasks, "open subtask"))"
+        if info.recurrence == nil, let phrase = info.repeatPhrase {
+            // A Tasks phrase tick cannot follow (FORMAT.md 11): done, not advanced.
+            return "Completed " + name + subtasks + " without a next occurrence: tick cannot follow '\(phrase)' "
+                + "(the Tasks plugin in Obsidian can)"
+        }
         return "Completed " + name + subtasks
     case .completionDate(let day): return "Completed \(name) on \(day)"
     case .reopen: return "Reopened " + name
@@ -138,7 +144,7 @@ extension TaskEdit {
     /// What a task is after this edit, for the line of a no-op: `done`, `due 2026-03-20`.
     var state: String {
         switch self {
-        case .complete, .completeKeepingHistory: return "done"
+        case .complete, .completeKeepingHistory, .completeInPlace: return "done"
         case .skip: return "done"
         case .recurrence(let rule): return rule.map { "repeating rec:\($0)" } ?? "without a rule"
         case .until(let day): return day.map { "repeating until \($0)" } ?? "without an end date"

@@ -371,6 +371,9 @@ struct TaskRows {
                 .object([("interval", .string("\(rule)")), ("mode", .string(rule.modeName)),
                          ("until", .optional(task.until.map { "\($0)" }))])
             } ?? .null),
+            ("scheduled", .optional(task.scheduled.map { "\($0)" })),
+            ("start", .optional(task.start.map { "\($0)" })),
+            ("repeat", .optional(task.repeatPhrase)),
         ])
     }
 }

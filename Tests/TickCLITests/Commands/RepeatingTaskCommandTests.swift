@@ -441,7 +441,8 @@ struct RepeatingTaskCommandTests {
     func json(_ line: String, _ expected: String) throws {
         let sandbox = try Self.folder(["home.md": line])
         let result = try Self.tick(sandbox, ["--json", "show", "T"])
-        #expect(result.stdout.hasSuffix(",\"recurrence\":\(expected)}\n"), "\(result.stdout)")
+        #expect(result.stdout.hasSuffix(",\"recurrence\":\(expected),\"scheduled\":null,\"start\":null,\"repeat\":null}\n"),
+                "\(result.stdout)")
         // A warm run reads the rule from the cache and prints the same.
         let warm = try Self.tick(sandbox, ["--json", "show", "T"])
         #expect(warm.stdout == result.stdout)

@@ -61,7 +61,7 @@ struct ViewOutputTests {
         let tasks = try decodeTasks(try sandbox.run(["--dir", "views", "all", "--all", "--json"]).stdout)
         #expect(tasks.count == 15)
         let keys: Set<String> = ["ref", "id", "list", "file", "line", "title", "done", "due", "priority", "flagged",
-                                 "tags", "notes", "section", "parent", "doneDate", "recurrence"]
+                                 "tags", "notes", "section", "parent", "doneDate", "recurrence", "scheduled", "start", "repeat"]
         for task in tasks { #expect(Set(task.keys) == keys) }
         let child = try #require(tasks.first { $0["title"] as? String == "Ask Dana for the changelog" })
         let parent = try #require(tasks.first { $0["title"] as? String == "Write the release notes" })
