@@ -38,9 +38,11 @@ enum Tick {
             var now = try Now.resolve(option: global.now, environment: context.environment["TICK_NOW"], clock: {
                 var clock = global.clockReading ?? Now.system()
                 clock.tonight = settings.tonight ?? Now.defaultTonight
+                clock.weekStart = settings.weekStart
                 return clock
             })
             now.tonight = settings.tonight ?? Now.defaultTonight
+            now.weekStart = settings.weekStart
             let invocation = Invocation(
                 path: path, arguments: arguments, global: global, context: context,
                 terminal: Terminal.detect(choice: colorChoice(global, settings, context.environment),
