@@ -14,7 +14,7 @@ enum Commands {
             + "lists whose names are the same ignoring case and accents are each followed by their file. With "
             + "--json: {today, scheduled, flagged, all, lists: [{name, file, symbol, color, open, done}]}.",
         subcommands: [today, tomorrow, upcoming, scheduled, flagged, all, completed, lists, ls, show, search, pick,
-                      status,
+                      status, export,
                       add, done, reopen, skip, flag, unflag, due, priority, edit, mv, rm, id, list, undo,
                       check, initialize, gitSetup, doctor, sync, mergeDriver, config, help],
         run: runHome)
