@@ -23,7 +23,10 @@ enum Tick {
     }
 
     private static func execute(_ arguments: [String], context: Context) throws -> ExitStatus {
-        let parsed = try ArgumentParser.parse(arguments, root: Commands.root)
+        // `tick __complete -- WORDS...` (which the completion scripts run) and `tick __manpage README`
+        // (which make install runs) are in no help or completion.
+        let root = [Commands.complete.name, Commands.manPage.name].contains(arguments.first ?? "") ? Commands.rootWithHidden : Commands.root
+        let parsed = try ArgumentParser.parse(arguments, root: root)
         switch parsed {
         case .version:
             context.out.line("tick \(version)")

@@ -16,7 +16,7 @@ enum Commands {
         subcommands: [today, tomorrow, upcoming, scheduled, flagged, all, completed, lists, ls, show, search, pick,
                       status, export,
                       add, done, reopen, skip, flag, unflag, due, priority, edit, mv, rm, id, list, undo,
-                      check, initialize, gitSetup, doctor, sync, mergeDriver, config, importCommand, help],
+                      check, initialize, gitSetup, doctor, sync, mergeDriver, config, importCommand, completions, help],
         run: runHome)
 
     // MARK: - Reading
