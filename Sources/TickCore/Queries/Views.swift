@@ -115,27 +115,68 @@ extension Library {
 
     /// One list's rows of a view, in that view's order, rearranged so that each task's subtasks
     /// (those in the rows) follow it, in the same order among themselves; a subtask whose parent is
-    /// not in the rows stands where its order puts it.
+    /// not in the rows stands where its order puts it. Linear: arrays indexed by row and by task.
     private func underParents(_ rows: ArraySlice<(major: UInt64, minor: UInt64)>) -> [(major: UInt64, minor: UInt64)] {
         guard let first = rows.first else { return [] }
         let segment = lists[Int(first.minor >> 32)].segment
-        var position: [Int: Int] = [:]
-        for (k, row) in rows.enumerated() { position[Int(row.minor & 0xFFFF_FFFF)] = k }
-        var children: [Int: [Int]] = [:]
-        var roots: [Int] = []
-        for (k, row) in rows.enumerated() {
-            let parent = Int(segment.cold(Int(row.minor & 0xFFFF_FFFF)).parent)
-            if parent >= 0, let p = position[parent] { children[p, default: []].append(k) } else { roots.append(k) }
-        }
         let rows = Array(rows)
+        // Each task's row, or -1 when it is not shown.
+        var rowOf = [Int32](repeating: -1, count: segment.taskCount)
+        for (k, row) in rows.enumerated() { rowOf[Int(row.minor & 0xFFFF_FFFF)] = Int32(k) }
+        // Children as linked lists over rows, in row order: built backwards, each put in front.
+        var firstChild = [Int32](repeating: -1, count: rows.count)
+        var nextSibling = [Int32](repeating: -1, count: rows.count)
+        var firstRoot: Int32 = -1
+        var nested = false
+        for k in rows.indices.reversed() {
+            let parent = Int(segment.cold(Int(rows[k].minor & 0xFFFF_FFFF)).parent)
+            if parent >= 0, case let p = rowOf[parent], p >= 0 {
+                nextSibling[k] = firstChild[Int(p)]
+                firstChild[Int(p)] = Int32(k)
+                nested = true
+            } else {
+                nextSibling[k] = firstRoot
+                firstRoot = Int32(k)
+            }
+        }
+        guard nested else { return rows }
         var result: [(major: UInt64, minor: UInt64)] = []
         result.reserveCapacity(rows.count)
-        var stack = roots.reversed() as [Int]
-        while let k = stack.popLast() {
-            result.append(rows[k])
-            stack.append(contentsOf: (children[k] ?? []).reversed())
+        // Depth first: a row, then its children's subtrees, then its next sibling.
+        var stack: [Int32] = [firstRoot]
+        while let top = stack.popLast() {
+            var k = top
+            while k >= 0 {
+                result.append(rows[Int(k)])
+                if nextSibling[Int(k)] >= 0 { stack.append(nextSibling[Int(k)]) }
+                k = firstChild[Int(k)]
+            }
         }
         return result
+    }
+
+    /// How deep each of `ids` stands under the others: 0, or one more than its parent's level when
+    /// its parent is among `ids` before it (as `all` orders them). Linear in the rows.
+    public func nestingLevels(_ ids: [TaskID]) -> [Int] {
+        var levels = [Int](repeating: 0, count: ids.count)
+        var levelOf: [Int32] = []   // per task of the current list: its level + 1, or 0 when not yet shown
+        var list = -1
+        var start = 0
+        for (k, id) in ids.enumerated() {
+            if id.list != list {
+                // A new list: clear the marks of the previous one's rows.
+                for j in start..<k { levelOf[ids[j].index] = 0 }
+                list = id.list
+                start = k
+                let count = lists[list].taskCount
+                if levelOf.count < count { levelOf = [Int32](repeating: 0, count: count) }
+            }
+            let parent = Int(lists[list].segment.cold(id.index).parent)
+            let level = parent >= 0 && levelOf[parent] > 0 ? Int(levelOf[parent]) : 0
+            levels[k] = level
+            levelOf[id.index] = Int32(level + 1)
+        }
+        return levels
     }
 
     /// The counts of the home screen's tiles: open tasks only.

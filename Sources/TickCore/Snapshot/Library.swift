@@ -802,29 +802,25 @@ public struct Library: Sendable {
             }
             retiredHit = !retired.isEmpty && !retired.index.indices(withRefPrefix: String(decoding: symbols, as: UTF8.self)).isEmpty
         }
-        // Exact titles (ignoring case) are candidates beside refs; a part of a title only counts alone.
+        // Exact titles (ignoring case) are candidates beside refs; a part of a title only counts alone,
+        // so the folder's titles are searched for one only when nothing else matched.
         let needle = Array(query.lowercased().utf8)
         let asciiNeedle = needle.allSatisfy { $0 < 0x80 }
         var exact: [TaskID] = []
-        var containing: [TaskID] = []
         for (l, list) in lists.enumerated() {
             for i in 0..<list.taskCount {
+                let length = Int(list.segment.cold(i).title.length)
+                // An ASCII text equals a title of its length only byte for byte (ignoring A-Z case): a
+                // title with other characters is longer than what it lowers to, or stays non-ASCII.
+                if asciiNeedle, length < needle.count { continue }
                 let title = list.segment.bytes(list.segment.cold(i).title)
-                if asciiNeedle, title.allSatisfy({ $0 < 0x80 }) {
-                    // ASCII on both sides: lowercasing is A-Z to a-z, compared in place.
-                    if title.count == needle.count {
-                        if Self.equalIgnoringASCIICase(title, needle) { exact.append(TaskID(list: l, index: i)) }
-                    } else if exact.isEmpty, title.count > needle.count, Self.containsIgnoringASCIICase(title, needle) {
-                        containing.append(TaskID(list: l, index: i))
-                    }
+                if asciiNeedle, length == needle.count {
+                    if Self.equalIgnoringASCIICase(title, needle) { exact.append(TaskID(list: l, index: i)) }
                     continue
                 }
-                let folded = Array(String(decoding: title, as: UTF8.self).lowercased().utf8)
-                if folded == needle {
+                if asciiNeedle, title.allSatisfy({ $0 < 0x80 }) { continue }
+                if Array(String(decoding: title, as: UTF8.self).lowercased().utf8) == needle {
                     exact.append(TaskID(list: l, index: i))
-                } else if exact.isEmpty, folded.count >= needle.count,
-                          folded.withUnsafeBufferPointer({ contains($0, needle) }) {
-                    containing.append(TaskID(list: l, index: i))
                 }
             }
         }
@@ -838,8 +834,30 @@ public struct Library: Sendable {
         let candidates = Set(byRef + exact).sorted()
         if !candidates.isEmpty { return settle(candidates) }
         if retiredHit { return .gone }
+        let containing = tasks(withTitleContaining: needle)
         if !containing.isEmpty { return settle(containing) }
         return .notFound
+    }
+
+    /// The tasks whose title, lowered, holds `needle` (lowered UTF-8, not empty).
+    private func tasks(withTitleContaining needle: [UInt8]) -> [TaskID] {
+        let asciiNeedle = needle.allSatisfy { $0 < 0x80 }
+        var containing: [TaskID] = []
+        for (l, list) in lists.enumerated() {
+            for i in 0..<list.taskCount {
+                let title = list.segment.bytes(list.segment.cold(i).title)
+                if asciiNeedle, title.allSatisfy({ $0 < 0x80 }) {
+                    // ASCII on both sides: lowering is A-Z to a-z, compared in place.
+                    if Self.containsIgnoringASCIICase(title, needle) { containing.append(TaskID(list: l, index: i)) }
+                    continue
+                }
+                let folded = Array(String(decoding: title, as: UTF8.self).lowercased().utf8)
+                if folded.count >= needle.count, folded.withUnsafeBufferPointer({ contains($0, needle) }) {
+                    containing.append(TaskID(list: l, index: i))
+                }
+            }
+        }
+        return containing
     }
 
     /// Whether `text` equals `lowered` (lowercase ASCII) once its A-Z are lowered.

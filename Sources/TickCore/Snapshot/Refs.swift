@@ -537,15 +537,20 @@ extension Library {
                 let written = Library(documents: [(file, edit.written)], retired: before.retired)
                 shownThen += written.shownRefs(inListsAt: [edit.path])
             }
-            let wanted = Set(shownThen.map(\.hash))
-            var found = Set<UInt64>()
+            // A sorted array and a 64-bit mask of the wanted hashes' low bits: most tasks are passed over
+            // with one AND, without hashing.
+            let wanted = Array(Set(shownThen.map(\.hash))).sorted()
+            var mask: UInt64 = 0
+            for hash in wanted { mask |= 1 << (hash & 63) }
+            var found = [Bool](repeating: false, count: wanted.count)
             for (l, list) in before.lists.enumerated() {
                 for i in 0..<list.taskCount {
                     let hash = before.fullRef(TaskID(list: l, index: i)).hash
-                    if wanted.contains(hash) { found.insert(hash) }
+                    guard mask & (1 << (hash & 63)) != 0 else { continue }
+                    if let k = wanted.sortedIndex(of: hash) { found[k] = true }
                 }
             }
-            vanished = shownThen.filter { !found.contains($0.hash) }
+            vanished = shownThen.filter { hash in wanted.sortedIndex(of: hash.hash).map { !found[$0] } ?? true }
         }
         let shared = before.sharedTitleRefs(inListsAt: paths) + sharedTitleRefs(inListsAt: paths)
         let first = before.retired.updated(adding: vanished + shared)
@@ -571,5 +576,17 @@ extension Library {
             }
         }
         return retired.updated(adding: [], removing: back)
+    }
+}
+
+extension Array where Element == UInt64 {
+    /// The index of `value` in this ascending array, by binary search, or nil.
+    func sortedIndex(of value: UInt64) -> Int? {
+        var low = 0, high = count
+        while low < high {
+            let middle = (low + high) / 2
+            if self[middle] < value { low = middle + 1 } else { high = middle }
+        }
+        return low < count && self[low] == value ? low : nil
     }
 }

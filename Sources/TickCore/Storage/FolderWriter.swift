@@ -126,9 +126,11 @@ public final class FolderWriter {
         self.fileSystem = fileSystem
         stateDirectory = root + "/" + FolderLocation.stateFolderName
         try Folder.prepareState(in: root, fileSystem: fileSystem)
-        lock = try fileSystem.lock(stateDirectory + "/lock")
+        // tick's state is reached only through the folder, never through a link below it.
+        let state = try fileSystem.confined(to: root)
+        lock = try state.lock(FolderLocation.stateFolderName + "/lock")
         realRoot = try fileSystem.resolvedPath(root)
-        journal = Journal(directory: stateDirectory + "/journal", fileSystem: fileSystem)
+        journal = Journal(directory: FolderLocation.stateFolderName + "/journal", fileSystem: state)
         let folder = Folder(location: FolderLocation(path: root, source: .option, exists: true), fileSystem: fileSystem)
         scan = folder.scan()
         var notes: [String] = []

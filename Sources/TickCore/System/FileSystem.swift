@@ -169,6 +169,12 @@ public protocol FileSystem: Sendable {
     /// symbolic link), waiting for other processes; released when the lock goes away.
     func lock(_ path: String) throws -> FileLock
 
+    // Confinement
+    /// The file system as seen from inside the folder `root`, for tick's own state: paths given to
+    /// the result are relative to `root` and normalised, and a symbolic link at any of their
+    /// components is refused (ELOOP), never followed. `root`'s own path may pass through links.
+    func confined(to root: String) throws -> any FileSystem
+
     // Time
     /// The wall clock in nanoseconds since the epoch: the clock modification times are in.
     func now() -> Int64
@@ -177,6 +183,10 @@ public protocol FileSystem: Sendable {
 }
 
 extension FileSystem {
+    /// Checks each component with `status` before every call (`PathConfinement`); the real file
+    /// system does better, holding descriptors (`ConfinedFileSystem`).
+    public func confined(to root: String) throws -> any FileSystem { PathConfinement(base: self, root: root) }
+
     public func readFile(_ path: String) throws -> [UInt8] { try readFile(path, followSymlinks: true) }
 
     public func status(_ path: String) throws -> FileStatus? { try status(path, followSymlinks: true) }

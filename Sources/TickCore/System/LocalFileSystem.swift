@@ -253,6 +253,8 @@ public struct LocalFileSystem: FileSystem {
         }
     }
 
+    public func confined(to root: String) throws -> any FileSystem { try ConfinedFileSystem(root: root) }
+
     public func now() -> Int64 { SystemClock.nanoseconds() }
 
     public func pause(nanoseconds: Int64) {

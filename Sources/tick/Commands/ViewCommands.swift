@@ -167,8 +167,8 @@ func runView(_ view: SmartView) -> Command.Run {
             if ids.isEmpty { out.line(bold("All")) }
             var current: Int?
             let labels = ids.isEmpty ? [] : library.listLabels()
-            let shown = Set(ids)
-            for id in ids {
+            let levels = library.nestingLevels(ids)
+            for (k, id) in ids.enumerated() {
                 if id.list != current {
                     if current != nil { out.line() }
                     let list = library.lists[id.list]
@@ -177,13 +177,7 @@ func runView(_ view: SmartView) -> Command.Run {
                     current = id.list
                 }
                 // A subtask is indented under its parent when the parent is shown too.
-                var level = 0
-                var ancestor = library.parent(of: id)
-                while let a = ancestor, shown.contains(a) {
-                    level += 1
-                    ancestor = library.parent(of: a)
-                }
-                rows.write(id, to: out, level: level)
+                rows.write(id, to: out, level: levels[k])
             }
         case .today, .tomorrow:
             let day = view == .today ? now.day : now.tomorrow
