@@ -104,7 +104,9 @@ public enum Taskwarrior {
             guard case .array(let items) = annotations else { throw InterchangeError(place, "annotations is not an array") }
             for item in items {
                 guard let text = item["description"]?.string else { throw InterchangeError(place, "an annotation without a description") }
-                let day = item["entry"]?.string.flatMap(localDate).map { "\($0.day) " } ?? ""
+                // An annotation made with the task (as tick's export writes an undated note line) is not dated.
+                let entry = item["entry"]?.string
+                let day = entry == record["entry"]?.string ? "" : entry.flatMap(localDate).map { "\($0.day) " } ?? ""
                 for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                     notes.append((i == 0 ? day : "") + line)
                 }

@@ -179,6 +179,26 @@ struct MigrationTests {
         #expect(records.filter { $0["status"] as? String == "completed" }.count == 1)
     }
 
+    @Test("Taskwarrior: import, export and import again into a new folder gives the same lists, byte for byte")
+    func taskwarriorRoundTrip() throws {
+        let sandbox = try sandbox()
+        expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "import", "taskwarrior", fixture("taskwarrior.json"), "--keep-ids"]), status: 0)
+        expectRun(try sandbox.run(["--dir", "tasks", "export", "taskwarrior", "-o", sandbox.path("tw.json")]), status: 0, stderr: "")
+        try FileManager.default.createDirectory(atPath: sandbox.path("again"), withIntermediateDirectories: true)
+        expectRun(try sandbox.run(["--dir", "again", "import", "taskwarrior", sandbox.path("tw.json"), "--keep-ids"]), status: 0, stdout: """
+            Imported 8 tasks
+              Books.Russian (books.russian.md, new list): 1
+              Family (family.md, new list): 1
+              Home (home.md, new list): 4
+              Inbox (inbox.md, new list): 2
+
+            """)
+        #expect(try sandbox.listFiles("again") == sandbox.listFiles("tasks"))
+        for file in try sandbox.listFiles("tasks") {
+            #expect(try sandbox.read("again/" + file) == sandbox.read("tasks/" + file), "\(file)")
+        }
+    }
+
     @Test("an import is one change: one undo takes it all back; --dry-run writes nothing")
     func oneUndoAndDryRun() throws {
         let sandbox = try sandbox()
