@@ -111,6 +111,20 @@ demo: release
 bench: release
 	TICK="$(TICK)" bench/run
 
+# make bench BENCH_REPEAT times (3 by default) and writes one report: the last run in full, and a
+# section with the targets that must hold in every run. The earlier runs' results stay in
+# bench/work/results.1, results.2, ...
+BENCH_REPEAT ?= 3
+.PHONY: bench-repeat
+bench-repeat: release
+	@work=$${BENCH_WORK:-bench/work}; rm -rf $$work/results.[0-9]*; earlier=""; \
+	for k in $$(seq 1 $$(( $(BENCH_REPEAT) - 1 ))); do \
+		TICK="$(TICK)" bench/run || exit 1; \
+		mv $$work/results $$work/results.$$k; earlier="$$earlier $$work/results.$$k"; \
+	done; \
+	TICK="$(TICK)" bench/run || exit 1; \
+	python3 bench/report $$work/results $$earlier > $${BENCH_RESULTS:-bench/RESULTS.md}
+
 # The bad inputs at full size through the release binary: a 100 MB list, 1 MB and 100 MB lines,
 # 10,000 nested levels, lines built to be slow, 100 MB of binary. Checks what tick finds in each and
 # prints the times (see docs/BAD-INPUT.md); SLOW_SCALE=100 makes a quick run.

@@ -329,21 +329,23 @@ public struct RefIndex: Sendable {
 /// A large set is first spread by its first three symbols (a counting sort over 27^3 buckets, linear), and
 /// each bucket, a handful of refs, is then sorted on its own.
 private func sortedByText(_ refs: [Ref]) -> [(key: SortKey, position: Int32)] {
-    var entries = refs.indices.map { (key: SortKey(refs[$0].hash), position: Int32($0)) }
     let bucketCount = 27 * 27 * 27
-    guard entries.count >= 4096 else {
+    guard refs.count >= 4096 else {
+        var entries = refs.indices.map { (key: SortKey(refs[$0].hash), position: Int32($0)) }
         entries.sort { $0.key < $1.key }
         return entries
     }
+    // Spread straight from the refs (each key made twice), so that one array of entries is alive, not two.
     func bucket(_ key: SortKey) -> Int { Int(key.head / powers[10]) }
     var starts = [Int](repeating: 0, count: bucketCount + 1)
-    for entry in entries { starts[bucket(entry.key) + 1] += 1 }
+    for ref in refs { starts[bucket(SortKey(ref.hash)) + 1] += 1 }
     for b in 0..<bucketCount { starts[b + 1] += starts[b] }
     var next = starts
-    var spread = entries
-    for entry in entries {
-        let b = bucket(entry.key)
-        spread[next[b]] = entry
+    var spread = [(key: SortKey, position: Int32)](repeating: (SortKey(head: 0, last: 0), 0), count: refs.count)
+    for (position, ref) in refs.enumerated() {
+        let key = SortKey(ref.hash)
+        let b = bucket(key)
+        spread[next[b]] = (key, Int32(position))
         next[b] += 1
     }
     for b in 0..<bucketCount where starts[b + 1] - starts[b] > 1 {
@@ -537,19 +539,25 @@ extension Library {
                 let written = Library(documents: [(file, edit.written)], retired: before.retired)
                 shownThen += written.shownRefs(inListsAt: [edit.path])
             }
-            // A sorted array and a 64-bit mask of the wanted hashes' low bits: most tasks are passed over
-            // with one AND, without hashing.
+            // Most are still shown in the same lists, edited by hand around them: those are looked at
+            // first, and the rest of the folder only for the refs not found there.
             let wanted = Array(Set(shownThen.map(\.hash))).sorted()
-            var mask: UInt64 = 0
-            for hash in wanted { mask |= 1 << (hash & 63) }
             var found = [Bool](repeating: false, count: wanted.count)
-            for (l, list) in before.lists.enumerated() {
-                for i in 0..<list.taskCount {
-                    let hash = before.fullRef(TaskID(list: l, index: i)).hash
-                    guard mask & (1 << (hash & 63)) != 0 else { continue }
-                    if let k = wanted.sortedIndex(of: hash) { found[k] = true }
+            var missing = wanted.count
+            func look(inLists edited: Bool) {
+                let editedPaths = Set(handEdits.map(\.path))
+                for (l, list) in before.lists.enumerated() where editedPaths.contains(list.file.path) == edited {
+                    for i in 0..<list.taskCount {
+                        if let k = wanted.sortedIndex(of: before.fullRef(TaskID(list: l, index: i)).hash), !found[k] {
+                            found[k] = true
+                            missing -= 1
+                            if missing == 0 { return }
+                        }
+                    }
                 }
             }
+            look(inLists: true)
+            if missing > 0 { look(inLists: false) }
             vanished = shownThen.filter { hash in wanted.sortedIndex(of: hash.hash).map { !found[$0] } ?? true }
         }
         let shared = before.sharedTitleRefs(inListsAt: paths) + sharedTitleRefs(inListsAt: paths)

@@ -37,6 +37,7 @@ struct ConfinedFileSystem: FileSystem {
 
     /// Runs `body` with a descriptor of the folder holding `path`'s last component and that
     /// component's name. Every folder on the way is opened without following a link.
+    @discardableResult
     private func inParent<T>(_ path: String, _ operation: String,
                              _ body: (_ fd: Int32, _ name: String) throws -> T) throws -> T {
         guard Path.isNormalisedRelative(path) else {
@@ -114,20 +115,7 @@ struct ConfinedFileSystem: FileSystem {
             close(fd)
             throw FileSystemError(path: shown(path), operation: "read", code: code)
         }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while true {
-            errno = 0
-            guard let entry = readdir(dir) else {
-                if tick_errno() != 0 { throw FileSystemError(path: shown(path), operation: "read", code: tick_errno()) }
-                break
-            }
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != ".", name != ".." { names.append(name) }
-        }
-        return names
+        return try LocalFileSystem.names(in: dir, shown(path))
     }
 
     /// The path as shown in messages: confined paths are never resolved through links.
@@ -160,13 +148,7 @@ struct ConfinedFileSystem: FileSystem {
 
     func createFile(_ path: String, contents: [UInt8], mode: UInt32?, sync: Bool) throws {
         let fd = try openConfined(path, O_WRONLY | O_CREAT | O_EXCL, mode: mode_t(mode ?? 0o666), "create")
-        var closed = false
-        defer { if !closed { close(fd) } }
-        try Posix.writeAll(fd, contents, shown(path))
-        if let mode { try systemCall(shown(path), "change the mode of") { fchmod(fd, mode_t(mode)) } }
-        if sync { try systemCall(shown(path), "flush") { fsync(fd) } }
-        closed = true
-        try systemCall(shown(path), "write") { close(fd) }
+        try LocalFileSystem.fill(fd, contents, mode: mode, sync: sync, shown(path))
     }
 
     /// Not offered: state files are replaced by a rename, never exchanged.
@@ -218,19 +200,7 @@ struct ConfinedFileSystem: FileSystem {
 
     func lock(_ path: String) throws -> FileLock {
         let fd = try openConfined(path, O_RDWR | O_CREAT | O_NONBLOCK, mode: 0o600, "lock")
-        do {
-            var info = stat()
-            try systemCall(shown(path), "lock") { fstat(fd, &info) }
-            guard info.st_mode & S_IFMT == S_IFREG else { throw FileSystemError(path: shown(path), operation: "lock", code: EINVAL) }
-            try systemCall(shown(path), "lock") { flock(fd, LOCK_EX) }
-        } catch {
-            close(fd)
-            throw error
-        }
-        return FileLock {
-            flock(fd, LOCK_UN)
-            close(fd)
-        }
+        return try LocalFileSystem.lock(fd, shown(path))
     }
 
     // MARK: Time

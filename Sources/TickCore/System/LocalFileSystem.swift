@@ -126,6 +126,11 @@ public struct LocalFileSystem: FileSystem {
         guard let dir = opendir(path) else {
             throw FileSystemError(path: path, operation: "read", code: tick_errno())
         }
+        return try Self.names(in: dir, path)
+    }
+
+    /// The names an open folder lists, without `.` and `..`; closes it.
+    static func names(in dir: OpaquePointer, _ path: String) throws(FileSystemError) -> [String] {
         defer { closedir(dir) }
         var names: [String] = []
         while true {
@@ -177,6 +182,12 @@ public struct LocalFileSystem: FileSystem {
         let fd = try systemCall(path, "create") {
             open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(mode ?? 0o666))
         }
+        try Self.fill(fd, contents, mode: mode, sync: sync, path)
+    }
+
+    /// Writes a new file's contents, gives it `mode` exactly (when given), flushes it when `sync`,
+    /// and closes it.
+    static func fill(_ fd: Int32, _ contents: [UInt8], mode: UInt32?, sync: Bool, _ path: String) throws(FileSystemError) {
         var closed = false
         defer { if !closed { close(fd) } }
         try Posix.writeAll(fd, contents, path)
@@ -238,7 +249,13 @@ public struct LocalFileSystem: FileSystem {
 
     public func lock(_ path: String) throws -> FileLock {
         let fd = try systemCall(path, "lock") { open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600) }
-        do {
+        return try Self.lock(fd, path)
+    }
+
+    /// Takes an exclusive lock on the open file `fd`, which must be a regular file; the lock (and
+    /// the descriptor) go with the returned value. Closes `fd` on failure.
+    static func lock(_ fd: Int32, _ path: String) throws(FileSystemError) -> FileLock {
+        do throws(FileSystemError) {
             var info = stat()
             try systemCall(path, "lock") { fstat(fd, &info) }
             guard info.st_mode & S_IFMT == S_IFREG else { throw FileSystemError(path: path, operation: "lock", code: EINVAL) }
