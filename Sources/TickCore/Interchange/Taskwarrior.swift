@@ -244,7 +244,7 @@ public enum Taskwarrior {
 
     /// `YYYYMMDDTHHMMSSZ` of a local day and minute.
     static func stamp(day: Day, minutes: Int) -> String {
-        guard let seconds = LocalTimeZone.utc(day: day, minutes: minutes),
+        guard let seconds = LocalTimeZone.seconds(day: day, minutes: minutes),
               let (y, mo, d, h, mi, s) = LocalTimeZone.utcFields(seconds) else { return "19700101T000000Z" }
         func pad(_ n: Int, _ width: Int) -> String { let s = String(n); return String(repeating: "0", count: max(0, width - s.count)) + s }
         return pad(y, 4) + pad(mo, 2) + pad(d, 2) + "T" + pad(h, 2) + pad(mi, 2) + pad(s, 2) + "Z"

@@ -157,8 +157,8 @@ extension Library {
 
     /// How deep each of `ids` stands under the others: 0, or one more than its parent's level when
     /// its parent is among `ids` before it (as `all` orders them). Linear in the rows.
-    public func nestingLevels(_ ids: [TaskID]) -> [Int] {
-        var levels = [Int](repeating: 0, count: ids.count)
+    public func nestingLevels(_ ids: [TaskID]) -> [Int32] {
+        var levels = [Int32](repeating: 0, count: ids.count)
         var levelOf: [Int32] = []   // per task of the current list: its level + 1, or 0 when not yet shown
         var list = -1
         var start = 0
@@ -172,9 +172,9 @@ extension Library {
                 if levelOf.count < count { levelOf = [Int32](repeating: 0, count: count) }
             }
             let parent = Int(lists[list].segment.cold(id.index).parent)
-            let level = parent >= 0 && levelOf[parent] > 0 ? Int(levelOf[parent]) : 0
+            let level = parent >= 0 && levelOf[parent] > 0 ? levelOf[parent] : 0
             levels[k] = level
-            levelOf[id.index] = Int32(level + 1)
+            levelOf[id.index] = level + 1
         }
         return levels
     }

@@ -324,14 +324,29 @@ public struct RefIndex: Sendable {
     }
 }
 
+/// A ref's sort key and its position, packed in 16 bytes (a tuple of the two takes 24).
+private struct SortEntry {
+    var head: UInt64
+    var position: Int32
+    var last: UInt8
+
+    init(key: SortKey, position: Int32) {
+        head = key.head
+        last = key.last
+        self.position = position
+    }
+
+    var key: SortKey { SortKey(head: head, last: last) }
+}
+
 /// The refs' sort keys with their positions, in text order.
 ///
 /// A large set is first spread by its first three symbols (a counting sort over 27^3 buckets, linear), and
 /// each bucket, a handful of refs, is then sorted on its own.
-private func sortedByText(_ refs: [Ref]) -> [(key: SortKey, position: Int32)] {
+private func sortedByText(_ refs: [Ref]) -> [SortEntry] {
     let bucketCount = 27 * 27 * 27
     guard refs.count >= 4096 else {
-        var entries = refs.indices.map { (key: SortKey(refs[$0].hash), position: Int32($0)) }
+        var entries = refs.indices.map { SortEntry(key: SortKey(refs[$0].hash), position: Int32($0)) }
         entries.sort { $0.key < $1.key }
         return entries
     }
@@ -341,11 +356,11 @@ private func sortedByText(_ refs: [Ref]) -> [(key: SortKey, position: Int32)] {
     for ref in refs { starts[bucket(SortKey(ref.hash)) + 1] += 1 }
     for b in 0..<bucketCount { starts[b + 1] += starts[b] }
     var next = starts
-    var spread = [(key: SortKey, position: Int32)](repeating: (SortKey(head: 0, last: 0), 0), count: refs.count)
+    var spread = [SortEntry](repeating: SortEntry(key: SortKey(head: 0, last: 0), position: 0), count: refs.count)
     for (position, ref) in refs.enumerated() {
         let key = SortKey(ref.hash)
         let b = bucket(key)
-        spread[next[b]] = (key, Int32(position))
+        spread[next[b]] = SortEntry(key: key, position: Int32(position))
         next[b] += 1
     }
     for b in 0..<bucketCount where starts[b + 1] - starts[b] > 1 {

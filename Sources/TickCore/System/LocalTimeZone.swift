@@ -5,24 +5,13 @@ import Musl
 #endif
 import TickFormat
 
-/// Converts between UTC instants and the local wall clock (`TZ`, else the system's zone), for the
-/// formats that store UTC (Taskwarrior). tick's own dates are floating local time.
+/// The local time zone (`TZ`, else the system's), for the few places that must turn floating local
+/// time into UTC: the `COMPLETED` time of a calendar export.
 public enum LocalTimeZone {
-    /// The local day and minute of the instant `seconds` after the epoch (UTC); nil when the C
-    /// library cannot convert it.
-    public static func local(fromUTC seconds: Int) -> (day: Day, minutes: Int)? {
-        tzset()
-        var time = time_t(seconds)
-        var parts = tm()
-        guard localtime_r(&time, &parts) != nil,
-              let day = Day(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
-        else { return nil }
-        return (day, Int(parts.tm_hour) * 60 + Int(parts.tm_min))
-    }
-
-    /// The instant (seconds after the epoch, UTC) of the local `day` at `minutes` after midnight;
-    /// nil when the C library cannot convert it.
-    public static func utc(day: Day, minutes: Int) -> Int? {
+    /// Seconds since the epoch (UTC) of `minutes` after midnight of `day` in local time, or nil when
+    /// the C library cannot convert it. A time that a clock change skips or repeats is taken as
+    /// `mktime` takes it with daylight saving time unknown.
+    public static func seconds(day: Day, minutes: Int = 0) -> Int? {
         tzset()
         var parts = tm()
         parts.tm_year = Int32(day.year - 1900)
@@ -31,8 +20,20 @@ public enum LocalTimeZone {
         parts.tm_hour = Int32(minutes / 60)
         parts.tm_min = Int32(minutes % 60)
         parts.tm_isdst = -1
-        let seconds = mktime(&parts)
-        return seconds == -1 ? nil : Int(seconds)
+        let result = mktime(&parts)
+        return result == -1 && parts.tm_year != 69 ? nil : Int(result)
+    }
+
+    /// The local day and minute of the instant `seconds` after the epoch (UTC), for the formats
+    /// that store UTC (Taskwarrior); nil when the C library cannot convert it.
+    public static func local(fromUTC seconds: Int) -> (day: Day, minutes: Int)? {
+        tzset()
+        var time = time_t(seconds)
+        var parts = tm()
+        guard localtime_r(&time, &parts) != nil,
+              let day = Day(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
+        else { return nil }
+        return (day, Int(parts.tm_hour) * 60 + Int(parts.tm_min))
     }
 
     /// The UTC calendar fields of an instant: year, month, day, hour, minute, second.

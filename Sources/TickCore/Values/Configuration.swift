@@ -20,6 +20,9 @@ public struct Settings: Sendable, Equatable {
     /// Whether completing a repeating task also keeps a completed copy (`recurrence.keep-history`,
     /// as `--keep-history` does; off by default).
     public var keepHistory = false
+    /// The minute after midnight a date-only task comes due for `tick remind` (`remind.time`, `HH:MM`;
+    /// tick's own is 09:00).
+    public var remindTime: Int?
     /// The first day of the week (`week-start`): `monday` or `sunday`; nil when not set.
     public var weekStart: WeekStart?
     /// Where each key's value came from, `FILE:LINE`, for messages that mention it.
@@ -64,6 +67,9 @@ public enum Configuration {
         Key(name: "recurrence.keep-history", values: "true or false",
             check: { ["true", "false"].contains($0) ? nil : "true or false" },
             apply: { $0.keepHistory = $1 == "true" }, fallback: "false"),
+        Key(name: "remind.time", values: "a time HH:MM, from 00:00 to 23:59",
+            check: { minutes(of: $0) == nil ? "a time HH:MM, from 00:00 to 23:59" : nil },
+            apply: { $0.remindTime = minutes(of: $1) }, fallback: "09:00"),
         Key(name: "week-start", values: "monday or sunday",
             check: { WeekStart(rawValue: $0) == nil ? "monday or sunday" : nil },
             apply: { $0.weekStart = WeekStart(rawValue: $1) }, fallback: "monday"),

@@ -14,7 +14,7 @@ enum Commands {
             + "lists whose names are the same ignoring case and accents are each followed by their file. With "
             + "--json: {today, scheduled, flagged, all, lists: [{name, file, symbol, color, open, done}]}.",
         subcommands: [today, tomorrow, upcoming, scheduled, flagged, all, completed, lists, ls, show, search, pick,
-                      status, export,
+                      status, export, remind,
                       add, done, reopen, skip, flag, unflag, due, priority, edit, mv, rm, id, list, undo,
                       check, initialize, gitSetup, doctor, sync, mergeDriver, config, importCommand, completions, help],
         run: runHome)
@@ -153,8 +153,21 @@ enum Commands {
         discussion: "How many open tasks are overdue, due later today and flagged, in words: "
             + "2 overdue · 3 today · 1 flagged. Only counts that are not zero are shown; when all are zero "
             + "it prints nothing. Files it skips are left for tick check to report: nothing goes to standard "
-            + "error in normal operation. With --json: {overdue, today, flagged, open}, always.",
+            + "error in normal operation. With --json: {overdue, today, flagged, open}, always.\n\n"
+            + "--format FORMAT prints FORMAT with {overdue}, {today}, {flagged} and {open} replaced by those counts "
+            + "and {next} by the title of the most urgent open task (the pick's weights decide, ties by due date, "
+            + "priority, list and line); {NAME?TEXT} shows TEXT, which may hold placeholders, only when NAME is not "
+            + "zero (for next: when a task is open); {{ is a brace, and so is }} outside {NAME?...}, inside which } always closes. When the result is empty it prints "
+            + "nothing at all. Example: --format '{overdue?{overdue}! }{today?{today} today}'.\n\n"
+            + "--large prints the \(largeCount) most urgent open tasks, one row each, the most urgent first, and "
+            + "nothing when no task is open; with --json, an array of their task objects.",
+        options: [statusFormatOption, largeOption],
         run: runStatus)
+
+    static let statusFormatOption = ValueOption("format", valueName: "FORMAT",
+                                                help: "Print FORMAT with its placeholders filled in (see below)")
+    static let largeCount = 5
+    static let largeOption = Flag("large", help: "The \(largeCount) most urgent open tasks, one row each")
 
     // MARK: - Writing
 

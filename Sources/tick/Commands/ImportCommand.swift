@@ -5,7 +5,7 @@ extension Commands {
     static let importListOption = ValueOption(
         "list", short: "l", valueName: "LIST",
         help: "Put every task in LIST (its name, file name or path; created when no list has that name)")
-    static let dryRunOption = Flag("dry-run", help: "Print the summary and write nothing")
+    static let importDryRunOption = Flag("dry-run", help: "Print the summary and write nothing")
     static let keepIDsOption = Flag("keep-ids", help: "Keep each task's uuid as an id: token (a stable ref)")
 
     static let importDiscussion = "The tasks go after the last task outside sections of their lists, through the "
@@ -29,7 +29,7 @@ extension Commands {
             + "key:value words. The first +project names the list (unless --list); a task without one goes to "
             + "the default list.\n\n" + importDiscussion,
         arguments: [importFileArgument],
-        options: [importListOption, dryRunOption],
+        options: [importListOption, importDryRunOption],
         run: runImport(.todoTxt))
 
     static let importTaskwarrior: Command = Command(
@@ -39,7 +39,7 @@ extension Commands {
             + "list (unless --list); deleted tasks and the instances of a repeating task are skipped and "
             + "counted.\n\n" + importDiscussion,
         arguments: [importFileArgument],
-        options: [importListOption, keepIDsOption, dryRunOption],
+        options: [importListOption, keepIDsOption, importDryRunOption],
         run: runImport(.taskwarrior))
 }
 
@@ -68,7 +68,7 @@ func runImport(_ format: ImportFormat) -> Command.Run {
         } catch {
             throw UsageError.invalidInput("'\(path)' is not a \(format == .todoTxt ? "todo.txt" : "Taskwarrior") file: \(error)")
         }
-        let dryRun = invocation.flag(Commands.dryRunOption)
+        let dryRun = invocation.flag(Commands.importDryRunOption)
 
         // Each task's list: an existing one, else a new one, else the default list.
         let session = dryRun ? nil : try invocation.openForWriting(create: true)

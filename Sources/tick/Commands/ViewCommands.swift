@@ -177,7 +177,7 @@ func runView(_ view: SmartView) -> Command.Run {
                     current = id.list
                 }
                 // A subtask is indented under its parent when the parent is shown too.
-                rows.write(id, to: out, level: levels[k])
+                rows.write(id, to: out, level: Int(levels[k]))
             }
         case .today, .tomorrow:
             let day = view == .today ? now.day : now.tomorrow
