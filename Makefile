@@ -33,9 +33,9 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 APT_INSTALL = $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 # What the tests call, one CHECK:PACKAGE pair per Debian package: CHECK is a command on PATH, or
 # py3.MODULE for a module that Debian's /usr/bin/python3 must import. Add a pair for a new tool.
-TEST_TOOLS = cmark-gfm:cmark-gfm git:git py3.icalendar:python3-icalendar systemd-analyze:systemd
+TEST_TOOLS = cmark-gfm:cmark-gfm git:git py3.icalendar:python3-icalendar systemd-analyze:systemd zsh:zsh fish:fish groff:groff-base task:taskwarrior todo-txt:todotxt-cli
 
-.PHONY: all deps test-deps build release test install demo clean
+.PHONY: all deps test-deps build release test install install-files demo clean
 
 all: build
 
@@ -79,9 +79,24 @@ test: deps test-deps
 	$(SWIFT) build $(SWIFTPM_FLAGS)
 	$(SWIFT) test $(SWIFTPM_FLAGS) --parallel
 
+# The binary, the man page (generated from the command table and README.md by the binary itself) and
+# the completion scripts, where bash-completion, zsh and fish look under PREFIX. install-files does
+# the copying with the binary TICK_BIN names, without building (the tests run it on their build).
 install: release
-	install -d "$(DESTDIR)$(PREFIX)/bin"
-	install -m 755 "$(TICK)" "$(DESTDIR)$(PREFIX)/bin/tick"
+	$(MAKE) install-files TICK_BIN="$(TICK)"
+
+install-files:
+	@test -x "$(TICK_BIN)" || { echo "make: TICK_BIN='$(TICK_BIN)' is not an executable tick" >&2; exit 1; }
+	install -d "$(DESTDIR)$(PREFIX)/bin" "$(DESTDIR)$(PREFIX)/share/man/man1" \
+		"$(DESTDIR)$(PREFIX)/share/bash-completion/completions" "$(DESTDIR)$(PREFIX)/share/zsh/site-functions" \
+		"$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d"
+	install -m 755 "$(TICK_BIN)" "$(DESTDIR)$(PREFIX)/bin/tick"
+	"$(TICK_BIN)" __manpage README.md > "$(DESTDIR)$(PREFIX)/share/man/man1/tick.1"
+	"$(TICK_BIN)" completions bash > "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/tick"
+	"$(TICK_BIN)" completions zsh > "$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_tick"
+	"$(TICK_BIN)" completions fish > "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/tick.fish"
+	chmod 644 "$(DESTDIR)$(PREFIX)/share/man/man1/tick.1" "$(DESTDIR)$(PREFIX)/share/bash-completion/completions/tick" \
+		"$(DESTDIR)$(PREFIX)/share/zsh/site-functions/_tick" "$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/tick.fish"
 
 # Runs the freshly built tick on the example folder. Add one line per command to show.
 demo: release

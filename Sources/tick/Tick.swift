@@ -23,7 +23,10 @@ enum Tick {
     }
 
     private static func execute(_ arguments: [String], context: Context) throws -> ExitStatus {
-        let parsed = try ArgumentParser.parse(arguments, root: Commands.root)
+        // `tick __complete -- WORDS...` (which the completion scripts run) and `tick __manpage README`
+        // (which make install runs) are in no help or completion.
+        let root = [Commands.complete.name, Commands.manPage.name].contains(arguments.first ?? "") ? Commands.rootWithHidden : Commands.root
+        let parsed = try ArgumentParser.parse(arguments, root: root)
         switch parsed {
         case .version:
             context.out.line("tick \(version)")
@@ -38,9 +41,11 @@ enum Tick {
             var now = try Now.resolve(option: global.now, environment: context.environment["TICK_NOW"], clock: {
                 var clock = global.clockReading ?? Now.system()
                 clock.tonight = settings.tonight ?? Now.defaultTonight
+                clock.weekStart = settings.weekStart
                 return clock
             })
             now.tonight = settings.tonight ?? Now.defaultTonight
+            now.weekStart = settings.weekStart
             let invocation = Invocation(
                 path: path, arguments: arguments, global: global, context: context,
                 terminal: Terminal.detect(choice: colorChoice(global, settings, context.environment),

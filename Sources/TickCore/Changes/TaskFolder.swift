@@ -213,6 +213,27 @@ public final class TaskFolder {
         return named.first { $0.file.path.lowercased() == file }?.file.path ?? named.first?.file.path ?? file
     }
 
+    /// Adds tasks to several lists in one change (one journal entry, one `undo`): each list's tasks
+    /// go in the order given into its part outside sections, as `add` puts one. A list whose file is
+    /// missing is created from `initial` when that is given (a new list's first bytes), else it is gone.
+    public func add(_ batches: [(path: String, initial: [UInt8]?, tasks: [(task: NewTask, id: String?)])], summary: String) throws -> Library {
+        let changes = batches.map { batch in
+            (batch.path, { (bytes: [UInt8]?) throws -> FileOutcome in
+                guard var document = (bytes ?? batch.initial).map({ Document(bytes: $0) }) else {
+                    throw MutationError.listGone(path: batch.path)
+                }
+                for (task, id) in batch.tasks {
+                    let result = try document.inserting(task, at: .unsectioned)
+                    document = result.document
+                    if let id { document = try document.settingID(result.task!, id).document }
+                }
+                return .write(document.serialize())
+            })
+        }
+        try writeFiles(summary, changes)
+        return library
+    }
+
     // MARK: - Removing
 
     /// Removes the tasks, with their notes and subtasks, in one change. Returns each task's count

@@ -256,7 +256,7 @@ public enum ScheduleGroup: Hashable, Sendable {
     case overdue
     case today
     case tomorrow
-    /// 2 to 6 days ahead: the weekday's name.
+    /// 2 to 6 days ahead (with `week-start` set: only to the end of this week): the weekday's name.
     case weekday(Day)
     /// Later: the date.
     case date(Day)
@@ -267,7 +267,9 @@ public enum ScheduleGroup: Hashable, Sendable {
         case ..<0: self = .overdue
         case 0: self = .today
         case 1: self = .tomorrow
-        case 2...6: self = .weekday(due.day)
+        // With a configured week start, the weekday headings stop at the week's last day.
+        case 2...6 where now.weekStart.map { days <= $0.daysToWeekEnd(from: now.day) } ?? true:
+            self = .weekday(due.day)
         default: self = .date(due.day)
         }
     }

@@ -23,4 +23,38 @@ public enum LocalTimeZone {
         let result = mktime(&parts)
         return result == -1 && parts.tm_year != 69 ? nil : Int(result)
     }
+
+    /// The local day and minute of the instant `seconds` after the epoch (UTC), for the formats
+    /// that store UTC (Taskwarrior); nil when the C library cannot convert it.
+    public static func local(fromUTC seconds: Int) -> (day: Day, minutes: Int)? {
+        tzset()
+        var time = time_t(seconds)
+        var parts = tm()
+        guard localtime_r(&time, &parts) != nil,
+              let day = Day(year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday))
+        else { return nil }
+        return (day, Int(parts.tm_hour) * 60 + Int(parts.tm_min))
+    }
+
+    /// The UTC calendar fields of an instant: year, month, day, hour, minute, second.
+    public static func utcFields(_ seconds: Int) -> (Int, Int, Int, Int, Int, Int)? {
+        var time = time_t(seconds)
+        var parts = tm()
+        guard gmtime_r(&time, &parts) != nil else { return nil }
+        return (Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+                Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+    }
+
+    /// Seconds after the epoch of a UTC calendar date and time; nil when out of range.
+    public static func utcSeconds(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int? {
+        var parts = tm()
+        parts.tm_year = Int32(year - 1900)
+        parts.tm_mon = Int32(month - 1)
+        parts.tm_mday = Int32(day)
+        parts.tm_hour = Int32(hour)
+        parts.tm_min = Int32(minute)
+        parts.tm_sec = Int32(second)
+        let seconds = timegm(&parts)
+        return seconds == -1 ? nil : Int(seconds)
+    }
 }

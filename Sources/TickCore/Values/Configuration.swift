@@ -29,14 +29,15 @@ public struct Settings: Sendable, Equatable {
     /// The minute after midnight a date-only task comes due for `tick remind` (`remind.time`, `HH:MM`;
     /// tick's own is 09:00).
     public var remindTime: Int?
-    /// The day weeks start on for queries (`this-week`, `next-week`): 1 = Monday (tick's own) … 7 = Sunday
-    /// (`week-start`).
-    public var weekStart = 1
     /// The saved views (`view.NAME = QUERY`, `view.NAME.sort`, `view.NAME.group`), in the order of their
     /// first line; a later file's line for a name replaces that part of it.
     public var views: [SavedView] = []
+    /// The first day of the week (`week-start`): `monday` or `sunday`; nil when not set.
+    public var weekStart: WeekStart?
     /// Where each key's value came from, `FILE:LINE`, for messages that mention it.
     public var origins: [String: String] = [:]
+    /// Each key's value as written in the file it came from (`tick config` shows them).
+    public var values: [String: String] = [:]
 
     public init(defaultList: String? = nil, color: String? = nil) {
         self.defaultList = defaultList
@@ -54,38 +55,48 @@ public enum Configuration {
         /// Nil when `value` is fine, else what is expected instead.
         var check: @Sendable (String) -> String?
         var apply: @Sendable (inout Settings, String) -> Void
+        /// What tick does when no file sets the key, as `tick config` shows it.
+        public var fallback: String = ""
     }
 
     /// Every key, in the order of the README's table.
     public static let keys: [Key] = [
         Key(name: "default-list", values: "a list's name, file name or path",
             check: { $0.unicodeScalars.contains { $0.properties.generalCategory == .control } ? "a list's name" : nil },
-            apply: { $0.defaultList = $1 }),
+            apply: { $0.defaultList = $1 }, fallback: "Inbox"),
         Key(name: "color", values: "auto, always or never",
             check: { ["auto", "always", "never"].contains($0) ? nil : "auto, always or never" },
-            apply: { $0.color = $1 }),
+            apply: { $0.color = $1 }, fallback: "auto"),
         Key(name: "date.tonight", values: "a time HH:MM, from 00:00 to 23:59",
             check: { minutes(of: $0) == nil ? "a time HH:MM, from 00:00 to 23:59" : nil },
-            apply: { $0.tonight = minutes(of: $1) }),
+            apply: { $0.tonight = minutes(of: $1) }, fallback: "18:00"),
         Key(name: "autocommit", values: "true or false",
             check: { ["true", "false"].contains($0) ? nil : "true or false" },
-            apply: { $0.autocommit = $1 == "true" }),
+            apply: { $0.autocommit = $1 == "true" }, fallback: "false"),
         Key(name: "recurrence.keep-history", values: "true or false",
             check: { ["true", "false"].contains($0) ? nil : "true or false" },
-            apply: { $0.keepHistory = $1 == "true" }),
+            apply: { $0.keepHistory = $1 == "true" }, fallback: "false"),
         Key(name: "obsidian.new-task-style", values: "tick, emoji or dataview",
             check: { TaskStyle(rawValue: $0) == nil ? "tick, emoji or dataview" : nil },
-            apply: { $0.newTaskStyle = TaskStyle(rawValue: $1) ?? .tick }),
+            apply: { $0.newTaskStyle = TaskStyle(rawValue: $1) ?? .tick }, fallback: "tick"),
         Key(name: "obsidian.recurrence", values: "tasks or in-place",
             check: { ["tasks", "in-place"].contains($0) ? nil : "tasks or in-place" },
-            apply: { $0.obsidianRecurrenceInPlace = $1 == "in-place" }),
+            apply: { $0.obsidianRecurrenceInPlace = $1 == "in-place" }, fallback: "tasks"),
         Key(name: "remind.time", values: "a time HH:MM, from 00:00 to 23:59",
             check: { minutes(of: $0) == nil ? "a time HH:MM, from 00:00 to 23:59" : nil },
-            apply: { $0.remindTime = minutes(of: $1) }),
+            apply: { $0.remindTime = minutes(of: $1) }, fallback: "09:00"),
         Key(name: "week-start", values: "monday or sunday",
-            check: { ["monday", "sunday"].contains($0) ? nil : "monday or sunday" },
-            apply: { $0.weekStart = $1 == "sunday" ? 7 : 1 }),
+            check: { WeekStart(rawValue: $0) == nil ? "monday or sunday" : nil },
+            apply: { $0.weekStart = WeekStart(rawValue: $1) }, fallback: "monday"),
     ]
+
+    /// The key named `name`, or nil.
+    public static func key(named name: String) -> Key? { keys.first { $0.name == name } }
+
+    /// Nil when `value` is a good value of `key`, else what is expected instead.
+    public static func problem(with value: String, for key: Key) -> String? {
+        value.isEmpty ? key.values : key.check(value)
+    }
 
     /// Minutes after midnight for `H:MM` or `HH:MM` from 0:00 to 23:59, else nil.
     static func minutes(of text: String) -> Int? {
@@ -188,6 +199,7 @@ public enum Configuration {
             }
             key.apply(&settings, value)
             settings.origins[name] = place
+            settings.values[name] = value
         }
     }
 

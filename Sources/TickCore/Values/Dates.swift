@@ -54,6 +54,9 @@ public struct Now: Hashable, Sendable, CustomStringConvertible {
     public var tonight: Int = defaultTonight {
         didSet { precondition((0..<1440).contains(tonight), "tonight out of range") }
     }
+    /// The first day of the week (`week-start`); nil when not configured, which counts as Monday
+    /// for `eow` and `next week` and leaves the Scheduled view's weekday headings at six days.
+    public var weekStart: WeekStart? = nil
     /// `tonight` when not configured: 18:00.
     public static let defaultTonight = 18 * 60
 
@@ -299,7 +302,7 @@ private func parseDay(_ b: [UInt8], now: Now, text: String) throws(DateError) ->
         case "tonight": return (today, now.tonight)
         case "tomorrow": return (try offset(1), nil)
         case "yesterday": return (try offset(-1), nil)
-        case "eow": return (try offset(7 - today.weekday), nil)
+        case "eow": return (try offset((now.weekStart ?? .monday).daysToWeekEnd(from: today)), nil)
         case "eom": return (Day(year: today.year, month: today.month, day: Day.length(ofMonth: today.month, year: today.year))!, nil)
         default: break
         }
@@ -318,7 +321,7 @@ private func parseDay(_ b: [UInt8], now: Now, text: String) throws(DateError) ->
         }
     case 2:
         if words[0] == "next" {
-            if words[1] == "week" { return (try offset(8 - today.weekday), nil) }
+            if words[1] == "week" { return (try offset((now.weekStart ?? .monday).daysToWeekEnd(from: today) + 1), nil) }
             if words[1] == "month" {
                 let first = Day(year: today.year, month: today.month, day: 1)!
                 return (try addingMonths(1, to: first, text: text), nil)

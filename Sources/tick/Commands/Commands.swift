@@ -18,7 +18,7 @@ enum Commands {
                       view, pick,
                       status, export, remind,
                       add, done, reopen, skip, flag, unflag, due, priority, edit, mv, rm, id, list, undo,
-                      check, initialize, gitSetup, doctor, sync, mergeDriver, help],
+                      check, initialize, gitSetup, doctor, sync, mergeDriver, config, importCommand, completions, help],
         run: runHome)
 
     // MARK: - Reading

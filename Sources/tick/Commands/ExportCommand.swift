@@ -14,7 +14,7 @@ extension Commands {
         "list", short: "l", valueName: "LIST",
         help: "Only the list LIST: its name or file name (a unique prefix is enough) or its path")
 
-    static let exportFormats: [Command] = [exportJSON, exportICS, exportVdir]
+    static let exportFormats: [Command] = [exportJSON, exportICS, exportVdir, exportTodoTxt, exportTaskwarrior]
 
     static let export: Command = Command(
         name: "export",

@@ -32,7 +32,7 @@ extension Invocation {
     /// A query typed on the command line, dates relative to now, weeks starting on `week-start`.
     func query(_ text: String) throws -> Query {
         do {
-            return try Query(parsing: text, now: now, weekStart: settings.weekStart)
+            return try Query(parsing: text, now: now, weekStart: (settings.weekStart ?? .monday).firstWeekday)
         } catch {
             throw UsageError.invalidInput("\(error.description) in '\(text)'")
         }

@@ -1,0 +1,111 @@
+import TickFormat
+
+// What the import and export formats of other task managers (todo.txt, Taskwarrior) share: a task
+// read from a file before it is written to a list, the summary of an import, a refused file, and
+// the tasks of a folder as the exporters read them.
+
+/// A task read from another tool's file, ready to be added to a list.
+public struct ImportedTask: Sendable, Equatable {
+    /// The `id:` to give it (FORMAT.md 5.8), or nil.
+    public var id: String? = nil
+    /// The list it goes to (a list's name or path, or a new list's name), or nil for the default list.
+    public var list: String?
+    public var task: NewTask
+    /// Where it came from: `line 3` or `record 2`.
+    public var place: String
+}
+
+/// What reading a file gave: the tasks, and what was left out or kept in another form.
+public struct ImportReading: Sendable, Equatable {
+    public var tasks: [ImportedTask] = []
+    /// Records not imported, by reason (`deleted`), with their counts.
+    public var skipped: [String: Int] = [:]
+    /// Fields that have no place in a tick task, with how many records had them.
+    public var unmapped: [String: Int] = [:]
+
+    public init() {}
+}
+
+/// A file that is not in the format it was read as: nothing is imported.
+public struct InterchangeError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// `line 3`, `line 2, column 7`, or `record 2`.
+    public var place: String
+    public var reason: String
+
+    public init(_ place: String, _ reason: String) {
+        self.place = place
+        self.reason = reason
+    }
+
+    public var description: String { "\(place): \(reason)" }
+}
+
+/// One task of the folder as an exporter sees it.
+public struct ExportedTask: Sendable {
+    public var ref: String
+    /// The ref of the enclosing task of a subtask.
+    public var parentRef: String?
+    /// The list's display name and file path.
+    public var listName: String
+    public var listPath: String
+    public var info: TaskInfo
+    public var notes: String
+}
+
+/// What an export leaves out or changes, counted for its summary on standard error.
+public struct ExportSummary: Sendable, Equatable {
+    public var tasks = 0
+    /// Kinds of things the format cannot hold (`notes dropped`), with how many tasks had them.
+    public var lost: [String: Int] = [:]
+
+    public init() {}
+
+    /// `Exported 12 tasks (notes dropped: 3, subtasks flattened: 2)`.
+    public var line: String {
+        var text = "Exported \(tasks) task" + (tasks == 1 ? "" : "s")
+        if !lost.isEmpty {
+            text += " (" + lost.keys.sorted().map { "\($0): \(lost[$0]!)" }.joined(separator: ", ") + ")"
+        }
+        return text
+    }
+}
+
+public enum Interchange {
+    /// The tasks of `lists` (every list when nil), in folder order, as exporters read them.
+    public static func tasks(of library: Library, lists: [Int]? = nil) -> [ExportedTask] {
+        let chosen = Set(lists ?? Array(library.lists.indices))
+        return library.ids.filter { chosen.contains($0.list) }.map { id in
+            let list = library.list(id)
+            return ExportedTask(ref: library.ref(id), parentRef: library.parent(of: id).map(library.ref),
+                                listName: list.name, listPath: list.file.path, info: library.task(id),
+                                notes: library.notes(id))
+        }
+    }
+
+    /// Whether `name` can be a tick tag as it is (FORMAT.md 5.5).
+    public static func isTagName(_ name: String) -> Bool {
+        !name.isEmpty && name.unicodeScalars.allSatisfy {
+            $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" || $0 == "/"
+        }
+    }
+
+    /// Builds a task from a tick title line (`words` as they go into the file, with tokens) through
+    /// the same reading as `tick add`: a word tick would refuse is refused here, naming `place`.
+    static func task(fromLine all: [String], done: Bool, doneDate: Day?, notes: String, now: Now,
+                     place: String) throws(InterchangeError) -> NewTask {
+        let words = all
+        let text = words.joined(separator: " ")
+        do {
+            var input = try TitleInput(parsing: text, now: now)
+            input.title = try TaskTitle.validated(input.title, besidesMetadata: !text.isEmpty)
+            var task = input.newTask(notes: notes)
+            if done {
+                task.done = true
+                task.doneDate = doneDate ?? task.doneDate
+            }
+            return task
+        } catch {
+            throw InterchangeError(place, "\(error) in '\(text.escapingNonPrinting)'")
+        }
+    }
+}

@@ -1,0 +1,221 @@
+/// A JSON value, as the interchange formats read and write it (Foundation is not linked).
+public indirect enum JSONValue: Sendable, Equatable {
+    case null
+    case bool(Bool)
+    /// A number as written.
+    case number(String)
+    case string(String)
+    case array([JSONValue])
+    /// Members in the order written.
+    case object([(String, JSONValue)])
+
+    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case let (.bool(x), .bool(y)): return x == y
+        case let (.number(x), .number(y)): return x == y
+        case let (.string(x), .string(y)): return x == y
+        case let (.array(x), .array(y)): return x == y
+        case let (.object(x), .object(y)): return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: return false
+        }
+    }
+
+    /// The member `key` of an object.
+    public subscript(key: String) -> JSONValue? {
+        if case .object(let members) = self { return members.first { $0.0 == key }?.1 }
+        return nil
+    }
+
+    public var string: String? { if case .string(let s) = self { return s }; return nil }
+
+    /// The compact text of the value.
+    public var text: String {
+        var out = ""
+        render(into: &out)
+        return out
+    }
+
+    private func render(into out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .number(let n): out += n
+        case .string(let s): JSONValue.quote(s, into: &out)
+        case .array(let items):
+            out += "["
+            for (i, item) in items.enumerated() { if i > 0 { out += "," }; item.render(into: &out) }
+            out += "]"
+        case .object(let members):
+            out += "{"
+            for (i, (key, value)) in members.enumerated() {
+                if i > 0 { out += "," }
+                JSONValue.quote(key, into: &out)
+                out += ":"
+                value.render(into: &out)
+            }
+            out += "}"
+        }
+    }
+
+    private static func quote(_ s: String, into out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+}
+
+/// Reads JSON text; an error names the line and column.
+public struct JSONReader {
+    private let b: [UInt8]
+    private var i = 0
+    /// Nesting deeper than this is refused rather than recursed into.
+    private let maxDepth = 64
+
+    public init(_ bytes: [UInt8]) { b = bytes }
+
+    /// The line (1-based) of byte offset `at`.
+    public func line(at offset: Int) -> Int { b[..<min(offset, b.count)].reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 } }
+
+    /// Where the reader is: its byte offset.
+    public var offset: Int { i }
+
+    public var atEnd: Bool {
+        mutating get { skipSpace(); return i >= b.count }
+    }
+
+    /// The next value.
+    public mutating func value(depth: Int = 0) throws(InterchangeError) -> JSONValue {
+        skipSpace()
+        guard i < b.count else { throw fail("unexpected end of the file") }
+        guard depth < maxDepth else { throw fail("nested too deeply") }
+        switch b[i] {
+        case UInt8(ascii: "{"):
+            i += 1
+            var members: [(String, JSONValue)] = []
+            skipSpace()
+            if i < b.count, b[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+            while true {
+                skipSpace()
+                guard i < b.count, b[i] == UInt8(ascii: "\"") else { throw fail("expected a member name in quotes") }
+                let key = try string()
+                skipSpace()
+                guard i < b.count, b[i] == UInt8(ascii: ":") else { throw fail("expected ':'") }
+                i += 1
+                members.append((key, try value(depth: depth + 1)))
+                skipSpace()
+                guard i < b.count else { throw fail("unexpected end of the file") }
+                if b[i] == UInt8(ascii: ",") { i += 1; continue }
+                if b[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
+                throw fail("expected ',' or '}'")
+            }
+        case UInt8(ascii: "["):
+            i += 1
+            var items: [JSONValue] = []
+            skipSpace()
+            if i < b.count, b[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+            while true {
+                items.append(try value(depth: depth + 1))
+                skipSpace()
+                guard i < b.count else { throw fail("unexpected end of the file") }
+                if b[i] == UInt8(ascii: ",") { i += 1; continue }
+                if b[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+                throw fail("expected ',' or ']'")
+            }
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): return try literal("true", .bool(true))
+        case UInt8(ascii: "f"): return try literal("false", .bool(false))
+        case UInt8(ascii: "n"): return try literal("null", .null)
+        default:
+            let start = i
+            while i < b.count, "+-0123456789.eE".utf8.contains(b[i]) { i += 1 }
+            guard i > start else { throw fail("unexpected '\(String(decoding: [b[i]], as: UTF8.self))'") }
+            return .number(String(decoding: b[start..<i], as: UTF8.self))
+        }
+    }
+
+    private mutating func literal(_ word: String, _ value: JSONValue) throws(InterchangeError) -> JSONValue {
+        let w = Array(word.utf8)
+        guard i + w.count <= b.count, Array(b[i..<(i + w.count)]) == w else { throw fail("unexpected text") }
+        i += w.count
+        return value
+    }
+
+    private mutating func string() throws(InterchangeError) -> String {
+        i += 1
+        var scalars = String.UnicodeScalarView()
+        var run: [UInt8] = []
+        func flush() { scalars.append(contentsOf: String(decoding: run, as: UTF8.self).unicodeScalars); run.removeAll() }
+        while i < b.count {
+            let c = b[i]
+            if c == UInt8(ascii: "\"") {
+                i += 1
+                flush()
+                return String(scalars)
+            }
+            if c < 0x20 { throw fail("a control character inside a string") }
+            if c == UInt8(ascii: "\\") {
+                flush()
+                i += 1
+                guard i < b.count else { break }
+                let e = b[i]
+                i += 1
+                switch e {
+                case UInt8(ascii: "\""): scalars.append("\"")
+                case UInt8(ascii: "\\"): scalars.append("\\")
+                case UInt8(ascii: "/"): scalars.append("/")
+                case UInt8(ascii: "b"): scalars.append("\u{08}")
+                case UInt8(ascii: "f"): scalars.append("\u{0C}")
+                case UInt8(ascii: "n"): scalars.append("\n")
+                case UInt8(ascii: "r"): scalars.append("\r")
+                case UInt8(ascii: "t"): scalars.append("\t")
+                case UInt8(ascii: "u"):
+                    var code = try hex4()
+                    if (0xD800..<0xDC00).contains(code), i + 1 < b.count, b[i] == UInt8(ascii: "\\"), b[i + 1] == UInt8(ascii: "u") {
+                        i += 2
+                        let low = try hex4()
+                        code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                    }
+                    scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
+                default: throw fail("a bad escape in a string")
+                }
+                continue
+            }
+            run.append(c)
+            i += 1
+        }
+        throw fail("a string that does not end")
+    }
+
+    private mutating func hex4() throws(InterchangeError) -> UInt32 {
+        guard i + 4 <= b.count, let n = UInt32(String(decoding: b[i..<(i + 4)], as: UTF8.self), radix: 16) else {
+            throw fail("a bad \\u escape")
+        }
+        i += 4
+        return n
+    }
+
+    private mutating func skipSpace() {
+        while i < b.count, b[i] == 0x20 || b[i] == 0x0A || b[i] == 0x0D || b[i] == 0x09 { i += 1 }
+    }
+
+    private func fail(_ reason: String) -> InterchangeError {
+        let lineStart = b[..<min(i, b.count)].lastIndex(of: UInt8(ascii: "\n")).map { $0 + 1 } ?? 0
+        return InterchangeError("line \(line(at: i)), column \(i - lineStart + 1)", "not JSON: " + reason)
+    }
+}

@@ -1,0 +1,172 @@
+import TickFormat
+
+/// todo.txt (one task a line: `x DONE CREATED (A) text +project @context key:value`), both ways.
+/// The README's mapping table says what happens to every field.
+public enum TodoTxt {
+    // MARK: - Reading
+
+    /// The tasks of a todo.txt file. `list`, when given, takes every task (the first `+project`
+    /// then becomes a tag like the others). A line tick cannot take (a bad `due:` or `rec:`, a
+    /// word tick would refuse) refuses the whole file, naming the line.
+    public static func read(_ bytes: [UInt8], list: String?, now: Now) throws(InterchangeError) -> ImportReading {
+        var reading = ImportReading()
+        var lineNumber = 0
+        for raw in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            lineNumber += 1
+            var line = raw
+            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+            let place = "line \(lineNumber)"
+            guard let text = String(validating: line, as: UTF8.self) else {
+                throw InterchangeError(place, "not valid UTF-8")
+            }
+            let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
+            if words.isEmpty { continue }
+            reading.tasks.append(try task(words, list: list, now: now, place: place, reading: &reading))
+        }
+        return reading
+    }
+
+    private static func task(_ all: [String], list fixedList: String?, now: Now, place: String,
+                             reading: inout ImportReading) throws(InterchangeError) -> ImportedTask {
+        var words = all[...]
+        var done = false, doneDate: Day? = nil, created: Day? = nil, priority = Priority.none
+        var keptLetter: String? = nil
+        if words.first == "x" {
+            done = true
+            words = words.dropFirst()
+            if let day = words.first.flatMap(Day.init(iso:)) {
+                doneDate = day
+                words = words.dropFirst()
+                if let day = words.first.flatMap(Day.init(iso:)) { created = day; words = words.dropFirst() }
+            }
+        }
+        if let first = words.first, let letter = priorityLetter(first) {
+            (priority, keptLetter) = mapped(letter)
+            words = words.dropFirst()
+        }
+        if created == nil, let day = words.first.flatMap(Day.init(iso:)) { created = day; words = words.dropFirst() }
+
+        var list = fixedList
+        var out: [String] = []
+        var flagged = false
+        for word in words {
+            if word.hasPrefix("+"), word.count > 1 {
+                let project = String(word.dropFirst())
+                if list == nil { list = project; continue }
+                out.append(Interchange.isTagName(project) ? "#" + project : word)
+            } else if word.hasPrefix("@"), word.count > 1 {
+                let context = String(word.dropFirst())
+                if context == "flag" { flagged = true; continue }
+                out.append(Interchange.isTagName(context) ? "#" + context : word)
+            } else if word.hasPrefix("due:") {
+                guard DueDate(iso: Array(word.utf8.dropFirst(4))) != nil else {
+                    throw InterchangeError(place, "'\(word.escapingNonPrinting)' is not a due date YYYY-MM-DD")
+                }
+                out.append(word)
+            } else if word.hasPrefix("rec:") {
+                guard RecurrenceRule(value: String(word.dropFirst(4))) != nil else {
+                    throw InterchangeError(place, "'\(word.escapingNonPrinting)' is not a rule tick reads (1w, +1w, ++1w; d, w, m, y, b)")
+                }
+                out.append(word)
+            } else if word.hasPrefix("pri:"), word.count == 5, let letter = priorityLetter("(" + word.dropFirst(4) + ")") {
+                let (level, kept) = mapped(letter)
+                if priority == .none { priority = level }
+                if kept != nil || priority != level { out.append(word) }
+            } else {
+                out.append(word)
+            }
+        }
+        if let keptLetter { out.append("pri:" + keptLetter) }
+        if let created { out.append("created:\(created)") }
+        if let token = priority.token { out.append(token) }
+        if flagged { out.append("#flag") }
+        let task = try Interchange.task(fromLine: out, done: done, doneDate: doneDate, notes: "", now: now, place: place)
+        return ImportedTask(list: list, task: task, place: place)
+    }
+
+    /// `A` for `(A)`, nil for anything else.
+    private static func priorityLetter(_ word: String) -> Character? {
+        let c = Array(word)
+        guard c.count == 3, c[0] == "(", c[2] == ")", c[1].isASCII, c[1].isUppercase else { return nil }
+        return c[1]
+    }
+
+    /// A priority letter's level, and the letter to keep as `pri:X` when the level cannot say it.
+    private static func mapped(_ letter: Character) -> (Priority, String?) {
+        switch letter {
+        case "A": return (.high, nil)
+        case "B": return (.medium, nil)
+        case "C": return (.low, nil)
+        default: return (.low, String(letter))
+        }
+    }
+
+    // MARK: - Writing
+
+    /// One todo.txt line per task, in folder order. Notes are dropped and subtasks become lines of
+    /// their own with `parent:REF`; both are counted in the summary.
+    public static func render(_ tasks: [ExportedTask]) -> (text: String, summary: ExportSummary) {
+        var summary = ExportSummary()
+        var out = ""
+        for task in tasks {
+            summary.tasks += 1
+            if !task.notes.isEmpty { summary.lost["notes dropped", default: 0] += 1 }
+            if task.parentRef != nil { summary.lost["subtasks flattened", default: 0] += 1 }
+            out += line(task) + "\n"
+        }
+        return (out, summary)
+    }
+
+    /// The todo.txt line of one task.
+    public static func line(_ task: ExportedTask) -> String {
+        let info = task.info
+        var words = info.title.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        var created: String? = nil
+        var letter: String? = nil
+        words.removeAll { word in
+            if word.hasPrefix("created:"), created == nil, Day(iso: String(word.dropFirst(8))) != nil {
+                created = String(word.dropFirst(8))
+                return true
+            }
+            if !info.done, info.priority == .low, letter == nil, word.hasPrefix("pri:"), word.count == 5,
+               let c = word.last, c.isASCII, c.isUppercase, c > "C" {
+                letter = String(c)
+                return true
+            }
+            return false
+        }
+        var parts: [String] = []
+        if info.done {
+            parts.append("x")
+            if let day = info.doneDate {
+                parts.append("\(day)")
+                if let created { parts.append(created) }
+            } else if let created {
+                words.append("created:" + created)
+            }
+        } else {
+            if let letter { parts.append("(\(letter))") }
+            else if info.priority != .none { parts.append("(" + ["C", "B", "A"][info.priority.rawValue - 1] + ")") }
+            if let created { parts.append(created) }
+        }
+        for word in words {
+            // A tag (FORMAT.md 5.5) becomes a context.
+            if word.hasPrefix("#"), word.count > 1, info.tags.contains(where: { word.dropFirst().hasPrefix($0) }) {
+                parts.append("@" + word.dropFirst())
+            } else {
+                parts.append(word)
+            }
+        }
+        parts.append("+" + String(task.listPath.dropLast(3)).split(whereSeparator: { $0 == " " || $0 == "\t" }).joined(separator: "-"))
+        if info.flagged { parts.append("@flag") }
+        if info.done, info.priority != .none, !words.contains(where: { $0.hasPrefix("pri:") }) {
+            parts.append("pri:" + ["C", "B", "A"][info.priority.rawValue - 1])
+        }
+        if let due = info.due { parts.append("due:\(due)") }
+        if let rule = info.recurrence { parts.append(rule.token) }
+        if let until = info.until { parts.append("until:\(until)") }
+        if let id = info.id { parts.append("id:" + id) }
+        if let parent = task.parentRef { parts.append("parent:" + parent) }
+        return parts.joined(separator: " ")
+    }
+}
