@@ -126,8 +126,10 @@ enum Completion {
             if positionals == 0 {
                 for sub in command.subcommands { out.append((sub.name, sub.summary)) }
             }
-            if let argument = argument(at: positionals, of: command) {
-                kind = Completion.kind(valueName: argument.name, option: nil, command: command)
+            // After a word of a repeated argument, the next may be one more of it or the argument after it.
+            for argument in arguments(at: positionals, of: command) {
+                out += values(Completion.kind(valueName: argument.name, option: nil, command: command),
+                              listGiven: listGiven, invocation: invocation)
             }
         }
         out += values(kind, listGiven: listGiven, invocation: invocation)
@@ -135,19 +137,22 @@ enum Completion {
         return out.filter { $0.0.hasPrefix(current) && seen.insert($0.0).inserted }
     }
 
-    /// The argument that the positional word number `index` (from 0) fills.
-    static func argument(at index: Int, of command: Command) -> Argument? {
+    /// The arguments that the positional word number `index` (from 0) may fill: one, or, from the second
+    /// word of a repeated argument on (from its first when it may be empty), also the argument after it.
+    static func arguments(at index: Int, of command: Command) -> [Argument] {
         var taken = 0
-        for argument in command.arguments {
+        for (k, argument) in command.arguments.enumerated() {
             switch argument.arity {
             case .required, .optional:
-                if index == taken { return argument }
+                if index == taken { return [argument] }
                 taken += 1
             case .zeroOrMore, .oneOrMore:
-                return argument
+                let next = k + 1 < command.arguments.count ? command.arguments[k + 1] : nil
+                let mayEnd = index > taken || argument.arity == .zeroOrMore
+                return [argument] + (mayEnd ? next.map { [$0] } ?? [] : [])
             }
         }
-        return nil
+        return []
     }
 
     static func values(_ kind: Kind, listGiven: String?, invocation: Invocation) -> [(String, String)] {

@@ -69,6 +69,8 @@ struct CompletionTests {
         #expect(try complete(["tick", "li"]) == ["lists", "list"])
         #expect(try complete(["tick", "--color", ""]) == ["auto", "always", "never"])
         #expect(try complete(["tick", "priority", "x", "h"]) == ["high"])
+        // After a REF, priority takes another REF or its LEVEL: both are offered.
+        #expect(Set(try complete(["tick", "priority", "x", ""])) == Set(try refs(sandbox) + ["low", "medium", "high", "none"]))
         #expect(try complete(["tick", "ls", "h"]).sorted() == ["health", "home"])
         #expect(try complete(["tick", "done", ""]).sorted() == refs(sandbox))
         #expect(try complete(["tick", "add", "x", "--list", "home", "--section", ""]) == ["Garden"])
