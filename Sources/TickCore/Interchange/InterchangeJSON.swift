@@ -58,24 +58,42 @@ public indirect enum JSONValue: Sendable, Equatable {
         }
     }
 
-    private static func quote(_ s: String, into out: inout String) {
+    /// Appends `s` as a JSON string. Swift strings are valid Unicode, so text that came from
+    /// invalid UTF-8 already holds U+FFFD in its place.
+    public static func quote(_ s: String, into out: inout String) {
         out += "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
+        var start = s.unicodeScalars.startIndex
+        let scalars = s.unicodeScalars
+        var i = start
+        while i < scalars.endIndex {
+            let c = scalars[i]
+            let escape: String?
+            switch c {
+            case "\"": escape = "\\\""
+            case "\\": escape = "\\\\"
+            case "\n": escape = "\\n"
+            case "\r": escape = "\\r"
+            case "\t": escape = "\\t"
+            case "\u{08}": escape = "\\b"
+            case "\u{0C}": escape = "\\f"
             default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                if c.value < 0x20 || c.value == 0x7F {
+                    let hex = String(c.value, radix: 16)
+                    escape = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
                 } else {
-                    out.unicodeScalars.append(scalar)
+                    escape = nil
                 }
             }
+            if let escape {
+                // Appended as a Substring: appending through `out.unicodeScalars` copied all of `out`
+                // each time, quadratic in a line with many escapes or many tags.
+                out.append(contentsOf: Substring(scalars[start..<i]))
+                out += escape
+                start = scalars.index(after: i)
+            }
+            i = scalars.index(after: i)
         }
+        out.append(contentsOf: Substring(scalars[start..<scalars.endIndex]))
         out += "\""
     }
 }

@@ -29,6 +29,11 @@ public enum Subprocess {
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, executable, nil, nil, &cArguments, environ)
         guard spawned == 0 else { throw Failure(operation: "start", code: spawned) }
+        return try waitFor(pid)
+    }
+
+    /// Waits for the child `pid` to end and says how it ended.
+    static func waitFor(_ pid: pid_t) throws(Failure) -> Termination {
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             let code = tick_errno()
@@ -78,12 +83,8 @@ public enum Subprocess {
             }
         }
         close(pipeEnds[0])
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            guard tick_errno() == EINTR else { return nil }
-        }
-        let signal = status & 0x7F
-        return Captured(termination: signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal), output: output)
+        guard let termination = try? waitFor(pid) else { return nil }
+        return Captured(termination: termination, output: output)
     }
 
     /// The first executable file named `name` in the folders of `searchPath` (a `PATH` value;

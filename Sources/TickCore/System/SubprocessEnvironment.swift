@@ -21,13 +21,7 @@ extension Subprocess {
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, executable, &actions, nil, &cArguments, &cEnvironment)
         guard spawned == 0 else { throw Failure(operation: "start", code: spawned) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            let code = tick_errno()
-            guard code == EINTR else { throw Failure(operation: "wait for", code: code) }
-        }
-        let signal = status & 0x7F
-        return signal == 0 ? .exited((status >> 8) & 0xFF) : .signalled(signal)
+        return try waitFor(pid)
     }
 
     /// Whether `path` names an executable regular file.

@@ -1,3 +1,5 @@
+import TickCore
+
 /// A JSON value whose objects keep their keys in the order written.
 enum JSON: Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, ExpressibleByBooleanLiteral {
     case null
@@ -46,44 +48,8 @@ enum JSON: Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral, Ex
         }
     }
 
-    /// Appends `s` as a JSON string. Swift strings are valid Unicode, so text that came from
-    /// invalid UTF-8 already holds U+FFFD in its place.
-    static func quote(_ s: String, into out: inout String) {
-        out += "\""
-        var start = s.unicodeScalars.startIndex
-        let scalars = s.unicodeScalars
-        var i = start
-        while i < scalars.endIndex {
-            let c = scalars[i]
-            let escape: String?
-            switch c {
-            case "\"": escape = "\\\""
-            case "\\": escape = "\\\\"
-            case "\n": escape = "\\n"
-            case "\r": escape = "\\r"
-            case "\t": escape = "\\t"
-            case "\u{08}": escape = "\\b"
-            case "\u{0C}": escape = "\\f"
-            default:
-                if c.value < 0x20 || c.value == 0x7F {
-                    let hex = String(c.value, radix: 16)
-                    escape = "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    escape = nil
-                }
-            }
-            if let escape {
-                // Appended as a Substring: appending through `out.unicodeScalars` copied all of `out`
-                // each time, quadratic in a line with many escapes or many tags.
-                out.append(contentsOf: Substring(scalars[start..<i]))
-                out += escape
-                start = scalars.index(after: i)
-            }
-            i = scalars.index(after: i)
-        }
-        out.append(contentsOf: Substring(scalars[start..<scalars.endIndex]))
-        out += "\""
-    }
+    /// Appends `s` as a JSON string (`JSONValue.quote`, shared with the interchange formats).
+    static func quote(_ s: String, into out: inout String) { JSONValue.quote(s, into: &out) }
 }
 
 extension Output {
