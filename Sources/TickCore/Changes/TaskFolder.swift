@@ -544,7 +544,7 @@ public final class TaskFolder {
     /// the change retired recorded.
     private func refresh(_ documents: [String: Document?]) {
         let before = library
-        library = before.replacing(documents, in: folder)
+        library = before.replacing(documents, in: folder, statuses: writer?.written ?? [:])
         // A list edited by hand since tick last wrote it: its tasks deleted by hand retire their refs too.
         var handEdits: [(path: String, written: Document)] = []
         if let writer {
@@ -554,6 +554,11 @@ public final class TaskFolder {
             }
         }
         keep(library.retiredRefs(after: before, changing: Set(documents.keys), handEdits: handEdits))
+        // The next read finds the lists just written in the cache: their segments are the ones
+        // built here, checked against the files' bytes before use.
+        if let cache = loaded.cache {
+            cache.cache.save(library, created: folder.fileSystem.now(), over: cache.cached, verify: Set(documents.keys))
+        }
     }
 
     /// Records the refs that this change retired (README "Refs"), in `.tick/retired` and in `library`.

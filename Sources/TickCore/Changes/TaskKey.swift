@@ -83,14 +83,23 @@ extension Library {
     }
 
     /// This library with the lists at these paths replaced by the documents given (nil: the file
-    /// is gone), and new paths added in path order. The other lists keep their records.
-    func replacing(_ documents: [String: Document?], in folder: Folder) -> Library {
-        var entries: [(file: ListFile, segment: Segment?, document: Document?)] = lists.map { ($0.file, $0.segment, nil) }
+    /// is gone), and new paths added in path order, each with its file's status from `statuses`
+    /// (as the writer left it). The other lists keep their records, and the short-ref lengths stand
+    /// when every replaced list names its tasks by the same refs.
+    func replacing(_ documents: [String: Document?], in folder: Folder, statuses: [String: FileStatus] = [:]) -> Library {
+        var entries: [(file: ListFile, segment: Segment?, document: Document?, old: Segment?)] = lists.map { ($0.file, $0.segment, nil, nil) }
+        var sameRefs = true
         for (path, document) in documents {
             if let i = entries.firstIndex(where: { $0.file.path == path }) {
-                if let document { entries[i] = (entries[i].file, nil, document) } else { entries.remove(at: i) }
+                var file = entries[i].file
+                file.status = statuses[path]
+                if let document { entries[i] = (file, nil, document, entries[i].segment) } else {
+                    entries.remove(at: i)
+                    sameRefs = false
+                }
             } else if let document {
-                entries.append((ListFile(path: path, absolutePath: folder.absolute(path)), nil, document))
+                entries.append((ListFile(path: path, absolutePath: folder.absolute(path), status: statuses[path]), nil, document, nil))
+                sameRefs = false
             }
         }
         entries = entries.map { (entry: $0, key: Array($0.file.path.utf8)) }
@@ -99,8 +108,11 @@ extension Library {
         let old = storage
         let storage = SegmentStorage { _ = old }
         let segments = entries.map { entry in
-            entry.segment ?? storage.own(Segment.build(entry.document!, path: entry.file.path))
+            let segment = entry.segment ?? storage.own(Segment.build(entry.document!, path: entry.file.path))
+            if let before = entry.old, !segment.hasSameRefs(as: before) { sameRefs = false }
+            return segment
         }
-        return Library.assemble(files: entries.map(\.file), segments: segments, storage: storage, retired: retired)
+        return Library.assemble(files: entries.map(\.file), segments: segments, storage: storage,
+                                shortRefLengths: sameRefs ? refLengths.table : nil, retired: retired)
     }
 }

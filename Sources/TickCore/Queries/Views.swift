@@ -162,16 +162,18 @@ extension Library {
         var levelOf: [Int32] = []   // per task of the current list: its level + 1, or 0 when not yet shown
         var list = -1
         var start = 0
+        var segment: Segment? = nil
         for (k, id) in ids.enumerated() {
             if id.list != list {
                 // A new list: clear the marks of the previous one's rows.
                 for j in start..<k { levelOf[ids[j].index] = 0 }
                 list = id.list
                 start = k
-                let count = lists[list].taskCount
+                segment = lists[list].segment
+                let count = segment!.taskCount
                 if levelOf.count < count { levelOf = [Int32](repeating: 0, count: count) }
             }
-            let parent = Int(lists[list].segment.cold(id.index).parent)
+            let parent = Int(segment!.parent(id.index))
             let level = parent >= 0 && levelOf[parent] > 0 ? levelOf[parent] : 0
             levels[k] = level
             levelOf[id.index] = level + 1

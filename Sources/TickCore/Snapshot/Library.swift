@@ -118,6 +118,11 @@ struct SegmentHeader {
     var heading: TextRef
     var symbol: TextRef
     var color: TextRef
+    /// The length and checksum of the file's bytes that the segment was built from: a cached list
+    /// whose status cannot vouch for it (changed within the racy window, or just written by tick)
+    /// is used when its file still holds these bytes.
+    var contentLength: UInt64
+    var contentSum: UInt64
 }
 
 /// The checksums of a segment's four areas, as the cache keeps them.
@@ -190,14 +195,21 @@ struct Segment: @unchecked Sendable {
     }
 
     /// Records start 8-byte aligned: segments are padded to 8 bytes in memory and in the cache.
-    func hot(_ i: Int) -> HotRecord {
+    @inline(__always) func hot(_ i: Int) -> HotRecord {
         prove(SegmentProof.hot)
         return base.load(fromByteOffset: hotOffset + i * MemoryLayout<HotRecord>.stride, as: HotRecord.self)
     }
 
-    func cold(_ i: Int) -> ColdRecord {
+    @inline(__always) func cold(_ i: Int) -> ColdRecord {
         prove(SegmentProof.cold)
         return base.load(fromByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
+    }
+
+    /// The parent index of task `i` (read alone, not the whole cold record).
+    @inline(__always) func parent(_ i: Int) -> Int32 {
+        prove(SegmentProof.cold)
+        return base.load(fromByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride
+                         + MemoryLayout<ColdRecord>.offset(of: \ColdRecord.parent)!, as: Int32.self)
     }
 
     /// The whole record of task `i`.
@@ -209,7 +221,7 @@ struct Segment: @unchecked Sendable {
                           foldedTitle: c.foldedTitle, foldedNotes: c.foldedNotes)
     }
 
-    func bytes(_ ref: TextRef) -> UnsafeBufferPointer<UInt8> {
+    @inline(__always) func bytes(_ ref: TextRef) -> UnsafeBufferPointer<UInt8> {
         guard !ref.isNone else { return UnsafeBufferPointer(start: nil, count: 0) }
         prove(SegmentProof.text)
         return UnsafeBufferPointer(start: (base + textOffset + Int(ref.offset)).assumingMemoryBound(to: UInt8.self),
@@ -235,6 +247,17 @@ struct Segment: @unchecked Sendable {
     func section(_ k: Int32) -> String? {
         guard k >= 0, k < header.sectionCount else { return nil }
         return string(sectionRef(Int(k)))
+    }
+
+    /// Whether `bytes` are the bytes of the file this segment was built from.
+    func isBuilt(from bytes: [UInt8]) -> Bool {
+        UInt64(bytes.count) == header.contentLength && Checksum.of(bytes) == header.contentSum
+    }
+
+    /// Whether this segment's tasks have the refs of `other`'s, in the same order: a change that
+    /// keeps them (completing, dating, flagging) leaves every short ref's length as it was.
+    func hasSameRefs(as other: Segment) -> Bool {
+        taskCount == other.taskCount && (0..<taskCount).allSatisfy { cold($0).refHash == other.cold($0).refHash }
     }
 
     /// The checksums of this segment's areas as they are in memory now.
@@ -359,7 +382,8 @@ struct Segment: @unchecked Sendable {
         let sectionRefs = sections.map { add($0) }
         let header = SegmentHeader(taskCount: UInt32(records.count), openCount: open, sectionCount: UInt32(sections.count),
                                    textLength: 0, heading: add(document.heading),
-                                   symbol: add(document.frontMatter?["symbol"]), color: add(document.frontMatter?["color"]))
+                                   symbol: add(document.frontMatter?["symbol"]), color: add(document.frontMatter?["color"]),
+                                   contentLength: UInt64(document.bytes.count), contentSum: Checksum.of(document.bytes))
         var out: [UInt8] = []
         var finalHeader = header
         finalHeader.textLength = UInt32(text.count)
@@ -559,6 +583,19 @@ public struct TaskInfo: Sendable {
 final class RefLengths: @unchecked Sendable {
     var table: [UInt8]?
     var singles = 0
+    /// Every record's ref, by position, gathered once for measuring refs alone.
+    private var gathered: [UInt64]?
+
+    func hashes(of library: Library) -> [UInt64] {
+        if let gathered { return gathered }
+        var all: [UInt64] = []
+        all.reserveCapacity(library.taskCount)
+        for list in library.lists {
+            for i in 0..<list.taskCount { all.append(list.segment.cold(i).refHash) }
+        }
+        gathered = all
+        return all
+    }
 
     init(_ table: [UInt8]?) { self.table = table }
 }
@@ -711,17 +748,19 @@ public struct Library: Sendable {
         return length
     }
 
-    /// The length that sets `hash` apart from the records' refs of every other task.
+    /// The length that sets `hash` apart from the records' refs of every other task. Only a ref
+    /// sharing at least `Ref.minimumLength` symbols can make it longer than that, so the others
+    /// are passed over with one remainder each.
     private func lengthAlone(_ id: TaskID, hash: UInt64) -> Int {
         let me = position(of: id)
+        var modulus: UInt64 = 1
+        for _ in 0..<Ref.minimumLength { modulus *= 27 }
+        let key = hash % modulus
         var longest = 0
-        var p = 0
-        for list in lists {
-            for i in 0..<list.taskCount {
-                defer { p += 1 }
-                var a = hash, b = list.segment.cold(i).refHash
-                guard p != me, a != b else { continue }
-                var shared = 0
+        refLengths.hashes(of: self).withUnsafeBufferPointer { hashes in
+            for p in hashes.indices where hashes[p] % modulus == key && p != me && hashes[p] != hash {
+                var a = hash / modulus, b = hashes[p] / modulus
+                var shared = Ref.minimumLength
                 while shared < Ref.fullLength, a % 27 == b % 27 { a /= 27; b /= 27; shared += 1 }
                 longest = max(longest, shared)
             }
@@ -737,19 +776,31 @@ public struct Library: Sendable {
         return lengthAlone(id, hash: record(id).refHash)
     }
 
+    /// Whether every byte is below 0x80: eight at a time.
+    @inline(__always) static func isASCII(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        var i = 0
+        var seen: UInt64 = 0
+        while i + 8 <= bytes.count {
+            seen |= UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            i += 8
+        }
+        while i < bytes.count {
+            seen |= UInt64(base[i])
+            i += 1
+        }
+        return seen & 0x8080_8080_8080_8080 == 0
+    }
+
     /// Appends a task's title (UTF-8 as written; invalid sequences become U+FFFD) to `out`.
     public func appendTitle(_ id: TaskID, to out: inout [UInt8]) {
-        let bytes = lists[id.list].segment.bytes(record(id).title)
-        if bytes.allSatisfy({ $0 < 0x80 }) {
-            out.append(contentsOf: bytes)
-        } else {
-            out.append(contentsOf: String(decoding: bytes, as: UTF8.self).utf8)
-        }
+        let segment = lists[id.list].segment
+        Library.appendText(segment.bytes(segment.cold(id.index).title), to: &out)
     }
 
     /// Appends title bytes to `out` (UTF-8 as written; invalid sequences become U+FFFD).
     public static func appendText(_ bytes: UnsafeBufferPointer<UInt8>, to out: inout [UInt8]) {
-        if bytes.allSatisfy({ $0 < 0x80 }) {
+        if isASCII(bytes) {
             out.append(contentsOf: bytes)
         } else {
             out.append(contentsOf: String(decoding: bytes, as: UTF8.self).utf8)
@@ -974,22 +1025,32 @@ public struct LoadResult: Sendable {
     public var readErrors: [(file: ListFile, error: FileSystemError)]
     /// The lists read from their files in this load (the others came whole from the cache).
     public var parsedPaths: [String] = []
+    /// The cache the library was loaded over, for a write to update.
+    var cache: LoadedCache?
+}
+
+/// A folder's cache and what was mapped of it when the folder was loaded.
+struct LoadedCache: @unchecked Sendable {
+    let cache: ListCache
+    let cached: CachedLists?
 }
 
 extension Folder {
     /// Reads every list: from the cache where a list is unchanged, else parsing it, on all cores.
     /// Never writes a list; it may write the cache (`useCache`), unless `saveCache` is false (a
-    /// write command, whose change makes the cache stale at once).
+    /// write command, which updates the cache itself after its change: `TaskFolder`).
     public func load(useCache: Bool = true, saveCache: Bool = true, environment: [String: String] = [:],
                      scan given: FolderScan? = nil) -> LoadResult {
         let scan = given ?? scan()
         let cache = useCache ? ListCache(folder: self, environment: environment) : nil
         let cached = cache?.load(rebuild: rebuilder)
         let (library, readErrors, unchanged, parsed) = assemble(scan.lists, cached: cached)
-        if saveCache, let cache, !unchanged || cached?.hasRacyEntries == true {
-            cache.save(library, created: fileSystem.now())
+        if saveCache, let cache, !unchanged {
+            cache.save(library, created: fileSystem.now(), over: cached)
         }
-        return LoadResult(library: library, problems: scan.problems, readErrors: readErrors, parsedPaths: parsed)
+        var result = LoadResult(library: library, problems: scan.problems, readErrors: readErrors, parsedPaths: parsed)
+        result.cache = cache.map { LoadedCache(cache: $0, cached: cached) }
+        return result
     }
 
     /// Parses a list again into a segment, for a cached one found damaged.
@@ -998,24 +1059,42 @@ extension Folder {
         return { file in (try? fs.readFile(file.absolutePath)).map { Segment.build(Document(bytes: $0), path: file.path) } }
     }
 
-    /// The library of `files`: each list's segment from `cached` where the list is unchanged, else
-    /// parsed, on all cores. `unchanged` tells whether the cache held exactly these lists, soundly.
+    /// The library of `files`: each list's segment from `cached` where the list is unchanged (or its
+    /// file still holds the bytes the segment was built from), else parsed, on all cores.
+    /// `unchanged` tells whether the cache held exactly these lists, soundly.
     func assemble(_ files: [ListFile], cached: CachedLists?)
         -> (library: Library, readErrors: [(file: ListFile, error: FileSystemError)], unchanged: Bool, parsed: [String]) {
         var segments = [Segment?](repeating: nil, count: files.count)
         var stale: [Int] = []
+        var candidates: [Segment?] = []
         for (i, file) in files.enumerated() {
-            if let hit = cached?.segment(for: file) { segments[i] = hit } else { stale.append(i) }
+            switch cached?.lookup(file) ?? .miss {
+            case .hit(let segment):
+                segments[i] = segment
+            case .verify(let segment):
+                stale.append(i)
+                candidates.append(segment)
+            case .miss:
+                stale.append(i)
+                candidates.append(nil)
+            }
         }
-        // Each worker copies its segment into memory of its own, so no list is held twice.
-        let slots = ResultSlots<Result<(UnsafeMutableRawPointer, Int), FileSystemError>>(count: stale.count)
+        // Each worker copies its segment into memory of its own, so no list is held twice. A cached
+        // segment that needs its file's bytes is kept when they are the same: nothing is parsed.
+        enum Outcome { case verified, parsed(UnsafeMutableRawPointer, Int) }
+        let slots = ResultSlots<Result<Outcome, FileSystemError>>(count: stale.count)
         let fs = fileSystem
-        let toParse = stale
+        let toParse = stale, toVerify = candidates
         DispatchQueue.concurrentPerform(iterations: toParse.count) { k in
             let file = files[toParse[k]]
             do {
-                slots[k] = .success(SegmentStorage.copy(Segment.build(Document(bytes: try fs.readFile(file.absolutePath)),
-                                                                      path: file.path)))
+                let bytes = try fs.readFile(file.absolutePath)
+                if let candidate = toVerify[k], candidate.isBuilt(from: bytes) {
+                    slots[k] = .success(.verified)
+                } else {
+                    let (memory, length) = SegmentStorage.copy(Segment.build(Document(bytes: bytes), path: file.path))
+                    slots[k] = .success(.parsed(memory, length))
+                }
             } catch let error as FileSystemError {
                 slots[k] = .failure(error)
             } catch {
@@ -1024,9 +1103,13 @@ extension Folder {
         }
         let storage = cached?.storage ?? SegmentStorage()
         var readErrors: [(file: ListFile, error: FileSystemError)] = []
+        var parsed: [Int] = []
         for (k, i) in stale.enumerated() {
             switch slots[k]! {
-            case .success(let (memory, length)): segments[i] = storage.adopt(memory, length: length)
+            case .success(.verified): segments[i] = candidates[k]
+            case .success(.parsed(let memory, let length)):
+                segments[i] = storage.adopt(memory, length: length)
+                parsed.append(i)
             case .failure(let error): readErrors.append((files[i], error))
             }
         }
@@ -1038,12 +1121,18 @@ extension Folder {
                 keptSegments.append(segment)
             }
         }
-        let matches = stale.isEmpty && cached?.matches(files: files) == true
+        // The cached short-ref lengths stand while the lists are the same and every list parsed
+        // again names its tasks by the same refs (a task completed, dated or flagged by hand).
+        let sameLists = readErrors.isEmpty && cached?.matches(files: files) == true
+        let sameRefs = sameLists && parsed.allSatisfy { i in
+            cached?.anySegment(at: files[i].path).map { segments[i]!.hasSameRefs(as: $0) } ?? false
+        }
         let library = Library.assemble(files: kept, segments: keptSegments, storage: storage,
-                                       shortRefLengths: matches ? cached?.shortRefLengths : nil,
+                                       shortRefLengths: sameRefs ? cached?.shortRefLengths : nil,
                                        retired: RetiredRefs.load(root: path))
         // Ref lengths that fail their checksum are computed again, and the cache written anew.
-        return (library, readErrors, matches && library.refLengths.table != nil, stale.map { files[$0].path })
+        let unchanged = parsed.isEmpty && sameLists && library.refLengths.table != nil
+        return (library, readErrors, unchanged, parsed.map { files[$0].path })
     }
 }
 

@@ -100,12 +100,32 @@ public struct Ref: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// The ref that names each task of a list (see the type's summary), in document order.
     public static func names(path: String, document: Document) -> [Ref] {
         let pathBytes = Array(path.utf8)
-        var count: [[UInt8]: Int] = [:]  // by bytes: String equality would join canonically equivalent titles
-        for task in document.tasks { count[Array(task.title.utf8), default: 0] += 1 }
-        return document.tasks.indices.map { i in
-            let task = document.tasks[i]
+        let tasks = document.tasks
+        // Titles shared within the list, by bytes (String equality would join canonically equivalent
+        // titles): tasks chained by the hash of their title, and compared only within a chain.
+        var shared = [Bool](repeating: false, count: tasks.count)
+        var lastWithHash: [UInt64: Int] = [:]
+        lastWithHash.reserveCapacity(tasks.count)
+        var previous = [Int](repeating: -1, count: tasks.count)
+        for i in tasks.indices {
+            var h = FNV1a64()
+            h.add(tasks[i].title.utf8)
+            if let last = lastWithHash.updateValue(i, forKey: h.value) {
+                previous[i] = last
+                var j = last
+                while j >= 0 {
+                    if tasks[j].title.utf8.elementsEqual(tasks[i].title.utf8) {
+                        shared[i] = true
+                        shared[j] = true
+                    }
+                    j = previous[j]
+                }
+            }
+        }
+        return tasks.indices.map { i in
+            let task = tasks[i]
             if let id = task.id { return Ref(id: id.utf8) }
-            if count[Array(task.title.utf8)] == 1 { return Ref(path: pathBytes, title: task.title.utf8) }
+            if !shared[i] { return Ref(path: pathBytes, title: task.title.utf8) }
             return Ref.content(path: pathBytes, title: task.title.utf8, due: task.due, priority: task.priority.rawValue,
                                flagged: task.flagged, section: task.section,
                                parentTitle: task.parent.map { Array(document.tasks[$0].title.utf8) } ?? [],
@@ -504,7 +524,9 @@ extension RetiredRefs {
 extension Library {
     /// This library with other retired refs (which change the refs shown instead of title refs).
     func with(retired: RetiredRefs) -> Library {
-        Library.assemble(files: lists.map(\.file), segments: lists.map(\.segment), storage: storage, retired: retired)
+        // Retired refs do not change the lengths among the records' refs.
+        Library.assemble(files: lists.map(\.file), segments: lists.map(\.segment), storage: storage,
+                         shortRefLengths: refLengths.table, retired: retired)
     }
 
     /// The refs shown for the tasks of the lists at `paths`, in folder order.

@@ -115,6 +115,10 @@ public final class FolderWriter {
     public private(set) var recoveryNotes: [String] = []
     /// The folder's lists as scanned after recovery: the one walk of the tree a write makes.
     public private(set) var scan: FolderScan
+    /// The status of each list as tick's last write of it left it, by path: what the cache records
+    /// for the list tick wrote (checked against the file's bytes before use, since someone may have
+    /// saved it right after).
+    public private(set) var written: [String: FileStatus] = [:]
 
     /// Opens `root` for writing: prepares `.tick/`, takes the folder lock (waiting for other tick
     /// processes), finishes or rolls back interrupted changes and removes leftover temporary
@@ -244,13 +248,14 @@ public final class FolderWriter {
         throw error
     }
 
-    /// The inode and time of each file a change wrote, as tick left them.
+    /// The inode and time of each file a change wrote, as tick left them (also kept in `written`).
     private func stamps(_ applied: [Journal.FileChange], paths: [String]) -> [Int: Journal.Stamp] {
         var result: [Int: Journal.Stamp] = [:]
         for change in applied where change.after != nil {
             guard let k = paths.firstIndex(of: change.path), let target = try? resolve(change.path),
                   let status = (try? fileSystem.status(target, followSymlinks: false)) ?? nil else { continue }
             result[k] = Journal.Stamp(status)
+            written[change.path] = status
         }
         return result
     }

@@ -1,24 +1,34 @@
 import TickFormat
 
-/// The persistent cache of parsed lists: one file that is mapped into memory and used as it is.
+/// The persistent cache of parsed lists: mapped into memory and used as it is.
 ///
 /// It lives in `.tick/cache` (or `${XDG_CACHE_HOME:-~/.cache}/tick/` for a folder without `.tick/`).
 /// Like git's index, each list's entry is keyed by path, size, modification and status-change times
-/// in nanoseconds, inode and device; a list modified within `racyWindow` before the cache was
-/// written is "racy" (a later edit could keep all of those) and is parsed again until the cache is
-/// rewritten later. The cache is an optimisation only: any doubt means parsing. `TICK_NO_CACHE=1`
+/// in nanoseconds, inode and device. A list modified within `racyWindow` before the cache was
+/// written is "racy" (a later edit could keep all of those), and so is a list that tick's own
+/// write just left: such an entry is used only when the file still holds the bytes the segment
+/// was built from (their length and checksum are in the segment's header), which costs a read
+/// but no parse. The cache is an optimisation only: any doubt means parsing. `TICK_NO_CACHE=1`
 /// turns it off.
 ///
-/// The file is untrusted input. It is used only when it is a regular file reached without a
-/// symbolic link (`StateFolder`); every count, offset and length in it is checked against the
+/// Like git's split index, the cache is two files: the base (`cache`), written whole, and a delta
+/// (`cache-delta`) that names one base by its header's checksum and length and holds a whole new
+/// directory, whose entries point into the base for lists unchanged since, and the segments of
+/// every list that changed since the base was written. A run that parses a few lists, and a write
+/// (which builds the segments of the lists it wrote), write only the delta; once the delta's
+/// segments would pass an eighth of the base, the base is written whole again and the delta
+/// removed. A delta of another base is ignored.
+///
+/// Both files are untrusted input. They are used only when they are regular files reached without
+/// a symbolic link (`StateFolder`); every count, offset and length in them is checked against the
 /// mapped size before use; the header, the directory and the short-ref lengths each carry a
 /// checksum checked on loading, and each list's segment carries four more (its head, its hot
 /// records, its cold records, its text), each checked when that area is first used (see
 /// `SegmentProof`), so that a view reading only hot records never reads the rest. A failed check
 /// is a cache miss: the list is parsed again and the cache is written anew.
 ///
-/// Layout (native byte order): a header, one directory entry per list, the list paths, the
-/// short-ref lengths of every task, then each list's segment (see `Segment`), 8-byte aligned.
+/// Layout of each file (native byte order): a header, one directory entry per list, the list
+/// paths, the short-ref lengths of every task, then segments (see `Segment`), 8-byte aligned.
 struct ListCache {
     struct Header {
         var magic: UInt64
@@ -35,6 +45,9 @@ struct ListCache {
         var directorySum: UInt64
         /// Checksum of the short-ref lengths.
         var refsSum: UInt64
+        /// In a delta: the `headerSum` and `fileLength` of the base it extends (0 in a base).
+        var baseSum: UInt64
+        var baseLength: UInt64
         /// Checksum of the fields above.
         var headerSum: UInt64
     }
@@ -49,25 +62,40 @@ struct ListCache {
         var segmentLength: UInt64
         var pathOffset: UInt32
         var pathLength: UInt32
+        /// `inBase` and `mustVerify`.
+        var flags: UInt32
+        var spare: UInt32
         var sums: SegmentSums
+
+        /// In a delta: the segment is in the base file.
+        static let inBase: UInt32 = 1
+        /// The entry was written right after tick wrote the list: it is used only when the file
+        /// holds the segment's bytes.
+        static let mustVerify: UInt32 = 2
     }
 
-    /// "TKACHE06" (checksummed; records name tasks by the refs of FORMAT.md 5.8, carry the `rec:` and
-    /// `until:` of FORMAT.md 5.10, and the scheduled and start days and repetition phrase of FORMAT.md 11),
-    /// mixed with the folding table's fingerprint: the cache holds folded text, so a build that folds
-    /// differently does not read it. A cache of an older layout is a miss.
-    static let magic: UInt64 = 0x3630_4548_4341_4B54 ^ Folding.fingerprint
+    /// "TKACHE07" for a base and "TKDELT07" for a delta (checksummed; records name tasks by the refs
+    /// of FORMAT.md 5.8, carry the `rec:` and `until:` of FORMAT.md 5.10, the scheduled and start
+    /// days and repetition phrase of FORMAT.md 11, and segments the length and checksum of their
+    /// file's bytes), mixed with the folding table's fingerprint: the cache holds folded text, so a
+    /// build that folds differently does not read it. A cache of an older layout is a miss.
+    static let magic: UInt64 = 0x3730_4548_4341_4B54 ^ Folding.fingerprint
+    static let deltaMagic: UInt64 = 0x3730_544C_4544_4B54 ^ Folding.fingerprint
     static let recordLayout = UInt32(MemoryLayout<HotRecord>.stride << 16 | MemoryLayout<ColdRecord>.stride)
     /// Nanoseconds before the cache's writing during which a change makes an entry racy.
     static let racyWindow: Int64 = 2_000_000_000
     static let headerSumLength = MemoryLayout<Header>.offset(of: \Header.headerSum)!
+    /// A delta is written while its segments stay within this share of the base (1/8), or this many bytes.
+    static let deltaShare = 8
+    static let deltaMinimum = 256 << 10
 
-    /// The folder holding the cache file, and the file's name in it.
+    /// The folder holding the cache files, and the base's name in it (the delta's is `deltaName`).
     let directory: String
     let name: String
     /// Whether `directory` is tick's folder under the user's cache folder (created 0700 when missing).
     let isUserCache: Bool
     var path: String { directory + "/" + name }
+    var deltaName: String { name + "-delta" }
 
     init?(folder: Folder, environment: [String: String]) {
         if let off = environment["TICK_NO_CACHE"], !off.isEmpty, off != "0" { return nil }
@@ -94,30 +122,53 @@ struct ListCache {
     /// build's layout, or damaged in its header or directory. `rebuild` parses a list again, for
     /// a segment found damaged later.
     func load(rebuild: @escaping @Sendable (ListFile) -> [UInt8]? = { _ in nil }) -> CachedLists? {
-        guard let folder = StateFolder.open(directory), let mapped = folder.map(name) else { return nil }
-        return ListCache.load(mapped, rebuild: rebuild) { folder.remove(self.name, ifStill: mapped) }
+        guard let folder = StateFolder.open(directory), let base = folder.map(name) else { return nil }
+        let delta = folder.map(deltaName)
+        return ListCache.load(base, delta: delta, rebuild: rebuild) {
+            folder.remove(self.name, ifStill: base)
+            if let delta { folder.remove(self.deltaName, ifStill: delta) }
+        }
     }
 
-    /// The cache in `mapped`; `damaged` is called once when a segment is found damaged later.
-    static func load(_ mapped: MappedFile, rebuild: @escaping @Sendable (ListFile) -> [UInt8]?,
-                     damaged: @escaping () -> Void) -> CachedLists? {
+    /// A file's header, when it is sound and of this build's layout, and where its short-ref lengths end.
+    private static func header(of mapped: MappedFile, magic: UInt64) -> (header: Header, refsEnd: Int)? {
         guard mapped.length >= MemoryLayout<Header>.stride else { return nil }
         let base = UnsafeRawPointer(mapped.base)
         let length = mapped.length
         let header = base.loadUnaligned(as: Header.self)
-        guard header.magic == ListCache.magic,
+        guard header.magic == magic,
               header.recordStride == ListCache.recordLayout,
               header.segmentHeaderStride == MemoryLayout<SegmentHeader>.stride,
               header.headerSum == Checksum.of(base, count: ListCache.headerSumLength),
-              header.fileLength == UInt64(length), header.pathsLength <= UInt64(length)
+              header.fileLength == UInt64(length), header.pathsLength <= UInt64(length),
+              UInt64(header.listCount) <= UInt64(length) / UInt64(MemoryLayout<Entry>.stride)
         else { return nil }
         let entriesOffset = MemoryLayout<Header>.stride
-        let pathsOffset = entriesOffset + Int(header.listCount) * MemoryLayout<Entry>.stride
-        let refsOffset = pathsOffset + Int(header.pathsLength)
+        let refsOffset = entriesOffset + Int(header.listCount) * MemoryLayout<Entry>.stride + Int(header.pathsLength)
         let refsEnd = refsOffset + Int(header.taskCount)
         guard refsEnd <= length,
               header.directorySum == Checksum.of(base + entriesOffset, count: refsOffset - entriesOffset)
         else { return nil }
+        return (header, refsEnd)
+    }
+
+    /// The cache in `mapped` and, when it extends that very base, `delta`; `damaged` is called once
+    /// when a segment is found damaged later.
+    static func load(_ mapped: MappedFile, delta: MappedFile? = nil, rebuild: @escaping @Sendable (ListFile) -> [UInt8]?,
+                     damaged: @escaping () -> Void) -> CachedLists? {
+        guard let (baseHeader, baseRefsEnd) = header(of: mapped, magic: ListCache.magic), baseHeader.baseSum == 0 else { return nil }
+        var directory = mapped, header = baseHeader, refsEnd = baseRefsEnd
+        if let delta, let (h, end) = ListCache.header(of: delta, magic: ListCache.deltaMagic),
+           h.baseSum == baseHeader.headerSum, h.baseLength == baseHeader.fileLength {
+            directory = delta
+            header = h
+            refsEnd = end
+        }
+        let isDelta = directory !== mapped
+        let base = UnsafeRawPointer(directory.base)
+        let entriesOffset = MemoryLayout<Header>.stride
+        let pathsOffset = entriesOffset + Int(header.listCount) * MemoryLayout<Entry>.stride
+        let refsOffset = pathsOffset + Int(header.pathsLength)
         let context = CacheContext(rebuild: rebuild, damaged: damaged)
         var entries: [String: (Entry, Segment)] = [:]
         var order: [String] = []
@@ -130,10 +181,13 @@ struct ListCache {
                                                                count: Int(entry.pathLength)), as: UTF8.self)
             order.append(name)
             // A segment out of bounds, misaligned or with a damaged head is a miss for its list only.
-            guard entry.segmentOffset % 8 == 0, entry.segmentOffset >= UInt64(refsEnd),
-                  entry.segmentOffset <= UInt64(length), entry.segmentLength <= UInt64(length) - entry.segmentOffset,
-                  let segment = Segment(cached: base + Int(entry.segmentOffset), length: Int(entry.segmentLength),
-                                        sums: entry.sums, context: context)
+            let inBase = isDelta && entry.flags & Entry.inBase != 0
+            let file = inBase || !isDelta ? mapped : directory
+            let start = inBase || !isDelta ? baseRefsEnd : refsEnd
+            guard entry.segmentOffset % 8 == 0, entry.segmentOffset >= UInt64(start),
+                  entry.segmentOffset <= UInt64(file.length), entry.segmentLength <= UInt64(file.length) - entry.segmentOffset,
+                  let segment = Segment(cached: UnsafeRawPointer(file.base) + Int(entry.segmentOffset),
+                                        length: Int(entry.segmentLength), sums: entry.sums, context: context)
             else {
                 damaged = true
                 continue
@@ -142,16 +196,21 @@ struct ListCache {
             entries[name] = (entry, segment)
         }
         let refs = UnsafeRawBufferPointer(start: base + refsOffset, count: Int(header.taskCount))
+        let kept = [mapped] + (isDelta ? [directory] : [])
         return CachedLists(created: header.created, entries: entries, order: order, refs: refs, refsSum: header.refsSum,
                            hasRacyEntries: racy, isDamaged: damaged,
-                           storage: SegmentStorage { withExtendedLifetime(mapped) {} })
+                           base: CachedLists.Base(start: UnsafeRawPointer(mapped.base), length: mapped.length,
+                                                  segmentsStart: baseRefsEnd, headerSum: baseHeader.headerSum),
+                           storage: SegmentStorage { withExtendedLifetime(kept) {} })
     }
 
-    /// Writes the cache for `library` (atomically: a reader sees the old file or the new one),
+    /// Writes the cache for `library` (atomically: a reader sees the old files or the new ones),
     /// stamped `created` (nanoseconds since the epoch, by the clock file times are in: the caller's
-    /// `FileSystem.now()`; lists changed within `racyWindow` before it are racy).
-    /// Failing to write is not an error: the next run parses again.
-    func save(_ library: Library, created: Int64) {
+    /// `FileSystem.now()`; lists changed within `racyWindow` before it are racy). `cached` is the
+    /// cache the library was loaded over: when it holds a sound base, only a delta is written while
+    /// it stays small. The lists at `verify` (just written by tick) are marked to be checked
+    /// against their bytes. Failing to write is not an error: the next run parses again.
+    func save(_ library: Library, created: Int64, over cached: CachedLists? = nil, verify: Set<String> = []) {
         let folder: StateFolder
         if isUserCache {
             guard let made = try? StateFolder.create(directory, mode: 0o700, narrowing: true) else { return }
@@ -167,6 +226,23 @@ struct ListCache {
             guard let s = list.segment.provenSums() else { return }
             sums.append(s)
         }
+        // The lists whose segments are still the base file's own bytes, at their offsets in it.
+        var inBase = [Int?](repeating: nil, count: library.lists.count)
+        var deltaBytes = 0
+        // Damage anywhere in what was loaded (a segment, the short-ref lengths) writes the base anew.
+        let sound = cached.map { !$0.isDamaged && $0.shortRefLengths != nil } ?? false
+        if let base = cached?.base, sound {
+            for (k, list) in library.lists.enumerated() {
+                let offset = list.segment.base - base.start
+                if list.segment.proof?.state == .intact, offset >= base.segmentsStart, offset <= base.length - list.segment.length {
+                    inBase[k] = offset
+                } else {
+                    deltaBytes += (list.segment.length + 7) / 8 * 8
+                }
+            }
+        }
+        let writesDelta = sound && deltaBytes <= max(ListCache.deltaMinimum, cached!.base.length / ListCache.deltaShare)
+        if !writesDelta { inBase = inBase.map { _ in nil } }
         let refLengths = library.shortRefLengths
         var paths: [UInt8] = []
         var entries: [Entry] = []
@@ -175,24 +251,33 @@ struct ListCache {
         let pathBytes = library.lists.reduce(0) { $0 + $1.file.path.utf8.count }
         let refsOffset = pathsOffset + pathBytes
         var offset = (refsOffset + refLengths.count + 7) / 8 * 8
-        for (list, sums) in zip(library.lists, sums) {
+        for (k, (list, sums)) in zip(library.lists, sums).enumerated() {
             guard let status = list.file.status else { return }
             let name = Array(list.file.path.utf8)
+            var flags: UInt32 = verify.contains(list.file.path) ? Entry.mustVerify : 0
+            let segmentOffset: Int
+            if let at = inBase[k] {
+                flags |= Entry.inBase
+                segmentOffset = at
+            } else {
+                segmentOffset = offset
+                offset += (list.segment.length + 7) / 8 * 8
+            }
             entries.append(Entry(size: UInt64(status.size), modified: status.modified, changed: status.changed,
-                                 inode: status.inode, device: status.device, segmentOffset: UInt64(offset),
+                                 inode: status.inode, device: status.device, segmentOffset: UInt64(segmentOffset),
                                  segmentLength: UInt64(list.segment.length), pathOffset: UInt32(paths.count),
-                                 pathLength: UInt32(name.count), sums: sums))
+                                 pathLength: UInt32(name.count), flags: flags, spare: 0, sums: sums))
             paths.append(contentsOf: name)
-            offset += (list.segment.length + 7) / 8 * 8
         }
         // The head (header, directory, paths, ref lengths) in one buffer; the segments are written
         // straight from where they are, so the cache is never held twice in memory.
         var head: [UInt8] = []
-        var header = Header(magic: ListCache.magic, recordStride: ListCache.recordLayout,
+        var header = Header(magic: writesDelta ? ListCache.deltaMagic : ListCache.magic, recordStride: ListCache.recordLayout,
                             segmentHeaderStride: UInt32(MemoryLayout<SegmentHeader>.stride), created: created,
                             listCount: UInt32(entries.count), taskCount: UInt32(refLengths.count),
                             fileLength: UInt64(offset), pathsLength: UInt64(paths.count), directorySum: 0,
-                            refsSum: Checksum.of(refLengths), headerSum: 0)
+                            refsSum: Checksum.of(refLengths), baseSum: writesDelta ? cached!.base.headerSum : 0,
+                            baseLength: writesDelta ? UInt64(cached!.base.length) : 0, headerSum: 0)
         entries.withUnsafeBytes { head.append(contentsOf: $0) }
         head.append(contentsOf: paths)
         header.directorySum = Checksum.of(head)
@@ -200,20 +285,44 @@ struct ListCache {
         withUnsafeBytes(of: header) { head.insert(contentsOf: $0, at: 0) }
         head.append(contentsOf: refLengths)
         while head.count % 8 != 0 { head.append(0) }
-        try? folder.replace(name) { (fd, path) throws(IOFailure) in
-            try Posix.writeAll(fd, head, path)
-            let padding = [UInt8](repeating: 0, count: 8)
-            for list in library.lists {
-                try Posix.writeAll(fd, UnsafeRawBufferPointer(start: list.segment.base, count: list.segment.length), path)
-                let pad = (8 - list.segment.length % 8) % 8
-                if pad > 0 { try Posix.writeAll(fd, Array(padding[0..<pad]), path) }
+        do {
+            try folder.replace(writesDelta ? deltaName : name) { (fd, path) throws(IOFailure) in
+                try Posix.writeAll(fd, head, path)
+                let padding = [UInt8](repeating: 0, count: 8)
+                for (k, list) in library.lists.enumerated() where inBase[k] == nil {
+                    try Posix.writeAll(fd, UnsafeRawBufferPointer(start: list.segment.base, count: list.segment.length), path)
+                    let pad = (8 - list.segment.length % 8) % 8
+                    if pad > 0 { try Posix.writeAll(fd, Array(padding[0..<pad]), path) }
+                }
             }
+        } catch {
+            return
         }
+        // A new base makes any delta one of another base: it goes.
+        if !writesDelta { _ = folder.remove(deltaName) }
     }
+}
+
+/// What a cached entry is worth for a list file as it is now.
+enum CacheLookup {
+    /// Unchanged since the cache was written: the segment as it is.
+    case hit(Segment)
+    /// Its status matches, but the entry is racy or was just written by tick: the segment, if the
+    /// file still holds its bytes (`Segment.isBuilt(from:)`).
+    case verify(Segment)
+    case miss
 }
 
 /// A mapped cache: the segments of the lists it holds, for those still unchanged.
 struct CachedLists {
+    /// Where the base file is mapped, where its segments start, and its header's checksum.
+    struct Base {
+        let start: UnsafeRawPointer
+        let length: Int
+        let segmentsStart: Int
+        let headerSum: UInt64
+    }
+
     let created: Int64
     let entries: [String: (ListCache.Entry, Segment)]
     let order: [String]
@@ -222,18 +331,28 @@ struct CachedLists {
     let hasRacyEntries: Bool
     /// Whether a segment was found damaged on loading (its list is then parsed again).
     let isDamaged: Bool
+    let base: Base
     let storage: SegmentStorage
+
+    /// The cached segment of `file`, and whether it must be checked against the file's bytes.
+    func lookup(_ file: ListFile) -> CacheLookup {
+        guard let (entry, segment) = entries[file.path], let status = file.status,
+              entry.size == UInt64(status.size), entry.modified == status.modified, entry.changed == status.changed,
+              entry.inode == status.inode, entry.device == status.device
+        else { return .miss }
+        segment.proof?.file = file
+        let racy = entry.modified >= created - ListCache.racyWindow || entry.flags & ListCache.Entry.mustVerify != 0
+        return racy ? .verify(segment) : .hit(segment)
+    }
 
     /// The cached segment of `file`, when the file is unchanged since and its entry is not racy.
     func segment(for file: ListFile) -> Segment? {
-        guard let (entry, segment) = entries[file.path], let status = file.status,
-              entry.size == UInt64(status.size), entry.modified == status.modified, entry.changed == status.changed,
-              entry.inode == status.inode, entry.device == status.device,
-              entry.modified < created - ListCache.racyWindow
-        else { return nil }
-        segment.proof?.file = file
-        return segment
+        if case .hit(let segment) = lookup(file) { return segment }
+        return nil
     }
+
+    /// The segment the cache holds for the list at `path`, whatever its file holds now.
+    func anySegment(at path: String) -> Segment? { entries[path]?.1 }
 
     /// Whether the cache holds exactly these lists, in this order.
     func matches(files: [ListFile]) -> Bool {
