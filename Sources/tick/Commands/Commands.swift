@@ -319,12 +319,16 @@ enum Commands {
     static let edit: Command = Command(
         name: "edit",
         summary: "Change a task's title, notes, due date, priority or rule",
-        discussion: "With options, changes what they name. With none, opens $VISUAL (else $EDITOR, else vi) on the "
+        discussion: "With options, changes what they name. With several REFs, the options apply to each task, in one "
+            + "change (one tick undo takes it all back); a task the options would leave with a rule tick check "
+            + "reports is refused, naming it, and then no task changes. With one REF and no option (--keep-history "
+            + "alone counts as none), opens $VISUAL (else $EDITOR, else vi) on the "
             + "task's title line (title and metadata, as in the file), a blank line and its notes; what you save is "
             + "written back to that task only, field by field. Leaving the text unchanged, or an editor that "
             + "exits with an error, changes nothing. When the text cannot be applied (the task changed meanwhile), "
-            + "the message names the file that keeps it.\n\n" + writeDiscussion,
-        arguments: [refArgument],
+            + "the message names the file that keeps it. The editor opens on one task only: several REFs without "
+            + "an option are refused (exit 2), with nothing changed.\n\n" + writeDiscussion,
+        arguments: [refsArgument],
         options: [titleOption, editNoteOption, appendNoteOption, editDueOption, priorityOption, editRecOption,
                   editUntilOption, keepHistoryOption],
         run: runEdit)
