@@ -140,7 +140,8 @@ enum Commands {
         summary: "Pick one open task to do now",
         discussion: "Chooses one open task at random from every list (or from --list or --view), weighted "
             + "towards urgent work: overdue (the longer, the more), due today or in the next three days, "
-            + "priority and flag all add to a task's chance (the weights are in the README). tick remembers "
+            + "priority and flag all add to a task's chance (the weights are in the README; the configuration "
+            + "keys pick.weights.* change them, see tick config). tick remembers "
             + "the pick in .tick/pick, and the next tick pick never picks the same task again while another "
             + "one can be picked.\n\n"
             + "When nothing is open it says all clear and exits 0. With --json: the picked task object, or "
