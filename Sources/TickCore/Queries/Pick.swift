@@ -10,7 +10,9 @@ import TickFormat
 /// How strongly each kind of urgency draws the pick to a task. A task's chance is its weight
 /// divided by the sum of the weights of every candidate.
 ///
-/// The weights are documented in the README (section "The do-now pick"); keep the two in step.
+/// Each weight is a configuration key `pick.weights.NAME` (Values/Configuration.swift); the values
+/// here are tick's defaults. The weights are documented in the README (section "The do-now pick",
+/// and the configuration table); keep the three in step.
 public struct PickWeights: Equatable, Sendable {
     /// Every open task.
     public var base = 1
@@ -32,8 +34,11 @@ public struct PickWeights: Equatable, Sendable {
 
     public init() {}
 
-    /// The weights tick uses.
+    /// The weights tick uses when no configuration file sets them.
     public static let standard = PickWeights()
+
+    /// The largest value a configured weight may take, so that no sum of weights can overflow.
+    public static let maximum = 1000
 
     /// The weight of an open task at `now`: at least `base`.
     public func weight(of task: Task, at now: Now) -> Int {
@@ -59,8 +64,8 @@ public struct PickWeights: Equatable, Sendable {
 
 /// How the pick weighs the candidates.
 public enum PickWeighting: Sendable {
-    /// By urgency (`PickWeights.standard`).
-    case urgency
+    /// By urgency, with these weights (`PickWeights.standard`, or the configured ones).
+    case urgency(PickWeights)
     /// Every candidate alike (`--uniform`).
     case uniform
 }
@@ -111,10 +116,10 @@ extension Library {
         let weights: [Int]
         switch weighting {
         case .uniform: weights = Array(repeating: 1, count: pool.count)
-        case .urgency:
+        case .urgency(let urgency):
             weights = pool.map {
                 let task = record($0)
-                return PickWeights.standard.weight(due: task.due, priority: Priority(rawValue: Int(task.priority)) ?? .none,
+                return urgency.weight(due: task.due, priority: Priority(rawValue: Int(task.priority)) ?? .none,
                                                    flagged: task.flagged, at: now)
             }
         }

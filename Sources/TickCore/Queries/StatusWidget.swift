@@ -6,9 +6,9 @@ import TickFormat
 
 extension Library {
     /// The `count` most urgent open tasks (subtasks included) at `now`: the highest pick weight first
-    /// (`PickWeights.standard`), ties in the views' order (due, priority, list, line). One pass over
-    /// the records, keeping only `count` of them.
-    public func mostUrgent(_ count: Int, now: Now, list: Int? = nil) -> [TaskID] {
+    /// (`weights`: the configured ones, else `PickWeights.standard`), ties in the views' order (due,
+    /// priority, list, line). One pass over the records, keeping only `count` of them.
+    public func mostUrgent(_ count: Int, now: Now, list: Int? = nil, weights: PickWeights = .standard) -> [TaskID] {
         guard count > 0 else { return [] }
         var best: [(weight: Int, key: ViewOrderKey, id: TaskID)] = []
         func before(_ a: (weight: Int, key: ViewOrderKey, id: TaskID), _ b: (weight: Int, key: ViewOrderKey, id: TaskID)) -> Bool {
@@ -21,8 +21,8 @@ extension Library {
                 guard !r.done else { continue }
                 let due = r.dueDay == .min ? nil
                     : DueDate(day: Day(daysSinceEpoch: Int(r.dueDay)), minutes: r.dueMinutes < 0 ? nil : Int(r.dueMinutes))
-                let weight = PickWeights.standard.weight(due: due, priority: Priority(rawValue: Int(r.priority)) ?? .none,
-                                                         flagged: r.flagged, at: now)
+                let weight = weights.weight(due: due, priority: Priority(rawValue: Int(r.priority)) ?? .none,
+                                            flagged: r.flagged, at: now)
                 let entry = (weight: weight, key: ViewOrderKey(r, list: l, now: now), id: TaskID(list: l, index: i))
                 if best.count == count, let last = best.last, !before(entry, last) { continue }
                 let at = best.firstIndex { before(entry, $0) } ?? best.count

@@ -34,6 +34,8 @@ public struct Settings: Sendable, Equatable {
     public var views: [SavedView] = []
     /// The first day of the week (`week-start`): `monday` or `sunday`; nil when not set.
     public var weekStart: WeekStart?
+    /// The weights of `tick pick` and of the urgency order of `tick status` (`pick.weights.NAME`).
+    public var pickWeights = PickWeights.standard
     /// Where each key's value came from, `FILE:LINE`, for messages that mention it.
     public var origins: [String: String] = [:]
     /// Each key's value as written in the file it came from (`tick config` shows them).
@@ -88,7 +90,34 @@ public enum Configuration {
         Key(name: "week-start", values: "monday or sunday",
             check: { WeekStart(rawValue: $0) == nil ? "monday or sunday" : nil },
             apply: { $0.weekStart = WeekStart(rawValue: $1) }, fallback: "monday"),
+        pickWeight("open", \.base),
+        pickWeight("overdue", \.overdue),
+        pickWeight("overdue-per-day", \.perDayOverdue),
+        pickWeight("overdue-per-day-max", \.overdueDaysCap),
+        pickWeight("today", \.dueToday),
+        pickWeight("soon", \.dueSoon),
+        pickWeight("low", \.priority[Priority.low.rawValue]),
+        pickWeight("medium", \.priority[Priority.medium.rawValue]),
+        pickWeight("high", \.priority[Priority.high.rawValue]),
+        pickWeight("flagged", \.flagged),
     ]
+
+    /// The key `pick.weights.NAME`: a whole number from 0 to `PickWeights.maximum` for the weight at
+    /// `field`, whose value in `PickWeights.standard` is the fallback.
+    private static func pickWeight(_ name: String, _ field: WritableKeyPath<PickWeights, Int> & Sendable) -> Key {
+        let expected = "a whole number from 0 to \(PickWeights.maximum)"
+        return Key(name: "pick.weights." + name, values: expected,
+                   check: { weight(of: $0) == nil ? expected : nil },
+                   apply: { settings, value in if let weight = weight(of: value) { settings.pickWeights[keyPath: field] = weight } },
+                   fallback: String(PickWeights.standard[keyPath: field]))
+    }
+
+    /// A weight: digits only, from 0 to `PickWeights.maximum`; else nil.
+    static func weight(of text: String) -> Int? {
+        guard !text.isEmpty, text.count <= 4, text.allSatisfy({ ("0"..."9").contains($0) }),
+              let value = Int(text), value <= PickWeights.maximum else { return nil }
+        return value
+    }
 
     /// The key named `name`, or nil.
     public static func key(named name: String) -> Key? { keys.first { $0.name == name } }

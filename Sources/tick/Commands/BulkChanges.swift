@@ -30,7 +30,10 @@ extension Invocation {
         }
         var rows = TaskRows(library: library, now: now, terminal: terminal, showList: true, rows: ids)
         for id in ids { rows.write(id, to: out) }
-        err.write("Change these \(ids.count) tasks (\(ArgumentParser.commandPath(path))? [y/N] ")
+        err.write("Change these \(ids.count) tasks (\(ArgumentParser.commandPath(path)))? [y/N] ")
+        // Both are buffered: the list and the question must be on the screen before tick waits for the answer.
+        out.flush()
+        err.flush()
         let answer = (StandardInput.readLine() ?? "").trimmingCharacters(in: " \t\r").lowercased()
         guard answer == "y" || answer == "yes" else { throw CommandFailure(.negative, "nothing changed") }
         return ids

@@ -140,7 +140,8 @@ enum Commands {
         summary: "Pick one open task to do now",
         discussion: "Chooses one open task at random from every list (or from --list or --view), weighted "
             + "towards urgent work: overdue (the longer, the more), due today or in the next three days, "
-            + "priority and flag all add to a task's chance (the weights are in the README). tick remembers "
+            + "priority and flag all add to a task's chance (the weights are in the README; the configuration "
+            + "keys pick.weights.* change them, see tick config). tick remembers "
             + "the pick in .tick/pick, and the next tick pick never picks the same task again while another "
             + "one can be picked.\n\n"
             + "When nothing is open it says all clear and exits 0. With --json: the picked task object, or "
@@ -319,12 +320,16 @@ enum Commands {
     static let edit: Command = Command(
         name: "edit",
         summary: "Change a task's title, notes, due date, priority or rule",
-        discussion: "With options, changes what they name. With none, opens $VISUAL (else $EDITOR, else vi) on the "
+        discussion: "With options, changes what they name. With several REFs, the options apply to each task, in one "
+            + "change (one tick undo takes it all back); a task the options would leave with a rule tick check "
+            + "reports is refused, naming it, and then no task changes. With one REF and no option (--keep-history "
+            + "alone counts as none), opens $VISUAL (else $EDITOR, else vi) on the "
             + "task's title line (title and metadata, as in the file), a blank line and its notes; what you save is "
             + "written back to that task only, field by field. Leaving the text unchanged, or an editor that "
             + "exits with an error, changes nothing. When the text cannot be applied (the task changed meanwhile), "
-            + "the message names the file that keeps it.\n\n" + writeDiscussion,
-        arguments: [refArgument],
+            + "the message names the file that keeps it. The editor opens on one task only: several REFs without "
+            + "an option are refused (exit 2), with nothing changed.\n\n" + writeDiscussion,
+        arguments: [refsArgument],
         options: [titleOption, editNoteOption, appendNoteOption, editDueOption, priorityOption, editRecOption,
                   editUntilOption, keepHistoryOption],
         run: runEdit)

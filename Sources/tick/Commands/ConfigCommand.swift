@@ -16,10 +16,23 @@ extension Commands {
             + "line is added at the end. No other byte of the file changes, and the file is replaced "
             + "atomically. An unknown key or a bad value is refused (exit status 2), naming it, with the file "
             + "unchanged.\n\n"
-            + "Keys: " + Configuration.keys.map { "\($0.name) (\($0.values))" }.joined(separator: "; ") + ".\n\n"
+            + "Keys: " + keysHelp + ".\n\n"
             + "With --json: {key, value, origin} objects (origin null for tick's default); an array without KEY.",
         arguments: [configKeyArgument, configValueArgument],
         run: runConfig)
+
+    /// Every key with its values; keys next to each other that take the same values share them.
+    static var keysHelp: String {
+        var groups: [(names: [String], values: String)] = []
+        for key in Configuration.keys {
+            if let last = groups.last, last.values == key.values {
+                groups[groups.count - 1].names.append(key.name)
+            } else {
+                groups.append(([key.name], key.values))
+            }
+        }
+        return groups.map { $0.names.joined(separator: ", ") + " (\($0.values))" }.joined(separator: "; ")
+    }
 }
 
 /// `tick config [KEY [VALUE]]`.

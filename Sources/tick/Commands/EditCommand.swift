@@ -1,10 +1,17 @@
 import TickCore
 
-/// `tick edit REF [--title T] [--note TEXT] [--append-note TEXT] [--due DATE] [--priority P] [--rec RULE] [--until DATE]`,
-/// or with no option, the task's title line and notes in `$VISUAL` / `$EDITOR` (else `vi`).
+/// `tick edit REF... [--title T] [--note TEXT] [--append-note TEXT] [--due DATE] [--priority P] [--rec RULE] [--until DATE]`,
+/// or, with one REF and no option, the task's title line and notes in `$VISUAL` / `$EDITOR` (else `vi`).
+/// With several REFs the options apply to each task, as one change; without options they are refused.
 @Sendable func runEdit(_ invocation: Invocation) throws -> ExitStatus {
+    let refs = invocation.values(Commands.refsArgument)
     // --keep-history says how a completion in the editor is written: alone, it still opens the editor.
     guard invocation.givenOptions.contains(where: { $0 != Commands.keepHistoryOption.option }) else {
+        guard refs.count == 1 else {
+            throw UsageError.invalidInput("edit opens the editor on one task; with several REFs give the changes as "
+                                          + "options (--title, --note, --append-note, --due, --priority, --rec, --until); "
+                                          + "nothing changed")
+        }
         return try runEditor(invocation)
     }
 
@@ -20,14 +27,18 @@ import TickCore
     if let until = invocation.value(Commands.editUntilOption) { edits.append(.until(try invocation.untilDay(until, orNone: true))) }
 
     let session = try invocation.openForWriting(create: false)
-    let id = try invocation.resolveTask(invocation.value(Commands.refArgument)!, in: session.library)
-    return try applyEdits(refusingBadRepetition(edits, of: session.library.task(id)), to: id, invocation: invocation,
-                          session: session)
+    let ids = try invocation.resolveTasks(refs, in: session.library)
+    // Every task is checked before any is written: one refused task changes none.
+    let plan = try ids.map { id in (id: id, edits: try refusingBadRepetition(edits, of: session.library.task(id), id: id,
+                                                                             in: session.library, named: ids.count > 1)) }
+    return try applyEdits(plan, invocation: invocation, session: session)
 }
 
 /// `edits`, unless they would leave the task one that `tick check` reports for its rule (a `+` rule
 /// without a due date, an `until:` without a rule). Removing the rule removes its `until:` too.
-private func refusingBadRepetition(_ edits: [TaskEdit], of task: TaskInfo) throws -> [TaskEdit] {
+/// `named`: the refusal names the task (when several are edited).
+private func refusingBadRepetition(_ edits: [TaskEdit], of task: TaskInfo, id: TaskID, in library: Library,
+                                   named: Bool) throws -> [TaskEdit] {
     var rule = task.recurrence, due = task.due, until = task.until
     var edits = edits
     for edit in edits {
@@ -49,7 +60,7 @@ private func refusingBadRepetition(_ edits: [TaskEdit], of task: TaskInfo) throw
         }
     }
     if changesRule, let problem = Recurrence.problem(rule: rule, due: due, until: until) {
-        throw UsageError.invalidInput(problem + "; nothing changed")
+        throw UsageError.invalidInput((named ? describe(id, in: library) + ": " : "") + problem + "; nothing changed")
     }
     return edits
 }
@@ -81,17 +92,21 @@ extension Invocation {
     }
 }
 
-/// Asks the folder for `edits` on one task, as one change, and prints what changed: the fields,
-/// or the one no-op line when none did.
-private func applyEdits(_ edits: [TaskEdit], to id: TaskID, invocation: Invocation, session: WriteSession) throws -> ExitStatus {
-    let title = session.library.task(id).title
-    let (after, tasks) = try session.folder.edit([id], edits, summary: "edited \"\(title)\"")
-    guard let task = tasks.first, let new = task.after else { throw MutationError.taskGone(session.library.key(id)) }
-    var fields: [String] = []
-    for edit in task.applied where !fields.contains(edit.field) { fields.append(edit.field) }
-    let line = fields.isEmpty ? unchanged(describe(new, in: after), edits.count == 1 ? edits[0].state : nil)
-        : "Edited \(describe(new, in: after)): " + fields.joined(separator: ", ")
-    invocation.report([line], tasks: [new], in: after)
+/// Asks the folder for each task's edits, as one change, and prints what changed: for each task, the
+/// fields, or the one no-op line when none did.
+private func applyEdits(_ plan: [(id: TaskID, edits: [TaskEdit])], invocation: Invocation,
+                        session: WriteSession) throws -> ExitStatus {
+    let (after, tasks) = try session.folder.edit(plan, summary: "edited")
+    var lines: [String] = [], changed: [TaskID] = []
+    for (task, (id, edits)) in zip(tasks, plan) {
+        guard let new = task.after else { throw MutationError.taskGone(session.library.key(id)) }
+        var fields: [String] = []
+        for edit in task.applied where !fields.contains(edit.field) { fields.append(edit.field) }
+        lines.append(fields.isEmpty ? unchanged(describe(new, in: after), edits.count == 1 ? edits[0].state : nil)
+                     : "Edited \(describe(new, in: after)): " + fields.joined(separator: ", "))
+        changed.append(new)
+    }
+    invocation.report(lines, tasks: changed, in: after)
     return session.loaded.status
 }
 
@@ -109,7 +124,7 @@ private func runEditor(_ invocation: Invocation) throws -> ExitStatus {
     let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap { $0 }
         .first { !$0.isBlank } ?? "vi"
     let loaded = try invocation.load()
-    let id = try invocation.resolveTask(invocation.value(Commands.refArgument)!, in: loaded.library)
+    let id = try invocation.resolveTask(invocation.values(Commands.refsArgument)[0], in: loaded.library)
     let text = try loaded.folder.text(of: id, in: loaded.library)
     let original = text.editable
 
@@ -131,8 +146,9 @@ private func runEditor(_ invocation: Invocation) throws -> ExitStatus {
     do {
         let session = try invocation.openForWriting(create: false)
         guard let now = session.library.id(of: text.key) else { throw MutationError.taskGone(text.key) }
-        return try applyEdits(refusingBadRepetition(edits, of: session.library.task(now)), to: now,
-                              invocation: invocation, session: session)
+        let plan = [(id: now, edits: try refusingBadRepetition(edits, of: session.library.task(now), id: now,
+                                                               in: session.library, named: false))]
+        return try applyEdits(plan, invocation: invocation, session: session)
     } catch {
         keep = true
         throw KeptText(error, file: file)

@@ -29,9 +29,8 @@ let pickViews: [SmartView] = [.today, .flagged, .scheduled]
 
     var generator = SeededGenerator(seed: seed ?? UInt64.random(in: .min ... .max))
     let candidates = library.pickCandidates(PickScope(view: view, list: list), now: now)
-    let chosen = library.pick(from: candidates, excluding: current,
-                              weighting: invocation.flag(Commands.uniformOption) ? .uniform : .urgency, now: now,
-                              using: &generator)
+    let weighting: PickWeighting = invocation.flag(Commands.uniformOption) ? .uniform : .urgency(invocation.settings.pickWeights)
+    let chosen = library.pick(from: candidates, excluding: current, weighting: weighting, now: now, using: &generator)
     if let chosen {
         do {
             try memory.save(PickedTask(chosen, in: library))

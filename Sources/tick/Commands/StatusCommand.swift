@@ -22,7 +22,9 @@ import TickCore
     if large { return statusLarge(invocation, loaded) }
     let counts = library.statusCounts(now: now)
     if let format {
-        let next = format.needsNext ? library.mostUrgent(1, now: now).first.map { library.task($0).title } : nil
+        let next = format.needsNext
+            ? library.mostUrgent(1, now: now, weights: invocation.settings.pickWeights).first.map { library.task($0).title }
+            : nil
         let text = format.render(counts, next: next)
         if !text.isEmpty { out.line(text) }
         return loaded.status
@@ -46,7 +48,7 @@ import TickCore
 /// (with `--json`, `[]`) when no task is open.
 private func statusLarge(_ invocation: Invocation, _ loaded: LoadedFolder) -> ExitStatus {
     let library = loaded.library
-    let ids = library.mostUrgent(Commands.largeCount, now: invocation.now)
+    let ids = library.mostUrgent(Commands.largeCount, now: invocation.now, weights: invocation.settings.pickWeights)
     if invocation.global.json {
         invocation.out.jsonArray(ids) { TaskRows.json($0, in: library) }
         return loaded.status

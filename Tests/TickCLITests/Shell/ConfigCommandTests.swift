@@ -21,6 +21,16 @@ struct ConfigCommandTests {
             obsidian.recurrence = tasks  # tick's default
             remind.time = 09:00  # tick's default
             week-start = monday  # tick's default
+            pick.weights.open = 1  # tick's default
+            pick.weights.overdue = 6  # tick's default
+            pick.weights.overdue-per-day = 1  # tick's default
+            pick.weights.overdue-per-day-max = 6  # tick's default
+            pick.weights.today = 4  # tick's default
+            pick.weights.soon = 1  # tick's default
+            pick.weights.low = 1  # tick's default
+            pick.weights.medium = 2  # tick's default
+            pick.weights.high = 4  # tick's default
+            pick.weights.flagged = 3  # tick's default
 
             """, stderr: "")
         expectRun(try sandbox.run(["--dir", "tasks", "config", "date.tonight"]), status: 0,

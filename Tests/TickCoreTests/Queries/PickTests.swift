@@ -172,7 +172,7 @@ struct PickLibraryTests {
         var generator = SeededGenerator(seed: 5)
         var seen: [String: Int] = [:]
         for _ in 0..<34_000 {
-            let id = library.pick(from: candidates, excluding: nil, weighting: .urgency, now: saturday,
+            let id = library.pick(from: candidates, excluding: nil, weighting: .urgency(.standard), now: saturday,
                                   using: &generator)!
             seen[library.task(id).title, default: 0] += 1
         }
@@ -202,7 +202,7 @@ struct PickLibraryTests {
         let candidates = library.pickCandidates(PickScope(), now: saturday)
         for seed in UInt64(0)..<300 {
             var generator = SeededGenerator(seed: seed)
-            let id = library.pick(from: candidates, excluding: current, weighting: .urgency, now: saturday,
+            let id = library.pick(from: candidates, excluding: current, weighting: .urgency(.standard), now: saturday,
                                   using: &generator)
             #expect(id != nil && id != current)
         }
@@ -212,9 +212,9 @@ struct PickLibraryTests {
     func onlyCandidate() throws {
         let call = try #require(library.id("Call"))
         var generator = SeededGenerator(seed: 1)
-        #expect(library.pick(from: [call], excluding: call, weighting: .urgency, now: saturday,
+        #expect(library.pick(from: [call], excluding: call, weighting: .urgency(.standard), now: saturday,
                              using: &generator) == call)
-        #expect(library.pick(from: [], excluding: call, weighting: .urgency, now: saturday,
+        #expect(library.pick(from: [], excluding: call, weighting: .urgency(.standard), now: saturday,
                              using: &generator) == nil)
     }
 }
