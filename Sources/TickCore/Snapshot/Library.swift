@@ -994,8 +994,8 @@ extension Folder {
 
     /// Parses a list again into a segment, for a cached one found damaged.
     var rebuilder: @Sendable (ListFile) -> [UInt8]? {
-        let fs = fileSystem
-        return { file in (try? fs.readFile(file.absolutePath)).map { Segment.build(Document(bytes: $0), path: file.path) } }
+        let fs = fileSystem, filter = globalFilter
+        return { file in (try? fs.readFile(file.absolutePath)).map { Segment.build(Document(bytes: $0, globalFilter: filter), path: file.path) } }
     }
 
     /// The library of `files`: each list's segment from `cached` where the list is unchanged, else
@@ -1009,12 +1009,12 @@ extension Folder {
         }
         // Each worker copies its segment into memory of its own, so no list is held twice.
         let slots = ResultSlots<Result<(UnsafeMutableRawPointer, Int), FileSystemError>>(count: stale.count)
-        let fs = fileSystem
+        let fs = fileSystem, filter = globalFilter
         let toParse = stale
         DispatchQueue.concurrentPerform(iterations: toParse.count) { k in
             let file = files[toParse[k]]
             do {
-                slots[k] = .success(SegmentStorage.copy(Segment.build(Document(bytes: try fs.readFile(file.absolutePath)),
+                slots[k] = .success(SegmentStorage.copy(Segment.build(Document(bytes: try fs.readFile(file.absolutePath), globalFilter: filter),
                                                                       path: file.path)))
             } catch let error as FileSystemError {
                 slots[k] = .failure(error)

@@ -35,6 +35,9 @@ struct ListCache {
         var directorySum: UInt64
         /// Checksum of the short-ref lengths.
         var refsSum: UInt64
+        /// The settings the lists were read with (`ListCache.settings`): a cache written with other
+        /// settings is a miss.
+        var settings: UInt64
         /// Checksum of the fields above.
         var headerSum: UInt64
     }
@@ -52,11 +55,12 @@ struct ListCache {
         var sums: SegmentSums
     }
 
-    /// "TKACHE06" (checksummed; records name tasks by the refs of FORMAT.md 5.8, carry the `rec:` and
-    /// `until:` of FORMAT.md 5.10, and the scheduled and start days and repetition phrase of FORMAT.md 11),
+    /// "TKACHE07" (checksummed; records name tasks by the refs of FORMAT.md 5.8, carry the `rec:` and
+    /// `until:` of FORMAT.md 5.10, and the scheduled and start days and repetition phrase of FORMAT.md 11;
+    /// the header names the settings the lists were read with),
     /// mixed with the folding table's fingerprint: the cache holds folded text, so a build that folds
     /// differently does not read it. A cache of an older layout is a miss.
-    static let magic: UInt64 = 0x3630_4548_4341_4B54 ^ Folding.fingerprint
+    static let magic: UInt64 = 0x3730_4548_4341_4B54 ^ Folding.fingerprint
     static let recordLayout = UInt32(MemoryLayout<HotRecord>.stride << 16 | MemoryLayout<ColdRecord>.stride)
     /// Nanoseconds before the cache's writing during which a change makes an entry racy.
     static let racyWindow: Int64 = 2_000_000_000
@@ -68,8 +72,12 @@ struct ListCache {
     /// Whether `directory` is tick's folder under the user's cache folder (created 0700 when missing).
     let isUserCache: Bool
     var path: String { directory + "/" + name }
+    /// The settings that change what a list parses into (the global filter, FORMAT.md 11), as one
+    /// number: a cache holds parsed lists, so one written with other settings is not used.
+    let settings: UInt64
 
     init?(folder: Folder, environment: [String: String]) {
+        settings = GlobalFilter.fingerprint(folder.globalFilter)
         if let off = environment["TICK_NO_CACHE"], !off.isEmpty, off != "0" { return nil }
         let state = folder.path + "/" + FolderLocation.stateFolderName
         if let isFolder = StateFolder.isFolder(state) {
@@ -95,11 +103,11 @@ struct ListCache {
     /// a segment found damaged later.
     func load(rebuild: @escaping @Sendable (ListFile) -> [UInt8]? = { _ in nil }) -> CachedLists? {
         guard let folder = StateFolder.open(directory), let mapped = folder.map(name) else { return nil }
-        return ListCache.load(mapped, rebuild: rebuild) { folder.remove(self.name, ifStill: mapped) }
+        return ListCache.load(mapped, rebuild: rebuild, settings: settings) { folder.remove(self.name, ifStill: mapped) }
     }
 
     /// The cache in `mapped`; `damaged` is called once when a segment is found damaged later.
-    static func load(_ mapped: MappedFile, rebuild: @escaping @Sendable (ListFile) -> [UInt8]?,
+    static func load(_ mapped: MappedFile, rebuild: @escaping @Sendable (ListFile) -> [UInt8]?, settings: UInt64 = 0,
                      damaged: @escaping () -> Void) -> CachedLists? {
         guard mapped.length >= MemoryLayout<Header>.stride else { return nil }
         let base = UnsafeRawPointer(mapped.base)
@@ -109,6 +117,7 @@ struct ListCache {
               header.recordStride == ListCache.recordLayout,
               header.segmentHeaderStride == MemoryLayout<SegmentHeader>.stride,
               header.headerSum == Checksum.of(base, count: ListCache.headerSumLength),
+              header.settings == settings,
               header.fileLength == UInt64(length), header.pathsLength <= UInt64(length)
         else { return nil }
         let entriesOffset = MemoryLayout<Header>.stride
@@ -192,7 +201,7 @@ struct ListCache {
                             segmentHeaderStride: UInt32(MemoryLayout<SegmentHeader>.stride), created: created,
                             listCount: UInt32(entries.count), taskCount: UInt32(refLengths.count),
                             fileLength: UInt64(offset), pathsLength: UInt64(paths.count), directorySum: 0,
-                            refsSum: Checksum.of(refLengths), headerSum: 0)
+                            refsSum: Checksum.of(refLengths), settings: settings, headerSum: 0)
         entries.withUnsafeBytes { head.append(contentsOf: $0) }
         head.append(contentsOf: paths)
         header.directorySum = Checksum.of(head)
