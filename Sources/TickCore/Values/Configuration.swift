@@ -225,11 +225,13 @@ public enum Configuration {
         return nil
     }
 
-    /// On a line setting `obsidian.global-filter`, the `#` that starts its value (the tag's own), if any.
+    /// On a line setting `obsidian.global-filter`, the `#` that starts its value when a tag's letters
+    /// follow it (the tag's own `#`), if any.
     private static func tagValueStart(_ line: Substring) -> Substring.Index? {
         guard let eq = line.firstIndex(of: "="), trimmed(line[..<eq]) == globalFilterKey,
               let start = line[line.index(after: eq)...].firstIndex(where: { $0 != " " && $0 != "\t" }),
-              line[start] == "#" else { return nil }
+              line[start] == "#", let next = line[line.index(after: start)...].first,
+              !next.isWhitespace, next != "#" else { return nil }
         return start
     }
 

@@ -52,10 +52,11 @@ extension Configuration {
         let utf8 = Array(text.utf8)
         let eqOffset = text.utf8.distance(from: text.startIndex, to: eq)
         var commentAt = utf8.count
-        // The `#` that starts a tag value (`obsidian.global-filter = #task`) is no comment.
+        // The `#` that starts a tag value (`obsidian.global-filter = #task`) is no comment (as `parse` reads it).
         var valueStart = eqOffset + 1
         while valueStart < utf8.count, utf8[valueStart] == UInt8(ascii: " ") || utf8[valueStart] == UInt8(ascii: "\t") { valueStart += 1 }
-        let tagStart = key == globalFilterKey ? valueStart : -1
+        let tagStart = key == globalFilterKey && valueStart + 1 < utf8.count && utf8[valueStart] == UInt8(ascii: "#")
+            && ![0x20, 0x09, 0x0D, UInt8(ascii: "#")].contains(utf8[valueStart + 1]) ? valueStart : -1
         for i in 0..<utf8.count where utf8[i] == UInt8(ascii: "#") && i != tagStart {
             let before = String(decoding: utf8[..<i], as: UTF8.self)
             if i == 0 || utf8[i - 1] == UInt8(ascii: " ") || utf8[i - 1] == UInt8(ascii: "\t") || before.trimmingInvisibleSpace().isEmpty {
