@@ -139,6 +139,24 @@ struct GlobalFilterCommandTests {
         #expect(try sandbox.read("tasks/.tick/config") == "obsidian.global-filter = \n")
     }
 
+    @Test("check reads each list with the filter: a line without it is no task, with no problem to report")
+    func check() throws {
+        let sandbox = try Fixtures.folder(["a.md": "- [ ] Party due:2026-02-30\n- [ ] Real #task id:x\n",
+                                           "b.md": "- [ ] Other #task id:x\n- [ ] Plain id:x\n"])
+        try FileManager.default.createDirectory(atPath: sandbox.path("tasks/.tick"), withIntermediateDirectories: true)
+        let unfiltered = try sandbox.run(["--dir", "tasks", "check"])
+        #expect(unfiltered.status == 1, "\(unfiltered)")
+        #expect(unfiltered.stdout.contains("a.md:1:13: malformed due date 'due:2026-02-30'"), "\(unfiltered)")
+        #expect(unfiltered.stdout.contains("b.md:2:"), "\(unfiltered)")
+        #expect(unfiltered.stdout.hasSuffix("Checked 2 lists: 3 problems in 2 files\n"), "\(unfiltered)")
+        try sandbox.write("tasks/.tick/config", "obsidian.global-filter = #task\n")
+        let filtered = try sandbox.run(["--dir", "tasks", "check"])
+        #expect(filtered.status == 1, "\(filtered)")
+        #expect(!filtered.stdout.contains("a.md:1:") && !filtered.stdout.contains("b.md:2:"), "\(filtered)")
+        #expect(filtered.stdout.contains("b.md:1:"), "\(filtered)")
+        #expect(filtered.stdout.hasSuffix("Checked 2 lists: 1 problem in 1 file\n"), "\(filtered)")
+    }
+
     @Test("config shows and refuses the key like the others: a bad value names the file, the line and the key")
     func configuration() throws {
         let sandbox = try Self.vault(filter: nil)
