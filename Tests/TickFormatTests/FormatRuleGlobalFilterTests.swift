@@ -114,6 +114,9 @@ struct FormatRuleGlobalFilterTests {
         #expect(added.document.tasks.map(\.title) == ["Milk #task", "#task Pay rent"])
         let holding = try document.inserting(NewTask(title: "Call #task mum"), at: .end)
         #expect(holding.document.tasks.last?.title == "Call #task mum")
+        // The section's example.
+        let example = try filtered("").inserting(NewTask(title: "Pay rent", due: DueDate(iso: "2026-12-01")), at: .end)
+        #expect(String(decoding: example.document.serialize(), as: UTF8.self) == "- [ ] #task Pay rent due:2026-12-01\n")
         // Without a filter nothing is added.
         let plain = try Document("# Inbox\n").inserting(NewTask(title: "Pay rent"), at: .end)
         #expect(plain.document.tasks.map(\.title) == ["Pay rent"])
