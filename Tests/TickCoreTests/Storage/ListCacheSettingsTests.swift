@@ -45,6 +45,9 @@ struct ListCacheSettingsTests {
         #expect(filtered.parsedPaths == ["vault.md"])
         #expect(titles(filtered.library) == ["#task Pay rent", "Oat milk #task"])
         #expect(filtered.library.task(TaskID(list: 0, index: 1)).depth == 0)
+        // Titles of their own: the same refs with and without the filter (FORMAT.md 11).
+        #expect(filtered.library.fullRef(TaskID(list: 0, index: 0)) == unfiltered.library.fullRef(TaskID(list: 0, index: 0)))
+        #expect(filtered.library.fullRef(TaskID(list: 0, index: 1)) == unfiltered.library.fullRef(TaskID(list: 0, index: 2)))
         // Written anew with the filter: the next filtered load is a hit with the same answer.
         let again = folder(dir.path, filter: "#task").load()
         #expect(again.parsedPaths == [])
