@@ -17,6 +17,8 @@ public typealias NewTask = TickFormat.NewTask
 public typealias ListColor = TickFormat.ListColor
 /// A repetition rule: the value of a `rec:` token.
 public typealias RecurrenceRule = TickFormat.RecurrenceRule
+/// The Obsidian Tasks plugin's global filter (`obsidian.global-filter`, FORMAT.md 11).
+public typealias GlobalFilter = TickFormat.GlobalFilter
 
 // MARK: - What the command line asks of them
 //

@@ -24,15 +24,20 @@ public struct Document: Sendable {
     /// A first line `---` that does not open front matter (FORMAT.md, section 2).
     public private(set) var unrecognizedFrontMatter: FrontMatter.Unrecognized?
     public private(set) var diagnostics: [Diagnostic] = []
+    /// The global filter it was read with (FORMAT.md 11): nil reads every checkbox line as a task.
+    /// Every re-reading after an edit uses it too.
+    public let globalFilter: GlobalFilter?
 
     var lines: Lines
     /// Section headings (outside list items), in order.
     var sections: [(line: Int, level: Int, text: String)] = []
     let bomLength: Int
 
-    /// Parses `bytes`. Never fails: oddities become `diagnostics`.
-    public init(bytes: [UInt8]) {
+    /// Parses `bytes`. Never fails: oddities become `diagnostics`. With `globalFilter`, a checkbox
+    /// line whose title line does not hold the filter is not a task (FORMAT.md 11).
+    public init(bytes: [UInt8], globalFilter: GlobalFilter? = nil) {
         self.bytes = bytes
+        self.globalFilter = globalFilter
         lines = Lines(bytes)
         bomLength = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
         switch FrontMatter.detect(in: bytes, lines: lines, bomLength: bomLength) {
@@ -43,7 +48,10 @@ public struct Document: Sendable {
         parse()
     }
 
-    public init(_ text: String) { self.init(bytes: Array(text.utf8)) }
+    public init(_ text: String, globalFilter: GlobalFilter? = nil) { self.init(bytes: Array(text.utf8), globalFilter: globalFilter) }
+
+    /// `bytes` read as this document was read (with its global filter): what an edit's result is.
+    func reading(_ bytes: [UInt8]) -> Document { Document(bytes: bytes, globalFilter: globalFilter) }
 
     /// The bytes to write back: exactly the bytes parsed, with any edits spliced in.
     public func serialize() -> [UInt8] { bytes }
@@ -116,6 +124,10 @@ public struct Document: Sendable {
             else { continue }
             let state = bytes[checkbox + 1]
             guard state == 0x20 || state == UInt8(ascii: "x") || state == UInt8(ascii: "X") else { continue }
+            // Without the global filter on its title line, a plain list item: its neighbours read it as
+            // they read any other item (a note of the task above, a non-task item between a task and
+            // its subtasks).
+            if let globalFilter, !globalFilter.isIncluded(in: bytes, (checkbox + 3)..<lineEnd) { continue }
 
             var parent = item.parent
             while let p = parent, taskOfItem[p] == nil { parent = outline.items[p].parent }

@@ -42,7 +42,7 @@ extension Document {
             if at > bomLength, at == bytes.count, lines.count > 0, lines.ending(lines.count, in: bytes) == nil { text = ending + text }
             splice = Splice(range: at..<at, bytes: text)
         }
-        let result = Document(bytes: splicing([splice]))
+        let result = reading(splicing([splice]))
         guard result.heading == name, result.expectedModel() == expectedModel() else {
             throw EditError(reason: .badValue, line: headingLine ?? 1,
                             message: "it does not read back as the list's heading (Markdown markup?)")
@@ -115,7 +115,7 @@ extension Document {
         guard let front = frontMatter else {
             guard let line else { return self }
             let block = Array("---".utf8) + ending + line + ending + Array("---".utf8) + ending
-            return Document(bytes: splicing([Splice(range: bomLength..<bomLength, bytes: block)]))
+            return reading(splicing([Splice(range: bomLength..<bomLength, bytes: block)]))
         }
         let keyLine = (2..<front.closingLine).first { bytes[lines.start($0)..<lines.contentEnd($0)].starts(with: (key + ":").utf8) }
         let splice: Splice
@@ -132,6 +132,6 @@ extension Document {
         case (nil, nil):
             return self
         }
-        return Document(bytes: splicing([splice]))
+        return reading(splicing([splice]))
     }
 }

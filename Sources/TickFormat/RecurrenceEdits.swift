@@ -65,7 +65,7 @@ extension Document {
         }
         let line = Array("- [x]".utf8) + text + Array(completion.utf8)
         // What the copy is, as the format reads it alone.
-        let alone = Document(bytes: line + [0x0A])
+        let alone = reading(line + [0x0A])
         guard alone.tasks.count == 1, alone.tasks[0].depth == 0, alone.tasks[0].done else {
             throw EditError(reason: .structure, line: task.line, message: "the completed copy of line \(task.line) would not read as one task")
         }

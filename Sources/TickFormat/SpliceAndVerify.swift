@@ -49,7 +49,7 @@ extension Document {
                alternatives: [[Splice]] = []) throws(EditError) -> EditResult {
         for (attempt, candidate) in ([splices] + alternatives).enumerated() {
             let out = splicing(candidate)
-            let document = Document(bytes: out)
+            let document = reading(out)
             guard keepsFileParts(document), document.expectedModel() == expected else { continue }
             let lo = candidate.map(\.range.lowerBound).min() ?? 0
             let hi = candidate.map(\.range.upperBound).max() ?? 0
@@ -57,7 +57,7 @@ extension Document {
             var fixes: [StructureFix] = []
             if attempt > 0 {
                 // An alternative adds blank lines beside the plain splice; name where they went.
-                let plain = Document(bytes: splicing(splices))
+                let plain = reading(splicing(splices))
                 fixes = blankLinesAdded(from: plain, to: document)
             }
             return EditResult(document: document, task: task, fixes: fixes,

@@ -5,7 +5,7 @@
 extension Document {
     /// Inserts a new task in canonical form.
     public func inserting(_ new: NewTask, at point: InsertionPoint) throws(EditError) -> EditResult {
-        let title = Array(trimmedSeparators(Array(new.title.utf8)))
+        let title = withGlobalFilter(Array(trimmedSeparators(Array(new.title.utf8))))
         try checkTitle(title, line: 0)
         var line = [UInt8]("[\(new.done ? "x" : " ")] ".utf8) + title
         var repeatPhrase: String? = nil

@@ -72,7 +72,7 @@ extension Document {
     /// The title must not hold metadata tokens itself (take them out and set them separately).
     public func retitling(_ i: Int, _ title: String) throws(EditError) -> EditResult {
         let task = try self.task(i)
-        let newTitle = Array(trimmedSeparators(Array(title.utf8)))
+        let newTitle = withGlobalFilter(Array(trimmedSeparators(Array(title.utf8))))
         try checkTitle(newTitle, line: task.line)
         // Keep the separators right after the checkbox and the trailing whitespace or hard break.
         var start = task.titleRange.lowerBound
@@ -127,6 +127,13 @@ extension Document {
         expected[i].notes = notes[i].isEmpty ? added : (added.isEmpty ? notes[i] : notes[i] + "\n" + added)
         let at = lines.end(after)
         return try apply(text.isEmpty ? [] : [Splice(range: at..<at, bytes: text)], expecting: expected, task: i)
+    }
+
+    /// A title for a new or retitled task: with a global filter that `title` does not hold, the
+    /// filter and a space go first, as the Tasks plugin writes it, so that the line stays a task.
+    func withGlobalFilter(_ title: [UInt8]) -> [UInt8] {
+        guard let globalFilter, !globalFilter.isIncluded(in: title, 0..<title.count) else { return title }
+        return globalFilter.bytes + (title.isEmpty ? [] : [0x20] + title)
     }
 
     /// Refuses a title that cannot be written as one: a line break, metadata tokens that would be

@@ -4,15 +4,23 @@
 // edit reported. The edits include the repetition tokens, the move of a repeating task to its
 // next occurrence (11-13) and the completed copy that `--keep-history` inserts after a task (10),
 // and the Obsidian Tasks signifiers and Dataview fields: each edit in the task's style, and new
-// tasks in each style (7).
+// tasks in each style (7). Bit 7 of the last byte reads the file with the global filter `#task`
+// (FORMAT.md 11): then every task holds it, each is a task read without the filter too, and every
+// re-reading uses it.
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func tickFuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     var bytes = Array(UnsafeBufferPointer(start: data, count: size))
     // The last byte chooses the edit; the rest is the file.
     let choice = bytes.popLast().map(Int.init) ?? 0
-    let document = Document(bytes: bytes)
+    let filter = choice & 0x80 == 0 ? nil : GlobalFilter("#task")
+    let document = Document(bytes: bytes, globalFilter: filter)
     precondition(document.serialize() == bytes, "round trip failed")
+    if let filter {
+        let unfiltered = Set(Document(bytes: bytes).tasks.map(\.line))
+        precondition(document.tasks.allSatisfy { filter.isIncluded(in: bytes, $0.titleRange) && unfiltered.contains($0.line) },
+                     "the filter's tasks are not the tasks holding it")
+    }
     guard !document.tasks.isEmpty else { return 0 }
     let i = (choice >> 4) % document.tasks.count
     let task = document.tasks[i]
@@ -43,14 +51,14 @@ public func tickFuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
             result = try document.settingRecurrence(i, task.recurrence == nil ? RecurrenceRule(count: 2, unit: .month, mode: mode) : nil)
         case 12: result = try document.settingUntil(i, task.until == nil ? day : nil)
         case 13: result = try document.advancingRecurrence(i, to: DueDate(day: day.adding(days: 7), minutes: task.due?.minutes))
-        default: result = try Document("# Other\n\n- [ ] there\n").inserting(document.extracting(i), at: .end)
+        default: result = try Document("# Other\n\n- [ ] there\n", globalFilter: filter).inserting(document.extracting(i), at: .end)
         }
     } catch {
         precondition(error.reason == .structure, "unexpected refusal: \(error)")
         return 0
     }
     let new = result.document.serialize()
-    let reparsed = Document(bytes: new)
+    let reparsed = Document(bytes: new, globalFilter: filter)
     precondition(reparsed.expectedModel() == result.document.expectedModel(), "re-parse differs from the edited model")
     switch choice & 0x0F {
     case 7, 8, 10, 14...:

@@ -34,7 +34,9 @@ public final class TaskFolder {
             try Folder.initialize(at: folder.path, fileSystem: folder.fileSystem)
             var location = folder.location
             location.exists = true
+            let filter = folder.globalFilter
             folder = Folder(location: location, fileSystem: folder.fileSystem)
+            folder.globalFilter = filter
         }
         let writer = try FolderWriter(root: folder.path, environment: environment, fileSystem: folder.fileSystem)
         self.folder = folder
@@ -129,7 +131,7 @@ public final class TaskFolder {
             let mine = edits.filter { $0.key.path == path }
             changes.append((path, { bytes in
                 guard let bytes else { throw MutationError.listGone(path: path) }
-                var document = Document(bytes: bytes)
+                var document = self.folder.document(bytes)
                 var indexes: [TaskKey: Int] = [:]
                 var work: [(key: TaskKey, edits: [TaskEdit])] = []
                 for (key, edits) in mine {
@@ -173,9 +175,9 @@ public final class TaskFolder {
         let edit: ([UInt8]?) throws -> FileOutcome = { bytes in
             let document: Document
             if let bytes {
-                document = Document(bytes: bytes)
+                document = self.folder.document(bytes)
             } else if let heading {
-                document = Document("# \(heading)\n")
+                document = self.folder.document(Array("# \(heading)\n".utf8))
             } else {
                 throw MutationError.listGone(path: path)
             }
@@ -219,7 +221,7 @@ public final class TaskFolder {
     public func add(_ batches: [(path: String, initial: [UInt8]?, tasks: [(task: NewTask, id: String?)])], summary: String) throws -> Library {
         let changes = batches.map { batch in
             (batch.path, { (bytes: [UInt8]?) throws -> FileOutcome in
-                guard var document = (bytes ?? batch.initial).map({ Document(bytes: $0) }) else {
+                guard var document = (bytes ?? batch.initial).map({ self.folder.document($0) }) else {
                     throw MutationError.listGone(path: batch.path)
                 }
                 for (task, id) in batch.tasks {
@@ -248,7 +250,7 @@ public final class TaskFolder {
             let mine = keys.filter { $0.path == path }
             changes.append((path, { bytes in
                 guard let bytes else { throw MutationError.listGone(path: path) }
-                var document = Document(bytes: bytes)
+                var document = self.folder.document(bytes)
                 for i in try TaskFolder.outermost(mine, in: document).reversed() {
                     document = try document.removing(i).document
                 }
@@ -326,7 +328,7 @@ public final class TaskFolder {
         var changes: [(path: String, edit: ([UInt8]?) throws -> FileOutcome)] = []
         changes.append((destination, { bytes in
             guard let bytes else { throw MutationError.listGone(path: destination) }
-            var document = Document(bytes: bytes)
+            var document = self.folder.document(bytes)
             var indexes: [TaskKey: Int] = [:]
             for key in moving {
                 let result = try document.inserting(fragments[key]!.fragment, at: .end)
@@ -341,7 +343,7 @@ public final class TaskFolder {
             let mine = keys.filter { $0.path == path && fragments[$0] != nil }
             changes.append((path, { bytes in
                 guard let bytes else { throw MutationError.listGone(path: path) }
-                var document = Document(bytes: bytes)
+                var document = self.folder.document(bytes)
                 let indexes = try TaskFolder.outermost(mine, in: document)
                 for i in indexes {
                     let key = document.key(of: i, path: path)
@@ -434,7 +436,7 @@ public final class TaskFolder {
             let path = list.file.path
             try writeFiles("deleted the list \(list.name)", [(path, { bytes in
                 guard let bytes else { throw MutationError.listGone(path: path) }
-                let open = Document(bytes: bytes).tasks.filter { !$0.done }.count
+                let open = self.folder.document(bytes).tasks.filter { !$0.done }.count
                 if !force, open > 0 { throw MutationError.openTasks(list: list.name, count: open) }
                 return .delete
             })])
@@ -524,13 +526,13 @@ public final class TaskFolder {
             })
         }
         try write(summary, recording)
-        refresh(results.value.mapValues { $0.map { Document(bytes: $0) } })
+        refresh(results.value.mapValues { $0.map { folder.document($0) } })
     }
 
     /// The list at `path` as its file holds it now.
     private func document(at path: String) throws -> Document {
         do {
-            return Document(bytes: try folder.fileSystem.readFile(folder.absolute(path)))
+            return folder.document(try folder.fileSystem.readFile(folder.absolute(path)))
         } catch FileSystemError.notFound {
             throw MutationError.listGone(path: path)
         }
@@ -550,7 +552,7 @@ public final class TaskFolder {
         if let writer {
             for path in documents.keys.sorted() {
                 guard let versions = writer.lastTwoVersions(of: path), versions.previousAfter != versions.before else { continue }
-                handEdits.append((path, Document(bytes: versions.previousAfter)))
+                handEdits.append((path, folder.document(versions.previousAfter)))
             }
         }
         keep(library.retiredRefs(after: before, changing: Set(documents.keys), handEdits: handEdits))

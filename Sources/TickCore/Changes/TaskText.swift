@@ -46,7 +46,7 @@ extension Folder {
         let key = library.key(id)
         let document: Document
         do {
-            document = Document(bytes: try fileSystem.readFile(absolute(key.path)))
+            document = self.document(try fileSystem.readFile(absolute(key.path)))
         } catch FileSystemError.notFound {
             throw MutationError.listGone(path: key.path)
         }

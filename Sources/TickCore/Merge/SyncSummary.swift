@@ -18,12 +18,13 @@ public enum SyncSummary {
 
     /// `tick sync: Groceries: 2 added, 1 completed; Work: 1 edited`, lists in path order; files
     /// that are not lists, or lists whose tasks did not change, are counted as files.
-    public static func message(_ changes: [Change]) -> String {
+    public static func message(_ changes: [Change], globalFilter: GlobalFilter? = nil) -> String {
         var parts: [String] = []
         var otherFiles = 0
         for change in changes.sorted(by: { $0.path < $1.path }) {
             guard change.path.hasSuffix(".md") else { otherFiles += 1; continue }
-            let counts = count(before: change.before.map { Document(bytes: $0) }, after: change.after.map { Document(bytes: $0) })
+            let counts = count(before: change.before.map { Document(bytes: $0, globalFilter: globalFilter) },
+                               after: change.after.map { Document(bytes: $0, globalFilter: globalFilter) })
             let name = (change.after ?? change.before).flatMap(listName(of:))
                 ?? String(change.path.split(separator: "/").last?.dropLast(3) ?? "")
             let described = counts.filter { $0.value > 0 }.map { "\($0.value) \($0.label)" }

@@ -3,6 +3,8 @@
 // The folder is found in this order: `--dir DIR`, the environment variable `TICK_DIR`, the nearest
 // ancestor of the working folder that holds a `.tick/` folder, `${XDG_DATA_HOME:-$HOME/.local/share}/tick`.
 
+import TickFormat
+
 // MARK: - Errors
 
 /// Why the task folder could not be found or prepared.
@@ -175,6 +177,9 @@ public struct FolderScan: Equatable, Sendable {
 public struct Folder: Sendable {
     public let location: FolderLocation
     public let fileSystem: any FileSystem
+    /// The configuration's `obsidian.global-filter` (FORMAT.md 11): every list of the folder is read
+    /// with it, through `document(_:)`.
+    public var globalFilter: GlobalFilter? = nil
 
     public init(location: FolderLocation, fileSystem: any FileSystem) {
         self.location = location
@@ -204,6 +209,10 @@ public struct Folder: Sendable {
             .sorted { $0.key.lexicographicallyPrecedes($1.key) }.map(\.list)
         return result
     }
+
+    /// A list's bytes read as this folder reads its lists (with its global filter): the one way
+    /// views, changes and `tick check` parse a list.
+    func document(_ bytes: [UInt8]) -> Document { Document(bytes: bytes, globalFilter: globalFilter) }
 
     /// The absolute path of a path relative to the folder.
     public func absolute(_ relative: String) -> String { Path.join(path, relative) }

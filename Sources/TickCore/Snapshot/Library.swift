@@ -1055,8 +1055,8 @@ extension Folder {
 
     /// Parses a list again into a segment, for a cached one found damaged.
     var rebuilder: @Sendable (ListFile) -> [UInt8]? {
-        let fs = fileSystem
-        return { file in (try? fs.readFile(file.absolutePath)).map { Segment.build(Document(bytes: $0), path: file.path) } }
+        let fs = fileSystem, filter = globalFilter
+        return { file in (try? fs.readFile(file.absolutePath)).map { Segment.build(Document(bytes: $0, globalFilter: filter), path: file.path) } }
     }
 
     /// The library of `files`: each list's segment from `cached` where the list is unchanged (or its
@@ -1083,7 +1083,7 @@ extension Folder {
         // segment that needs its file's bytes is kept when they are the same: nothing is parsed.
         enum Outcome { case verified, parsed(UnsafeMutableRawPointer, Int) }
         let slots = ResultSlots<Result<Outcome, FileSystemError>>(count: stale.count)
-        let fs = fileSystem
+        let fs = fileSystem, filter = globalFilter
         let toParse = stale, toVerify = candidates
         DispatchQueue.concurrentPerform(iterations: toParse.count) { k in
             let file = files[toParse[k]]
@@ -1092,7 +1092,7 @@ extension Folder {
                 if let candidate = toVerify[k], candidate.isBuilt(from: bytes) {
                     slots[k] = .success(.verified)
                 } else {
-                    let (memory, length) = SegmentStorage.copy(Segment.build(Document(bytes: bytes), path: file.path))
+                    let (memory, length) = SegmentStorage.copy(Segment.build(Document(bytes: bytes, globalFilter: filter), path: file.path))
                     slots[k] = .success(.parsed(memory, length))
                 }
             } catch let error as FileSystemError {

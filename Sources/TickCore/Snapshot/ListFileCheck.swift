@@ -15,8 +15,10 @@ public struct ListFileCheck: Sendable {
     /// for the duplicates across files that `tick check` reports.
     public let ids: [(id: String, line: Int, column: Int)]
 
-    public init(_ bytes: [UInt8]) {
-        let document = Document(bytes: bytes)
+    /// With `globalFilter`, the file is read as the folder reads it (FORMAT.md 11): a checkbox line
+    /// without the filter is no task, so it has nothing to report.
+    public init(_ bytes: [UInt8], globalFilter: GlobalFilter? = nil) {
+        let document = Document(bytes: bytes, globalFilter: globalFilter)
         diagnostics = document.checkDiagnostics()
         let written = document.serialize()
         ids = document.tasks.compactMap { task in

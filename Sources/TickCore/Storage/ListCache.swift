@@ -48,6 +48,9 @@ struct ListCache {
         /// In a delta: the `headerSum` and `fileLength` of the base it extends (0 in a base).
         var baseSum: UInt64
         var baseLength: UInt64
+        /// The settings the lists were read with (`ListCache.settings`): a cache written with other
+        /// settings is a miss.
+        var settings: UInt64
         /// Checksum of the fields above.
         var headerSum: UInt64
     }
@@ -74,13 +77,13 @@ struct ListCache {
         static let mustVerify: UInt32 = 2
     }
 
-    /// "TKACHE07" for a base and "TKDELT07" for a delta (checksummed; records name tasks by the refs
+    /// "TKACHE08" for a base and "TKDELT08" for a delta (checksummed; records name tasks by the refs
     /// of FORMAT.md 5.8, carry the `rec:` and `until:` of FORMAT.md 5.10, the scheduled and start
     /// days and repetition phrase of FORMAT.md 11, and segments the length and checksum of their
-    /// file's bytes), mixed with the folding table's fingerprint: the cache holds folded text, so a
+    /// file's bytes; the header names the settings the lists were read with), mixed with the folding table's fingerprint: the cache holds folded text, so a
     /// build that folds differently does not read it. A cache of an older layout is a miss.
-    static let magic: UInt64 = 0x3730_4548_4341_4B54 ^ Folding.fingerprint
-    static let deltaMagic: UInt64 = 0x3730_544C_4544_4B54 ^ Folding.fingerprint
+    static let magic: UInt64 = 0x3830_4548_4341_4B54 ^ Folding.fingerprint
+    static let deltaMagic: UInt64 = 0x3830_544C_4544_4B54 ^ Folding.fingerprint
     static let recordLayout = UInt32(MemoryLayout<HotRecord>.stride << 16 | MemoryLayout<ColdRecord>.stride)
     /// Nanoseconds before the cache's writing during which a change makes an entry racy.
     static let racyWindow: Int64 = 2_000_000_000
@@ -96,8 +99,12 @@ struct ListCache {
     let isUserCache: Bool
     var path: String { directory + "/" + name }
     var deltaName: String { name + "-delta" }
+    /// The settings that change what a list parses into (the global filter, FORMAT.md 11), as one
+    /// number: a cache holds parsed lists, so one written with other settings is not used.
+    let settings: UInt64
 
     init?(folder: Folder, environment: [String: String]) {
+        settings = GlobalFilter.fingerprint(folder.globalFilter)
         if let off = environment["TICK_NO_CACHE"], !off.isEmpty, off != "0" { return nil }
         let state = folder.path + "/" + FolderLocation.stateFolderName
         if let isFolder = StateFolder.isFolder(state) {
@@ -124,14 +131,14 @@ struct ListCache {
     func load(rebuild: @escaping @Sendable (ListFile) -> [UInt8]? = { _ in nil }) -> CachedLists? {
         guard let folder = StateFolder.open(directory), let base = folder.map(name) else { return nil }
         let delta = folder.map(deltaName)
-        return ListCache.load(base, delta: delta, rebuild: rebuild) {
+        return ListCache.load(base, delta: delta, rebuild: rebuild, settings: settings) {
             folder.remove(self.name, ifStill: base)
             if let delta { folder.remove(self.deltaName, ifStill: delta) }
         }
     }
 
     /// A file's header, when it is sound and of this build's layout, and where its short-ref lengths end.
-    private static func header(of mapped: MappedFile, magic: UInt64) -> (header: Header, refsEnd: Int)? {
+    private static func header(of mapped: MappedFile, magic: UInt64, settings: UInt64) -> (header: Header, refsEnd: Int)? {
         guard mapped.length >= MemoryLayout<Header>.stride else { return nil }
         let base = UnsafeRawPointer(mapped.base)
         let length = mapped.length
@@ -140,6 +147,7 @@ struct ListCache {
               header.recordStride == ListCache.recordLayout,
               header.segmentHeaderStride == MemoryLayout<SegmentHeader>.stride,
               header.headerSum == Checksum.of(base, count: ListCache.headerSumLength),
+              header.settings == settings,
               header.fileLength == UInt64(length), header.pathsLength <= UInt64(length),
               UInt64(header.listCount) <= UInt64(length) / UInt64(MemoryLayout<Entry>.stride)
         else { return nil }
@@ -155,10 +163,10 @@ struct ListCache {
     /// The cache in `mapped` and, when it extends that very base, `delta`; `damaged` is called once
     /// when a segment is found damaged later.
     static func load(_ mapped: MappedFile, delta: MappedFile? = nil, rebuild: @escaping @Sendable (ListFile) -> [UInt8]?,
-                     damaged: @escaping () -> Void) -> CachedLists? {
-        guard let (baseHeader, baseRefsEnd) = header(of: mapped, magic: ListCache.magic), baseHeader.baseSum == 0 else { return nil }
+                     settings: UInt64 = 0, damaged: @escaping () -> Void) -> CachedLists? {
+        guard let (baseHeader, baseRefsEnd) = header(of: mapped, magic: ListCache.magic, settings: settings), baseHeader.baseSum == 0 else { return nil }
         var directory = mapped, header = baseHeader, refsEnd = baseRefsEnd
-        if let delta, let (h, end) = ListCache.header(of: delta, magic: ListCache.deltaMagic),
+        if let delta, let (h, end) = ListCache.header(of: delta, magic: ListCache.deltaMagic, settings: settings),
            h.baseSum == baseHeader.headerSum, h.baseLength == baseHeader.fileLength {
             directory = delta
             header = h
@@ -277,7 +285,7 @@ struct ListCache {
                             listCount: UInt32(entries.count), taskCount: UInt32(refLengths.count),
                             fileLength: UInt64(offset), pathsLength: UInt64(paths.count), directorySum: 0,
                             refsSum: Checksum.of(refLengths), baseSum: writesDelta ? cached!.base.headerSum : 0,
-                            baseLength: writesDelta ? UInt64(cached!.base.length) : 0, headerSum: 0)
+                            baseLength: writesDelta ? UInt64(cached!.base.length) : 0, settings: settings, headerSum: 0)
         entries.withUnsafeBytes { head.append(contentsOf: $0) }
         head.append(contentsOf: paths)
         header.directorySum = Checksum.of(head)

@@ -26,6 +26,9 @@ public struct Settings: Sendable, Equatable {
     /// Whether a repeating task in the Tasks plugin's style moves on in place as tick's own do
     /// (`obsidian.recurrence = in-place`) instead of by the plugin's convention (`tasks`, the default).
     public var obsidianRecurrenceInPlace = false
+    /// The Tasks plugin's global filter (`obsidian.global-filter`, a tag such as `#task`; FORMAT.md 11):
+    /// with one, only checkbox lines that hold it are tasks. Nil (the default, or an empty value): every one is.
+    public var globalFilter: GlobalFilter?
     /// The minute after midnight a date-only task comes due for `tick remind` (`remind.time`, `HH:MM`;
     /// tick's own is 09:00).
     public var remindTime: Int?
@@ -59,7 +62,12 @@ public enum Configuration {
         var apply: @Sendable (inout Settings, String) -> Void
         /// What tick does when no file sets the key, as `tick config` shows it.
         public var fallback: String = ""
+        /// Whether an empty value is a value (it turns the key off) rather than a mistake.
+        var allowsEmpty = false
     }
+
+    /// The key whose value is a tag: a `#` that starts its value is the tag's, not a comment.
+    public static let globalFilterKey = "obsidian.global-filter"
 
     /// Every key, in the order of the README's table.
     public static let keys: [Key] = [
@@ -78,6 +86,9 @@ public enum Configuration {
         Key(name: "recurrence.keep-history", values: "true or false",
             check: { ["true", "false"].contains($0) ? nil : "true or false" },
             apply: { $0.keepHistory = $1 == "true" }, fallback: "false"),
+        Key(name: globalFilterKey, values: "a tag such as #task, or nothing",
+            check: { GlobalFilter.problem(with: $0) },
+            apply: { $0.globalFilter = GlobalFilter($1) }, fallback: "", allowsEmpty: true),
         Key(name: "obsidian.new-task-style", values: "tick, emoji or dataview",
             check: { TaskStyle(rawValue: $0) == nil ? "tick, emoji or dataview" : nil },
             apply: { $0.newTaskStyle = TaskStyle(rawValue: $1) ?? .tick }, fallback: "tick"),
@@ -124,7 +135,7 @@ public enum Configuration {
 
     /// Nil when `value` is a good value of `key`, else what is expected instead.
     public static func problem(with value: String, for key: Key) -> String? {
-        value.isEmpty ? key.values : key.check(value)
+        value.isEmpty ? (key.allowsEmpty ? nil : key.values) : key.check(value)
     }
 
     /// Minutes after midnight for `H:MM` or `HH:MM` from 0:00 to 23:59, else nil.
@@ -210,7 +221,7 @@ public enum Configuration {
                 continue
             }
             var line = Substring(raw)
-            if let comment = commentStart(line) { line = line[..<comment] }
+            if let comment = commentStart(line, except: tagValueStart(line)) { line = line[..<comment] }
             let content = trimmed(line)
             if content.isEmpty { continue }
             guard let eq = content.firstIndex(of: "=") else {
@@ -222,7 +233,7 @@ public enum Configuration {
                 warnings.append("\(place): unknown key '\(name.escapingNonPrinting)'; ignored")
                 continue
             }
-            if let expected = value.isEmpty ? key.values : key.check(value) {
+            if let expected = problem(with: value, for: key) {
                 warnings.append("\(place): bad value '\(value.escapingNonPrinting)' for \(name) (expected \(expected)); ignored")
                 continue
             }
@@ -232,15 +243,25 @@ public enum Configuration {
         }
     }
 
-    /// Where a comment starts: `#` first on the line, or after a space or tab.
-    private static func commentStart(_ line: Substring) -> Substring.Index? {
+    /// Where a comment starts: `#` first on the line, or after a space or tab; never at `except`.
+    private static func commentStart(_ line: Substring, except: Substring.Index? = nil) -> Substring.Index? {
         var previous: Character? = nil
         for i in line.indices {
             let c = line[i]
-            if c == "#", previous == nil || previous == " " || previous == "\t" || trimmed(line[..<i]).isEmpty { return i }
+            if c == "#", i != except, previous == nil || previous == " " || previous == "\t" || trimmed(line[..<i]).isEmpty { return i }
             previous = c
         }
         return nil
+    }
+
+    /// On a line setting `obsidian.global-filter`, the `#` that starts its value when a tag's letters
+    /// follow it (the tag's own `#`), if any.
+    private static func tagValueStart(_ line: Substring) -> Substring.Index? {
+        guard let eq = line.firstIndex(of: "="), trimmed(line[..<eq]) == globalFilterKey,
+              let start = line[line.index(after: eq)...].firstIndex(where: { $0 != " " && $0 != "\t" }),
+              line[start] == "#", let next = line[line.index(after: start)...].first,
+              !next.isWhitespace, next != "#" else { return nil }
+        return start
     }
 
     private static func trimmed(_ text: Substring) -> String {

@@ -4,13 +4,14 @@ import TickFormat
 // line that sets the key change; every other byte of the file stays as it was.
 
 extension Configuration {
-    /// Why a value cannot be written to a configuration file as it is, or nil when it can.
-    public static func unwritable(_ value: String) -> String? {
+    /// Why a value cannot be written to a configuration file as it is, or nil when it can. A value of
+    /// `obsidian.global-filter` (a tag) may start with `#`.
+    public static func unwritable(_ value: String, for key: String = "") -> String? {
         if value.unicodeScalars.contains(where: { $0.properties.generalCategory == .control || $0 == "\u{2028}" || $0 == "\u{2029}" }) {
             return "a value cannot hold control characters or line breaks"
         }
         if value != value.trimmingInvisibleSpace() { return "a value cannot start or end with spaces" }
-        if value.hasPrefix("#") || value.contains(" #") || value.contains("\t#") {
+        if value.hasPrefix("#") && key != globalFilterKey || value.contains(" #") || value.contains("\t#") {
             return "a value cannot hold ' #', which starts a comment"
         }
         return nil
@@ -51,7 +52,12 @@ extension Configuration {
         let utf8 = Array(text.utf8)
         let eqOffset = text.utf8.distance(from: text.startIndex, to: eq)
         var commentAt = utf8.count
-        for i in 0..<utf8.count where utf8[i] == UInt8(ascii: "#") {
+        // The `#` that starts a tag value (`obsidian.global-filter = #task`) is no comment (as `parse` reads it).
+        var valueStart = eqOffset + 1
+        while valueStart < utf8.count, utf8[valueStart] == UInt8(ascii: " ") || utf8[valueStart] == UInt8(ascii: "\t") { valueStart += 1 }
+        let tagStart = key == globalFilterKey && valueStart + 1 < utf8.count && utf8[valueStart] == UInt8(ascii: "#")
+            && ![0x20, 0x09, 0x0D, UInt8(ascii: "#")].contains(utf8[valueStart + 1]) ? valueStart : -1
+        for i in 0..<utf8.count where utf8[i] == UInt8(ascii: "#") && i != tagStart {
             let before = String(decoding: utf8[..<i], as: UTF8.self)
             if i == 0 || utf8[i - 1] == UInt8(ascii: " ") || utf8[i - 1] == UInt8(ascii: "\t") || before.trimmingInvisibleSpace().isEmpty {
                 commentAt = i

@@ -79,7 +79,10 @@ struct Invocation {
         let location = try FolderLocation.locate(
             option: global.dir, environment: context.environment,
             currentDirectory: context.currentDirectory, fileSystem: fileSystem)
-        return Folder(location: location, fileSystem: fileSystem)
+        var folder = Folder(location: location, fileSystem: fileSystem)
+        // Every list is read with the global filter (FORMAT.md 11): views, refs and changes alike.
+        folder.globalFilter = settings.globalFilter
+        return folder
     }
 
     /// Writes `tick: warning: …` to standard error.

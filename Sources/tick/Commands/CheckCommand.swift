@@ -60,7 +60,7 @@ private struct Problem {
             ioFailed = true
             continue
         }
-        let check = ListFileCheck(bytes)
+        let check = ListFileCheck(bytes, globalFilter: invocation.settings.globalFilter)
         if let offset = check.firstDifference {
             invocation.err.line("tick: bug: '\(target.display)' does not read back byte for byte "
                                 + "(first difference at byte \(offset)); please report it")

@@ -71,7 +71,7 @@ private func setConfiguration(_ key: Configuration.Key, to value: String, _ invo
     if let problem = Configuration.problem(with: value, for: key) {
         throw UsageError.invalidInput("bad value '\(Configuration.shown(value))' for \(key.name) (expected \(problem))")
     }
-    if let problem = Configuration.unwritable(value) {
+    if let problem = Configuration.unwritable(value, for: key.name) {
         throw UsageError.invalidInput("bad value '\(Configuration.shown(value))' for \(key.name): \(problem)")
     }
     let fileSystem = invocation.fileSystem

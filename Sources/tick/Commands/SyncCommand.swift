@@ -42,7 +42,7 @@ import TickCore
             let after = git(["show", ":./" + path]).flatMap { $0.succeeded ? $0.stdout : nil }
             return SyncSummary.Change(path: path, before: before, after: after)
         }
-        let message = SyncSummary.message(changes)
+        let message = SyncSummary.message(changes, globalFilter: invocation.settings.globalFilter)
         guard git(["commit", "--quiet", "-m", message, "--", "."], quiet: false)?.succeeded == true else {
             throw CommandFailure(.negative, "git commit failed (is a git identity set? git config user.name and user.email)")
         }

@@ -17,6 +17,7 @@ struct ConfigCommandTests {
             date.tonight = 19:30  # \(user):2
             autocommit = false  # tick's default
             recurrence.keep-history = false  # tick's default
+            obsidian.global-filter =   # tick's default
             obsidian.new-task-style = tick  # tick's default
             obsidian.recurrence = tasks  # tick's default
             remind.time = 09:00  # tick's default
