@@ -109,13 +109,14 @@ struct Journal {
 
     private func read(_ name: String) throws -> Entry {
         let folder = directory + "/" + name
-        guard try fileSystem.status(folder, followSymlinks: false)?.kind == .directory else {
-            throw Rejection(entry: name, reason: "it is not a folder")
-        }
         let bytes: [UInt8]
         do {
+            // One walk to the meta file; only a failure asks what the entry is.
             bytes = try fileSystem.readFile(folder + "/meta", followSymlinks: false)
         } catch let error as FileSystemError {
+            guard try fileSystem.status(folder, followSymlinks: false)?.kind == .directory else {
+                throw Rejection(entry: name, reason: "it is not a folder")
+            }
             throw Rejection(entry: name, reason: "its meta file cannot be read (\(error.reason))")
         }
         var fields: [String: String] = [:]

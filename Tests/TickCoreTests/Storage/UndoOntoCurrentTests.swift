@@ -68,7 +68,7 @@ struct UndoOntoCurrentTests {
         try openMutator(fs).remove([Self.key("Buy milk")])
         #expect(fs.text("/tasks/home.md") == "# Home\n\n- [ ] Call mum !!\n- [ ] Paint the fence\n")
         fs.saveByRename("/tasks/home.md", "# Home\n\n- [ ] Call mum !! #flag\n- [ ] Paint the fence\n- [ ] Typed\n")
-        try openMutator(fs).folder.undoLast(force: false)
+        _ = try openMutator(fs).folder.undoLast(force: false)
         #expect(fs.text("/tasks/home.md") == "# Home\n\n- [ ] Call mum !! #flag\n- [ ] Buy milk\n  oat, not cow\n- [ ] Paint the fence\n- [ ] Typed\n")
     }
 

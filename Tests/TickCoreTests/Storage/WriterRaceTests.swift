@@ -153,6 +153,7 @@ struct WriterRaceTests {
                 #expect(!backup.hasSuffix(".md") && !backup.hasPrefix("."))
             }
             #expect(fs.text("/tasks/home.md") == second, "in place: \(inPlace)")
+            #expect(saved.value == 2, "both saves landed, in place: \(inPlace)")
             expectError(StorageError.nothingToUndo) { _ = try writer.undo(force: false) }
         }
     }
