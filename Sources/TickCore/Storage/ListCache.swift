@@ -180,7 +180,6 @@ struct ListCache {
         let context = CacheContext(rebuild: rebuild, damaged: damaged)
         var entries: [String: (Entry, Segment)] = [:]
         var order: [String] = []
-        var racy = false
         var damaged = false
         for k in 0..<Int(header.listCount) {
             let entry = base.loadUnaligned(fromByteOffset: entriesOffset + k * MemoryLayout<Entry>.stride, as: Entry.self)
@@ -200,13 +199,12 @@ struct ListCache {
                 damaged = true
                 continue
             }
-            if entry.modified >= header.created - ListCache.racyWindow { racy = true }
             entries[name] = (entry, segment)
         }
         let refs = UnsafeRawBufferPointer(start: base + refsOffset, count: Int(header.taskCount))
         let kept = [mapped] + (isDelta ? [directory] : [])
         return CachedLists(created: header.created, entries: entries, order: order, refs: refs, refsSum: header.refsSum,
-                           hasRacyEntries: racy, isDamaged: damaged,
+                           isDamaged: damaged,
                            base: CachedLists.Base(start: UnsafeRawPointer(mapped.base), length: mapped.length,
                                                   segmentsStart: baseRefsEnd, headerSum: baseHeader.headerSum),
                            storage: SegmentStorage { withExtendedLifetime(kept) {} })
@@ -336,7 +334,6 @@ struct CachedLists {
     let order: [String]
     let refs: UnsafeRawBufferPointer
     let refsSum: UInt64
-    let hasRacyEntries: Bool
     /// Whether a segment was found damaged on loading (its list is then parsed again).
     let isDamaged: Bool
     let base: Base
@@ -351,12 +348,6 @@ struct CachedLists {
         segment.proof?.file = file
         let racy = entry.modified >= created - ListCache.racyWindow || entry.flags & ListCache.Entry.mustVerify != 0
         return racy ? .verify(segment) : .hit(segment)
-    }
-
-    /// The cached segment of `file`, when the file is unchanged since and its entry is not racy.
-    func segment(for file: ListFile) -> Segment? {
-        if case .hit(let segment) = lookup(file) { return segment }
-        return nil
     }
 
     /// The segment the cache holds for the list at `path`, whatever its file holds now.

@@ -23,13 +23,11 @@ struct ListCacheClockTests {
         cache.save(library, created: modified + ListCache.racyWindow + 1)
         let later = try #require(cache.load())
         #expect(later.created == modified + ListCache.racyWindow + 1)
-        #expect(!later.hasRacyEntries)
         let file = try #require(folder(dir.path).scan().lists.first)
-        #expect(later.segment(for: file)?.taskCount == 1)
+        #expect(later.lookup(file).hit?.taskCount == 1)
 
         cache.save(library, created: modified + ListCache.racyWindow)
         let racy = try #require(cache.load())
-        #expect(racy.hasRacyEntries)
-        #expect(racy.segment(for: file) == nil)
+        #expect(racy.lookup(file).needsCheck)
     }
 }
