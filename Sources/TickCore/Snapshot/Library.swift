@@ -879,19 +879,22 @@ public struct Library: Sendable {
         // so the folder's titles are searched for one only when nothing else matched.
         let needle = Array(query.lowercased().utf8)
         let asciiNeedle = needle.allSatisfy { $0 < 0x80 }
+        // A title that lowers to an ASCII text is at most three times its length: lowering never
+        // removes a character, and only a three-byte one (the Kelvin sign) becomes one ASCII byte.
+        let longest = asciiNeedle ? 3 * needle.count : Int.max
         var exact: [TaskID] = []
         for (l, list) in lists.enumerated() {
             for i in 0..<list.taskCount {
                 let length = Int(list.segment.cold(i).title.length)
                 // An ASCII text equals a title of its length only byte for byte (ignoring A-Z case): a
                 // title with other characters is longer than what it lowers to, or stays non-ASCII.
-                if asciiNeedle, length < needle.count { continue }
+                if asciiNeedle, length < needle.count || length > longest { continue }
                 let title = list.segment.bytes(list.segment.cold(i).title)
                 if asciiNeedle, length == needle.count {
                     if Self.equalIgnoringASCIICase(title, needle) { exact.append(TaskID(list: l, index: i)) }
                     continue
                 }
-                if asciiNeedle, title.allSatisfy({ $0 < 0x80 }) { continue }
+                if asciiNeedle, Self.isASCII(title) { continue }
                 if Array(String(decoding: title, as: UTF8.self).lowercased().utf8) == needle {
                     exact.append(TaskID(list: l, index: i))
                 }

@@ -211,6 +211,17 @@ struct FolderNamingTests {
         #expect(library.resolve(ref: "zebra") == .notFound)
     }
 
+    @Test("an exact title is found whatever its case, also when lowering it shortens it (the Kelvin sign)")
+    func exactTitleLoweringShorter() throws {
+        // "\u{212A}" (3 bytes) lowers to "k": the title is 6 bytes, the text typed 4. Both tasks hold
+        // "kiwi", so only the exact title settles it.
+        let kelvin = makeLibrary([("fruit.md", "- [ ] \u{212A}iwi\n- [ ] Buy kiwi jam\n- [ ] \u{212A}\u{212A}iwi\n")])
+        let one = try #require(kelvin.id("\u{212A}iwi"))
+        #expect(kelvin.resolve(ref: "KIWI") == .found(one))
+        let two = try #require(kelvin.id("\u{212A}\u{212A}iwi"))
+        #expect(kelvin.resolve(ref: "kkiwi") == .found(two))
+    }
+
     @Test("refs are at least 3 symbols and unique, except for identical same-titled tasks, which share one")
     func refs() {
         let refs = library.ids.map(library.ref)
