@@ -144,20 +144,24 @@ struct Segment: @unchecked Sendable {
     let length: Int
     let header: SegmentHeader
     /// The areas not proven yet (`SegmentProof.hot` and so on), for a segment from the cache.
-    private let unproven: UnsafeMutablePointer<UInt8>?
-    let proof: SegmentProof?
+    private let unproven: SharedByte?
+    /// Not retained, so that a segment is plain data to copy: the storage that holds the segment's
+    /// memory holds its proof too (`ListCache.load`).
+    private let proofReference: Unmanaged<SegmentProof>?
+    var proof: SegmentProof? { proofReference?.takeUnretainedValue() }
 
     init(base: UnsafeRawPointer, length: Int) {
         self.base = base
         self.length = length
         header = base.loadUnaligned(as: SegmentHeader.self)
         unproven = nil
-        proof = nil
+        proofReference = nil
     }
 
     /// A segment of the mapped cache, or nil when its header does not fit its length or fails its
-    /// checksum. `base` must be 8-byte aligned.
-    init?(cached base: UnsafeRawPointer, length: Int, sums: SegmentSums, context: CacheContext) {
+    /// checksum. `base` must be 8-byte aligned; the caller keeps `proof` alive as long as the memory.
+    init?(cached base: UnsafeRawPointer, length: Int, proof: SegmentProof) {
+        let sums = proof.sums
         guard length >= MemoryLayout<SegmentHeader>.stride else { return nil }
         let plain = Segment(base: base, length: length)
         guard plain.isConsistent, Checksum.of(base, count: plain.hotOffset) == sums.head else { return nil }
@@ -167,12 +171,11 @@ struct Segment: @unchecked Sendable {
         guard fits(h.heading), fits(h.symbol), fits(h.color), h.openCount <= h.taskCount,
               (0..<Int(h.sectionCount)).allSatisfy({ fits(plain.sectionRef($0)) })
         else { return nil }
-        let proof = SegmentProof(sums: sums, context: context)
         self.base = base
         self.length = length
         header = h
         unproven = proof.unproven
-        self.proof = proof
+        proofReference = Unmanaged.passUnretained(proof)
     }
 
     fileprivate var sectionsOffset: Int { MemoryLayout<SegmentHeader>.stride }
@@ -191,7 +194,7 @@ struct Segment: @unchecked Sendable {
 
     /// Makes sure `area` was proven before it is read (nothing to do for a segment of this run).
     @inline(__always) private func prove(_ area: UInt8) {
-        if let unproven, unproven.pointee & area != 0 { proof!.prove(area, of: self) }
+        if let unproven, unproven.load() & area != 0 { proof!.prove(area, of: self) }
     }
 
     /// Records start 8-byte aligned: segments are padded to 8 bytes in memory and in the cache.
@@ -441,17 +444,16 @@ final class SegmentProof: @unchecked Sendable {
     /// The list the segment stands for (set when the cache hands the segment out).
     var file: ListFile?
     /// The areas not proven yet.
-    let unproven: UnsafeMutablePointer<UInt8>
+    let unproven: SharedByte
     private(set) var state = State.intact
 
     init(sums: SegmentSums, context: CacheContext) {
         self.sums = sums
         self.context = context
-        unproven = .allocate(capacity: 1)
-        unproven.initialize(to: SegmentProof.hot | SegmentProof.cold | SegmentProof.text)
+        unproven = .make(SegmentProof.hot | SegmentProof.cold | SegmentProof.text)
     }
 
-    deinit { unproven.deallocate() }
+    deinit { unproven.free() }
 
     /// Checks the unproven areas among `areas`. A damaged area is a cache miss: the list is parsed
     /// again and the whole segment replaced by the result in this process's private copy of the
@@ -459,9 +461,9 @@ final class SegmentProof: @unchecked Sendable {
     func prove(_ areas: UInt8, of segment: Segment) {
         context.lock.withLock {
             for area in [SegmentProof.hot, SegmentProof.cold, SegmentProof.text] where areas & area != 0 {
-                guard unproven.pointee & area != 0 else { continue }
+                guard unproven.load() & area != 0 else { continue }
                 if segment.check(area, against: sums) {
-                    unproven.pointee &= ~area
+                    unproven.store(unproven.load() & ~area)
                     continue
                 }
                 context.reportDamage()
@@ -475,8 +477,19 @@ final class SegmentProof: @unchecked Sendable {
                     segment.neutralize(memory)
                     state = .neutralized
                 }
-                unproven.pointee = 0
+                unproven.store(0)
                 return
+            }
+        }
+    }
+
+    /// Checks `areas` ahead of their first use, from another thread: an area that holds is marked
+    /// proven; a damaged one is left for `prove`, on first use, to deal with.
+    func proveAhead(_ areas: UInt8, of segment: Segment) {
+        context.lock.withLock {
+            for area in [SegmentProof.hot, SegmentProof.cold, SegmentProof.text]
+            where areas & area != 0 && unproven.load() & area != 0 && segment.check(area, against: sums) {
+                unproven.store(unproven.load() & ~area)
             }
         }
     }
@@ -1043,10 +1056,12 @@ extension Folder {
     /// Never writes a list; it may write the cache (`useCache`), unless `saveCache` is false (a
     /// write command, which updates the cache itself after its change: `TaskFolder`).
     public func load(useCache: Bool = true, saveCache: Bool = true, environment: [String: String] = [:],
-                     scan given: FolderScan? = nil) -> LoadResult {
-        let scan = given ?? scan()
+                     scan given: FolderScan? = nil, proveAhead: Bool = true) -> LoadResult {
+        // The cache is mapped first, so that its checks run on another core while the folder is scanned.
         let cache = useCache ? ListCache(folder: self, environment: environment) : nil
         let cached = cache?.load(rebuild: rebuilder)
+        if proveAhead { cached?.proveInBackground() }
+        let scan = given ?? scan()
         let (library, readErrors, unchanged, parsed) = assemble(scan.lists, cached: cached)
         if saveCache, let cache, !unchanged {
             cache.save(library, created: fileSystem.now(), over: cached)

@@ -1,3 +1,4 @@
+import Dispatch
 import TickFormat
 
 /// The persistent cache of parsed lists: mapped into memory and used as it is.
@@ -181,6 +182,8 @@ struct ListCache {
         var entries: [String: (Entry, Segment)] = [:]
         var order: [String] = []
         var damaged = false
+        // The segments' proofs live as long as their memory: in the storage.
+        var proofs: [SegmentProof] = []
         for k in 0..<Int(header.listCount) {
             let entry = base.loadUnaligned(fromByteOffset: entriesOffset + k * MemoryLayout<Entry>.stride, as: Entry.self)
             guard UInt64(entry.pathOffset) + UInt64(entry.pathLength) <= header.pathsLength else { return nil }
@@ -193,13 +196,15 @@ struct ListCache {
             let start = inBase || !isDelta ? baseRefsEnd : refsEnd
             guard entry.segmentOffset % 8 == 0, entry.segmentOffset >= UInt64(start),
                   entry.segmentOffset <= UInt64(file.length), entry.segmentLength <= UInt64(file.length) - entry.segmentOffset,
+                  case let proof = SegmentProof(sums: entry.sums, context: context),
                   let segment = Segment(cached: UnsafeRawPointer(file.base) + Int(entry.segmentOffset),
-                                        length: Int(entry.segmentLength), sums: entry.sums, context: context)
+                                        length: Int(entry.segmentLength), proof: proof)
             else {
                 damaged = true
                 continue
             }
             entries[name] = (entry, segment)
+            proofs.append(proof)
         }
         let refs = UnsafeRawBufferPointer(start: base + refsOffset, count: Int(header.taskCount))
         let kept = [mapped] + (isDelta ? [directory] : [])
@@ -207,7 +212,7 @@ struct ListCache {
                            isDamaged: damaged,
                            base: CachedLists.Base(start: UnsafeRawPointer(mapped.base), length: mapped.length,
                                                   segmentsStart: baseRefsEnd, headerSum: baseHeader.headerSum),
-                           storage: SegmentStorage { withExtendedLifetime(kept) {} })
+                           storage: SegmentStorage { withExtendedLifetime((kept, proofs)) {} })
     }
 
     /// Writes the cache for `library` (atomically: a reader sees the old files or the new ones),
@@ -348,6 +353,22 @@ struct CachedLists {
         segment.proof?.file = file
         let racy = entry.modified >= created - ListCache.racyWindow || entry.flags & ListCache.Entry.mustVerify != 0
         return racy ? .verify(segment) : .hit(segment)
+    }
+
+    /// Starts checking every segment on another core, the hot records first (every view reads them),
+    /// while the caller scans the folder. Nothing waits for it: the first use of an area proves it
+    /// when this has not yet, and a damaged area is left for that first use to repair.
+    func proveInBackground() {
+        let segments = order.compactMap { entries[$0]?.1 }
+        guard !segments.isEmpty else { return }
+        let storage = storage
+        DispatchQueue.global().async {
+            // The storage keeps the mapped memory alive while the checks read it.
+            withExtendedLifetime(storage) {
+                for segment in segments { segment.proof?.proveAhead(SegmentProof.hot, of: segment) }
+                for segment in segments { segment.proof?.proveAhead(SegmentProof.cold | SegmentProof.text, of: segment) }
+            }
+        }
     }
 
     /// The segment the cache holds for the list at `path`, whatever its file holds now.

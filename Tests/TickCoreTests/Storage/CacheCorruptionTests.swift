@@ -154,14 +154,43 @@ struct CacheCorruptionTests {
         let dir = try Self.makeFolder(lists: 2, tasksPerList: 4...4, seed: 3)
         let folder = Self.folder(dir.path)
         _ = folder.load()
-        let library = folder.load().library
+        let library = folder.load(proveAhead: false).library
         let proofs = library.lists.compactMap { $0.segment.proof }
         #expect(proofs.count == 2)
-        #expect(proofs.allSatisfy { $0.unproven.pointee == SegmentProof.hot | SegmentProof.cold | SegmentProof.text })
+        #expect(proofs.allSatisfy { $0.unproven.load() == SegmentProof.hot | SegmentProof.cold | SegmentProof.text })
         _ = library.counts(now: Self.now)
-        #expect(proofs.allSatisfy { $0.unproven.pointee == SegmentProof.cold | SegmentProof.text })
+        #expect(proofs.allSatisfy { $0.unproven.load() == SegmentProof.cold | SegmentProof.text })
         _ = library.tasks(in: ViewQuery(view: .all), now: Self.now).map { library.task($0) }
-        #expect(proofs.allSatisfy { $0.unproven.pointee == 0 })
+        #expect(proofs.allSatisfy { $0.unproven.load() == 0 })
+    }
+
+    @Test("proving ahead marks the areas that hold and leaves a damaged one, unrepaired, for its first use")
+    func proveAhead() throws {
+        let dir = try Self.makeFolder(lists: 2, tasksPerList: 4...4, seed: 5)
+        let folder = Self.folder(dir.path)
+        let expected = Self.answer(folder.load(useCache: false).library)
+        _ = folder.load()
+        let original = Self.cacheBytes(dir)
+        let files = folder.scan().lists
+        // The last text byte of the first segment (its padding follows it).
+        let lastText = Self.padding(of: original)[1].lowerBound - 1
+        var damaged = original
+        damaged[lastText] ^= 0x20
+        for (bytes, left) in [(original, UInt8(0)), (damaged, SegmentProof.text)] {
+            let library = Self.library(folder, files, cache: bytes)
+            let segments = library.lists.map(\.segment)
+            let proofs = segments.compactMap(\.proof)
+            #expect(proofs.count == 2)
+            for segment in segments {
+                segment.proof?.proveAhead(SegmentProof.hot | SegmentProof.cold | SegmentProof.text, of: segment)
+            }
+            #expect(proofs.map { $0.unproven.load() }.sorted() == [0, left])
+            #expect(proofs.allSatisfy { $0.state == .intact })
+            #expect(Self.answer(library) == expected)
+            #expect(proofs.allSatisfy { $0.unproven.load() == 0 })
+            // The damaged list was parsed again on the first use of its text, not before.
+            #expect(proofs.filter { $0.state != .intact }.count == (left == 0 ? 0 : 1))
+        }
     }
 
     @Test("a damaged cache file is written anew: at once when found on loading, else by the next run")
