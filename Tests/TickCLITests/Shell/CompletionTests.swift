@@ -32,7 +32,7 @@ struct CompletionTests {
                                                            "XDG_DATA_HOME": sandbox.path("home/.data")]) { $1 }
         process.currentDirectoryURL = sandbox.root
         let out = sandbox.path(".shell-out")
-        FileManager.default.createFile(atPath: out, contents: nil)
+        _ = FileManager.default.createFile(atPath: out, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
         process.standardOutput = handle
         process.standardError = FileHandle.nullDevice

@@ -24,7 +24,7 @@ struct MigrationTests {
         process.environment = environment
         process.currentDirectoryURL = URL(fileURLWithPath: directory)
         let out = directory + "/.tool-out"
-        FileManager.default.createFile(atPath: out, contents: nil)
+        _ = FileManager.default.createFile(atPath: out, contents: nil)
         let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
         process.standardOutput = handle
         process.standardError = handle
