@@ -129,7 +129,7 @@ extension Library {
         var firstRoot: Int32 = -1
         var nested = false
         for k in rows.indices.reversed() {
-            let parent = Int(segment.cold(Int(rows[k].minor & 0xFFFF_FFFF)).parent)
+            let parent = Int(segment.parent(Int(rows[k].minor & 0xFFFF_FFFF)))
             if parent >= 0, case let p = rowOf[parent], p >= 0 {
                 nextSibling[k] = firstChild[Int(p)]
                 firstChild[Int(p)] = Int32(k)

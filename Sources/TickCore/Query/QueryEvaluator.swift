@@ -86,7 +86,7 @@ public struct QueryMatcher: Sendable {
                         let segment = list.segment
                         var has = [Bool](repeating: false, count: segment.taskCount)
                         for i in 0..<segment.taskCount {
-                            let p = Int(segment.cold(i).parent)
+                            let p = Int(segment.parent(i))
                             if p >= 0 { has[p] = true }
                         }
                         return has

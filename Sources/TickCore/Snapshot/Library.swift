@@ -18,7 +18,8 @@ struct TaskRecord {
     var refHash: UInt64
     var dueDay: Int32          // days since 1970-01-01, or .min
     var dueMinutes: Int16      // minutes after midnight, or -1
-    var flags: UInt8           // 1: done, 2: flagged, 4: a scheduled or start date (in the cold record)
+    var flags: UInt8           // 1: done, 2: flagged, 4: a scheduled or start date (in the cold record),
+                               // 8: a subtask, 16: a rule (`rec:`), 32: notes
     var priority: UInt8
     var doneDay: Int32         // or .min
     var line: UInt32
@@ -54,6 +55,10 @@ struct HotRecord {
     /// Whether the cold record holds a scheduled or start date (FORMAT.md 11), so that Today reads
     /// it only for those tasks.
     var hasPlannedDays: Bool { flags & 4 != 0 }
+    /// Whether the task has a parent, a rule or notes: a row reads the cold record for those only then.
+    var isSubtask: Bool { flags & 8 != 0 }
+    var hasRule: Bool { flags & 16 != 0 }
+    var hasNotes: Bool { flags & 32 != 0 }
 
     /// Whether the task is overdue at `now` (see `DueDate.isOverdue`), without making dates.
     func isOverdue(today: Int32, minutes: Int) -> Bool {
@@ -208,8 +213,9 @@ struct Segment: @unchecked Sendable {
         return base.load(fromByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
     }
 
-    /// The parent index of task `i` (read alone, not the whole cold record).
+    /// The parent index of task `i`, or -1 (the cold record is read for a subtask only).
     @inline(__always) func parent(_ i: Int) -> Int32 {
+        guard hot(i).isSubtask else { return -1 }
         prove(SegmentProof.cold)
         return base.load(fromByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride
                          + MemoryLayout<ColdRecord>.offset(of: \ColdRecord.parent)!, as: Int32.self)
@@ -375,7 +381,8 @@ struct Segment: @unchecked Sendable {
                 refHash: names[i].hash,
                 dueDay: task.due.map { Int32($0.day.daysSinceEpoch) } ?? .min,
                 dueMinutes: task.due?.minutes.map(Int16.init) ?? -1,
-                flags: (task.done ? 1 : 0) | (task.flagged ? 2 : 0) | (task.scheduled != nil || task.start != nil ? 4 : 0),
+                flags: (task.done ? 1 : 0) | (task.flagged ? 2 : 0) | (task.scheduled != nil || task.start != nil ? 4 : 0)
+                    | (task.parent != nil ? 8 : 0) | (task.recurrence != nil ? 16 : 0) | (notes.isEmpty ? 0 : 32),
                 priority: UInt8(task.priority.rawValue),
                 doneDay: task.doneDate.map { Int32($0.daysSinceEpoch) } ?? .min,
                 line: UInt32(task.line), parent: task.parent.map(Int32.init) ?? -1, depth: UInt16(clamping: task.depth),
@@ -827,12 +834,14 @@ public struct Library: Sendable {
         let segment = lists[id.list].segment
         let h = segment.hot(id.index), c = segment.cold(id.index)
         return (fullRef(id).hash, refLength(id), h.done, Int(h.priority), h.flagged, h.dueDay, h.dueMinutes, h.doneDay,
-                c.notes.length > 0, segment.bytes(c.title))
+                h.hasNotes, segment.bytes(c.title))
     }
 
     /// The rule of a task's `rec:` token (FORMAT.md 5.10), or nil: what a row's `↻` shows.
     public func recurrence(_ id: TaskID) -> RecurrenceRule? {
-        RecurrenceRule(packed: lists[id.list].segment.cold(id.index).recurrence)
+        let segment = lists[id.list].segment
+        guard segment.hot(id.index).hasRule else { return nil }
+        return RecurrenceRule(packed: segment.cold(id.index).recurrence)
     }
 
     /// The enclosing task of a subtask.

@@ -78,13 +78,14 @@ struct ListCache {
         static let mustVerify: UInt32 = 2
     }
 
-    /// "TKACHE08" for a base and "TKDELT08" for a delta (checksummed; records name tasks by the refs
+    /// "TKACHE09" for a base and "TKDELT09" for a delta (checksummed; records name tasks by the refs
     /// of FORMAT.md 5.8, carry the `rec:` and `until:` of FORMAT.md 5.10, the scheduled and start
-    /// days and repetition phrase of FORMAT.md 11, and segments the length and checksum of their
-    /// file's bytes; the header names the settings the lists were read with), mixed with the folding table's fingerprint: the cache holds folded text, so a
-    /// build that folds differently does not read it. A cache of an older layout is a miss.
-    static let magic: UInt64 = 0x3830_4548_4341_4B54 ^ Folding.fingerprint
-    static let deltaMagic: UInt64 = 0x3830_544C_4544_4B54 ^ Folding.fingerprint
+    /// days and repetition phrase of FORMAT.md 11, hot records mark subtasks, rules and notes, and
+    /// segments the length and checksum of their file's bytes; the header names the settings the
+    /// lists were read with), mixed with the folding table's fingerprint: the cache holds folded
+    /// text, so a build that folds differently does not read it. A cache of an older layout is a miss.
+    static let magic: UInt64 = 0x3930_4548_4341_4B54 ^ Folding.fingerprint
+    static let deltaMagic: UInt64 = 0x3930_544C_4544_4B54 ^ Folding.fingerprint
     static let recordLayout = UInt32(MemoryLayout<HotRecord>.stride << 16 | MemoryLayout<ColdRecord>.stride)
     /// Nanoseconds before the cache's writing during which a change makes an entry racy.
     static let racyWindow: Int64 = 2_000_000_000

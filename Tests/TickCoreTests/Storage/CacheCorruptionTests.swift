@@ -164,6 +164,30 @@ struct CacheCorruptionTests {
         #expect(proofs.allSatisfy { $0.unproven.load() == 0 })
     }
 
+    @Test("a hot record marks a subtask, a rule and notes exactly when its cold record holds them, cached or not")
+    func hotMarks() throws {
+        let dir = try Self.makeFolder(lists: 3, tasksPerList: 6...12, seed: 11)
+        try dir.write("rules.md", "- [ ] Water rec:1w due:2026-12-05\n  - [ ] Fill the can\n    with rain\n- [ ] Pay rent\n")
+        let folder = Self.folder(dir.path)
+        _ = folder.load()
+        var seen = (subtasks: 0, rules: 0, notes: 0)
+        for library in [folder.load(useCache: false).library, folder.load().library] {
+            for list in library.lists {
+                let segment = list.segment
+                for i in 0..<segment.taskCount {
+                    let hot = segment.hot(i), cold = segment.cold(i)
+                    #expect(hot.isSubtask == (cold.parent >= 0), "\(list.file.path) task \(i)")
+                    #expect(hot.hasRule == (cold.recurrence != 0), "\(list.file.path) task \(i)")
+                    #expect(hot.hasNotes == (cold.notes.length > 0), "\(list.file.path) task \(i)")
+                    seen.subtasks += hot.isSubtask ? 1 : 0
+                    seen.rules += hot.hasRule ? 1 : 0
+                    seen.notes += hot.hasNotes ? 1 : 0
+                }
+            }
+        }
+        #expect(seen.subtasks > 2 && seen.rules == 2 && seen.notes > 2)
+    }
+
     @Test("proving ahead marks the areas that hold and leaves a damaged one, unrepaired, for its first use")
     func proveAhead() throws {
         let dir = try Self.makeFolder(lists: 2, tasksPerList: 4...4, seed: 5)
