@@ -15,13 +15,4 @@ const void *tick_memmem(const void *haystack, size_t haystack_length, const void
 /// errno of the calling thread (Swift cannot read the macro directly on every libc).
 int tick_errno(void);
 
-/// A byte read and written by several threads: loaded with acquire, stored with release ordering.
-static inline unsigned char tick_atomic_load_byte(const unsigned char *byte) {
-    return __atomic_load_n(byte, __ATOMIC_ACQUIRE);
-}
-
-static inline void tick_atomic_store_byte(unsigned char *byte, unsigned char value) {
-    __atomic_store_n(byte, value, __ATOMIC_RELEASE);
-}
-
 #endif

@@ -52,9 +52,9 @@ extension Library {
     /// The key of a task of the folder.
     public func key(_ id: TaskID) -> TaskKey {
         let segment = lists[id.list].segment
-        let title = segment.bytes(segment.cold(id.index).title)
+        let title = segment.title(of: segment.cold(id.index))
         var occurrence = 0
-        for i in 0..<id.index where segment.bytes(segment.cold(i).title).elementsEqual(title) { occurrence += 1 }
+        for i in 0..<id.index where segment.title(of: segment.cold(i)).elementsEqual(title) { occurrence += 1 }
         return TaskKey(path: lists[id.list].file.path, title: String(decoding: title, as: UTF8.self), occurrence: occurrence)
     }
 
@@ -63,7 +63,7 @@ extension Library {
         guard let l = list(at: key.path) else { return nil }
         let segment = lists[l].segment
         var seen = 0
-        for i in 0..<segment.taskCount where segment.bytes(segment.cold(i).title).elementsEqual(key.title.utf8) {
+        for i in 0..<segment.taskCount where segment.title(of: segment.cold(i)).elementsEqual(key.title.utf8) {
             if seen == key.occurrence { return TaskID(list: l, index: i) }
             seen += 1
         }

@@ -82,8 +82,9 @@ struct ColdRecord {
     var recurrence: UInt32
     /// The `until:` day (days since 1970-01-01), or .min.
     var until: Int32
-    /// Fills the record to its stride, so that no byte of a segment is left uninitialised.
-    var spare: UInt32
+    /// The record's own check (`ColdRecord.check`): of its bytes and its title's, so that a view
+    /// that reads a few records of a cached list proves those alone.
+    var check: UInt32
     /// The scheduled day (`⏳`, days since 1970-01-01), or .min.
     var scheduled: Int32 = .min
     /// The start day (`🛫`), or .min.
@@ -95,6 +96,30 @@ struct ColdRecord {
 extension ColdRecord {
     /// The days a record's `until` may hold: 0001-01-01 to 9999-12-31.
     static let days = Int32(-Day.firstDayOffset)...Int32(Day(year: 9999, month: 12, day: 31)!.daysSinceEpoch)
+
+    /// The check of `record` (its `check` field aside) and of its title's bytes, in 32 bits.
+    static func check(of record: ColdRecord, title: UnsafeRawBufferPointer) -> UInt32 {
+        var plain = record
+        plain.check = 0
+        let own = withUnsafeBytes(of: &plain) { Checksum.of($0.baseAddress!, count: $0.count) }
+        let text = title.isEmpty ? 0 : Checksum.of(title.baseAddress!, count: title.count)
+        let h = own ^ (text &* 0x9E37_79B9_7F4A_7C15)
+        return UInt32(truncatingIfNeeded: h ^ h >> 32)
+    }
+
+    /// Whether every index, length and value of the record is one that a segment with `taskCount`
+    /// tasks, `sectionCount` sections and `textLength` bytes of text can hold.
+    func isSound(taskCount: Int32, sectionCount: Int32, textLength: UInt64) -> Bool {
+        @inline(__always) func fits(_ ref: TextRef) -> Bool {
+            ref.isNone || UInt64(ref.offset) + UInt64(ref.length) <= textLength
+        }
+        return parent >= -1 && parent < taskCount && section >= -1 && section < sectionCount && fits(title)
+            && fits(notes) && fits(tags) && fits(foldedTitle) && fits(foldedNotes) && fits(repeatPhrase)
+            && (recurrence == 0 || RecurrenceRule(packed: recurrence) != nil)
+            && (until == .min || ColdRecord.days.contains(until))
+            && (scheduled == .min || ColdRecord.days.contains(scheduled))
+            && (start == .min || ColdRecord.days.contains(start))
+    }
 }
 
 extension RecurrenceRule {
@@ -132,7 +157,8 @@ struct SegmentHeader {
 
 /// The checksums of a segment's four areas, as the cache keeps them.
 struct SegmentSums: Equatable {
-    /// The header and the section names.
+    /// The header, the section refs and the text of the list's heading, symbol, colour and section
+    /// names (`Segment.headSum`): what a list's name and a row's section read.
     var head: UInt64
     var hot: UInt64
     var cold: UInt64
@@ -142,14 +168,16 @@ struct SegmentSums: Equatable {
 /// One list's block: header, section names (as text refs), records, then text.
 ///
 /// A segment built in this run is trusted. One read from the cache file carries a `SegmentProof`:
-/// its header was checked on loading, and each other area (hot records, cold records, text) is
-/// checked on its first use, so that a view reading only hot records never reads the rest.
+/// its header and names were checked on loading, and each other area (hot records, cold records
+/// with the text) on its first use, so that a view reading only hot records never reads the rest.
+/// A view that reads a few cold records (Today's rows) proves each with its title by the record's
+/// own check instead, and reads nothing else of the area.
 struct Segment: @unchecked Sendable {
     let base: UnsafeRawPointer
     let length: Int
     let header: SegmentHeader
     /// The areas not proven yet (`SegmentProof.hot` and so on), for a segment from the cache.
-    private let unproven: SharedByte?
+    private let unproven: UnsafeMutablePointer<UInt8>?
     /// Not retained, so that a segment is plain data to copy: the storage that holds the segment's
     /// memory holds its proof too (`ListCache.load`).
     private let proofReference: Unmanaged<SegmentProof>?
@@ -169,12 +197,12 @@ struct Segment: @unchecked Sendable {
         let sums = proof.sums
         guard length >= MemoryLayout<SegmentHeader>.stride else { return nil }
         let plain = Segment(base: base, length: length)
-        guard plain.isConsistent, Checksum.of(base, count: plain.hotOffset) == sums.head else { return nil }
+        guard plain.isConsistent else { return nil }
         let h = plain.header
         let text = UInt64(h.textLength)
         func fits(_ ref: TextRef) -> Bool { ref.isNone || UInt64(ref.offset) + UInt64(ref.length) <= text }
         guard fits(h.heading), fits(h.symbol), fits(h.color), h.openCount <= h.taskCount,
-              (0..<Int(h.sectionCount)).allSatisfy({ fits(plain.sectionRef($0)) })
+              (0..<Int(h.sectionCount)).allSatisfy({ fits(plain.sectionRef($0)) }), plain.headSum() == sums.head
         else { return nil }
         self.base = base
         self.length = length
@@ -199,7 +227,7 @@ struct Segment: @unchecked Sendable {
 
     /// Makes sure `area` was proven before it is read (nothing to do for a segment of this run).
     @inline(__always) private func prove(_ area: UInt8) {
-        if let unproven, unproven.load() & area != 0 { proof!.prove(area, of: self) }
+        if let unproven, unproven.pointee & area != 0 { proof!.prove(area, of: self) }
     }
 
     /// Records start 8-byte aligned: segments are padded to 8 bytes in memory and in the cache.
@@ -208,15 +236,34 @@ struct Segment: @unchecked Sendable {
         return base.load(fromByteOffset: hotOffset + i * MemoryLayout<HotRecord>.stride, as: HotRecord.self)
     }
 
+    /// Task `i`'s cold record. Its title's bytes (`title(of:)`) are proven with it.
     @inline(__always) func cold(_ i: Int) -> ColdRecord {
-        prove(SegmentProof.cold)
-        return base.load(fromByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
+        let c = base.load(fromByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
+        if let unproven, unproven.pointee & SegmentProof.cold != 0 { return proof!.proven(c, at: i, of: self) }
+        return c
+    }
+
+    /// The bytes of the title of `record`, a record that `cold` returned from this segment.
+    @inline(__always) func title(of record: ColdRecord) -> UnsafeBufferPointer<UInt8> {
+        guard !record.title.isNone else { return UnsafeBufferPointer(start: nil, count: 0) }
+        return UnsafeBufferPointer(start: (base + textOffset + Int(record.title.offset)).assumingMemoryBound(to: UInt8.self),
+                                   count: Int(record.title.length))
+    }
+
+    /// Whether task `i`'s cold record is sound and holds its own check (of itself and its title).
+    fileprivate func holdsCheck(_ c: ColdRecord, at i: Int) -> Bool {
+        let text = UInt64(header.textLength)
+        guard c.isSound(taskCount: Int32(header.taskCount), sectionCount: Int32(header.sectionCount), textLength: text)
+        else { return false }
+        let title = c.title.isNone ? UnsafeRawBufferPointer(start: nil, count: 0)
+            : UnsafeRawBufferPointer(start: base + textOffset + Int(c.title.offset), count: Int(c.title.length))
+        return ColdRecord.check(of: c, title: title) == c.check
     }
 
     /// The parent index of task `i`, or -1 (the cold record is read for a subtask only).
     @inline(__always) func parent(_ i: Int) -> Int32 {
         guard hot(i).isSubtask else { return -1 }
-        prove(SegmentProof.cold)
+        if unproven != nil { return cold(i).parent }
         return base.load(fromByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride
                          + MemoryLayout<ColdRecord>.offset(of: \ColdRecord.parent)!, as: Int32.self)
     }
@@ -239,6 +286,23 @@ struct Segment: @unchecked Sendable {
 
     func string(_ ref: TextRef) -> String? { ref.isNone ? nil : String(decoding: bytes(ref), as: UTF8.self) }
 
+    /// The checksum of the header, the section refs and the names' text (every ref in bounds).
+    fileprivate func headSum() -> UInt64 {
+        var sum = Checksum.of(base, count: hotOffset)
+        for ref in [header.heading, header.symbol, header.color] + (0..<Int(header.sectionCount)).map(sectionRef) {
+            let name = ref.isNone ? 0 : Checksum.of(base + textOffset + Int(ref.offset), count: Int(ref.length))
+            sum = (sum ^ name) &* 0x9E37_79B9_7F4A_7C15
+        }
+        return sum
+    }
+
+    /// A name of the head (heading, symbol, colour, section): proven with the header on loading.
+    func headName(_ ref: TextRef) -> String? {
+        ref.isNone ? nil : String(decoding: UnsafeBufferPointer(
+            start: (base + textOffset + Int(ref.offset)).assumingMemoryBound(to: UInt8.self), count: Int(ref.length)),
+            as: UTF8.self)
+    }
+
     fileprivate func sectionRef(_ k: Int) -> TextRef {
         base.loadUnaligned(fromByteOffset: sectionsOffset + k * MemoryLayout<TextRef>.stride, as: TextRef.self)
     }
@@ -255,7 +319,7 @@ struct Segment: @unchecked Sendable {
 
     func section(_ k: Int32) -> String? {
         guard k >= 0, k < header.sectionCount else { return nil }
-        return string(sectionRef(Int(k)))
+        return headName(sectionRef(Int(k)))
     }
 
     /// Whether `bytes` are the bytes of the file this segment was built from.
@@ -271,7 +335,7 @@ struct Segment: @unchecked Sendable {
 
     /// The checksums of this segment's areas as they are in memory now.
     func sums() -> SegmentSums {
-        SegmentSums(head: Checksum.of(base, count: hotOffset),
+        SegmentSums(head: headSum(),
                     hot: Checksum.of(base + hotOffset, count: coldOffset - hotOffset),
                     cold: Checksum.of(base + coldOffset, count: textOffset - coldOffset),
                     text: Checksum.of(base + textOffset, count: Int(header.textLength)))
@@ -293,18 +357,9 @@ struct Segment: @unchecked Sendable {
         case SegmentProof.cold:
             guard Checksum.of(base + coldOffset, count: textOffset - coldOffset) == sums.cold else { return false }
             let text = UInt64(header.textLength), count = Int32(header.taskCount), sections = Int32(header.sectionCount)
-            @inline(__always) func fits(_ ref: TextRef) -> Bool {
-                ref.isNone || UInt64(ref.offset) + UInt64(ref.length) <= text
-            }
             for i in 0..<taskCount {
                 let c = base.load(fromByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
-                guard c.parent >= -1, c.parent < count, c.section >= -1, c.section < sections, fits(c.title),
-                      fits(c.notes), fits(c.tags), fits(c.foldedTitle), fits(c.foldedNotes), fits(c.repeatPhrase),
-                      c.recurrence == 0 || RecurrenceRule(packed: c.recurrence) != nil,
-                      c.until == .min || ColdRecord.days.contains(c.until),
-                      c.scheduled == .min || ColdRecord.days.contains(c.scheduled),
-                      c.start == .min || ColdRecord.days.contains(c.start)
-                else { return false }
+                guard c.isSound(taskCount: count, sectionCount: sections, textLength: text) else { return false }
             }
             return true
         default:
@@ -321,7 +376,7 @@ struct Segment: @unchecked Sendable {
             let empty = TextRef(offset: 0, length: 0)
             memory.storeBytes(of: ColdRecord(refHash: 0, parent: -1, section: -1, depth: 0, reserved: 0, title: empty,
                                              notes: empty, tags: empty, foldedTitle: empty, foldedNotes: empty,
-                                             recurrence: 0, until: .min, spare: 0),
+                                             recurrence: 0, until: .min, check: 0),
                               toByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
         }
         (memory + textOffset).initializeMemory(as: UInt8.self, repeating: 0, count: Int(header.textLength))
@@ -403,12 +458,20 @@ struct Segment: @unchecked Sendable {
             HotRecord(dueDay: r.dueDay, doneDay: r.doneDay, line: r.line, dueMinutes: r.dueMinutes, flags: r.flags,
                       priority: r.priority)
         }
-        let cold = zip(records, document.tasks).map { r, task in
-            ColdRecord(refHash: r.refHash, parent: r.parent, section: r.section, depth: r.depth, reserved: r.reserved,
-                       title: r.title, notes: r.notes, tags: r.tags, foldedTitle: r.foldedTitle, foldedNotes: r.foldedNotes,
-                       recurrence: task.recurrence?.packed ?? 0, until: task.until.map { Int32($0.daysSinceEpoch) } ?? .min,
-                       spare: 0, scheduled: task.scheduled.map { Int32($0.daysSinceEpoch) } ?? .min,
-                       start: task.start.map { Int32($0.daysSinceEpoch) } ?? .min, repeatPhrase: phrases[task.line] ?? .none)
+        let cold = text.withUnsafeBytes { text in
+            zip(records, document.tasks).map { r, task in
+                var c = ColdRecord(refHash: r.refHash, parent: r.parent, section: r.section, depth: r.depth,
+                                   reserved: r.reserved, title: r.title, notes: r.notes, tags: r.tags,
+                                   foldedTitle: r.foldedTitle, foldedNotes: r.foldedNotes,
+                                   recurrence: task.recurrence?.packed ?? 0,
+                                   until: task.until.map { Int32($0.daysSinceEpoch) } ?? .min, check: 0,
+                                   scheduled: task.scheduled.map { Int32($0.daysSinceEpoch) } ?? .min,
+                                   start: task.start.map { Int32($0.daysSinceEpoch) } ?? .min,
+                                   repeatPhrase: phrases[task.line] ?? .none)
+                c.check = ColdRecord.check(of: c, title: UnsafeRawBufferPointer(
+                    rebasing: text[Int(r.title.offset)..<Int(r.title.offset + r.title.length)]))
+                return c
+            }
         }
         hot.withUnsafeBytes { out.append(contentsOf: $0) }
         cold.withUnsafeBytes { out.append(contentsOf: $0) }
@@ -451,26 +514,31 @@ final class SegmentProof: @unchecked Sendable {
     /// The list the segment stands for (set when the cache hands the segment out).
     var file: ListFile?
     /// The areas not proven yet.
-    let unproven: SharedByte
+    let unproven: UnsafeMutablePointer<UInt8>
     private(set) var state = State.intact
+    /// How many cold records were proven one by one, by their own checks.
+    private(set) var recordsChecked = 0
 
     init(sums: SegmentSums, context: CacheContext) {
         self.sums = sums
         self.context = context
-        unproven = .make(SegmentProof.hot | SegmentProof.cold | SegmentProof.text)
+        unproven = .allocate(capacity: 1)
+        unproven.initialize(to: SegmentProof.hot | SegmentProof.cold | SegmentProof.text)
     }
 
-    deinit { unproven.free() }
+    deinit { unproven.deallocate() }
 
     /// Checks the unproven areas among `areas`. A damaged area is a cache miss: the list is parsed
     /// again and the whole segment replaced by the result in this process's private copy of the
     /// mapped file, and the cache file is removed so that the next run writes a sound one.
+    /// The cold records and the text are proven together, so that a proven record's title is too.
     func prove(_ areas: UInt8, of segment: Segment) {
+        let areas = areas & (SegmentProof.cold | SegmentProof.text) != 0 ? areas | SegmentProof.cold | SegmentProof.text : areas
         context.lock.withLock {
             for area in [SegmentProof.hot, SegmentProof.cold, SegmentProof.text] where areas & area != 0 {
-                guard unproven.load() & area != 0 else { continue }
+                guard unproven.pointee & area != 0 else { continue }
                 if segment.check(area, against: sums) {
-                    unproven.store(unproven.load() & ~area)
+                    unproven.pointee &= ~area
                     continue
                 }
                 context.reportDamage()
@@ -484,21 +552,25 @@ final class SegmentProof: @unchecked Sendable {
                     segment.neutralize(memory)
                     state = .neutralized
                 }
-                unproven.store(0)
+                unproven.pointee = 0
                 return
             }
         }
     }
 
-    /// Checks `areas` ahead of their first use, from another thread: an area that holds is marked
-    /// proven; a damaged one is left for `prove`, on first use, to deal with.
-    func proveAhead(_ areas: UInt8, of segment: Segment) {
-        context.lock.withLock {
-            for area in [SegmentProof.hot, SegmentProof.cold, SegmentProof.text]
-            where areas & area != 0 && unproven.load() & area != 0 && segment.check(area, against: sums) {
-                unproven.store(unproven.load() & ~area)
-            }
+    /// Task `i`'s cold record `c`, proven with its title: by the record's own check while a quarter
+    /// of the segment's records or fewer were read so (a view that shows a few tasks of each list
+    /// reads those alone), else with all of the segment's records and text (read again, since a
+    /// damaged segment is replaced).
+    func proven(_ c: ColdRecord, at i: Int, of segment: Segment) -> ColdRecord {
+        let holds = context.lock.withLock {
+            guard recordsChecked <= segment.taskCount / 4, segment.holdsCheck(c, at: i) else { return false }
+            recordsChecked += 1
+            return true
         }
+        if holds { return c }
+        prove(SegmentProof.cold | SegmentProof.text, of: segment)
+        return segment.cold(i)
     }
 }
 
@@ -545,9 +617,9 @@ public struct TaskList: Sendable {
     let firstTask: Int
 
     /// The display name: the first level-1 heading, else the file name without `.md`.
-    public var name: String { segment.string(segment.header.heading) ?? file.baseName }
-    public var symbol: String? { segment.string(segment.header.symbol) }
-    public var color: String? { segment.string(segment.header.color) }
+    public var name: String { segment.headName(segment.header.heading) ?? file.baseName }
+    public var symbol: String? { segment.headName(segment.header.symbol) }
+    public var color: String? { segment.headName(segment.header.color) }
     public var openCount: Int { Int(segment.header.openCount) }
     public var doneCount: Int { taskCount - openCount }
     public var taskCount: Int { segment.taskCount }
@@ -648,7 +720,7 @@ public struct Library: Sendable {
                 for i in 0..<list.taskCount {
                     let c = list.segment.cold(i)
                     guard retired.contains(c.refHash) else { continue }
-                    let title = list.segment.bytes(c.title)
+                    let title = list.segment.title(of: c)
                     guard Ref(path: path, title: title).hash == c.refHash else { continue }
                     instead[list.firstTask + i] = Library.contentRef(of: i, in: list).hash
                 }
@@ -667,16 +739,20 @@ public struct Library: Sendable {
         let due = h.dueDay == .min ? nil
             : DueDate(day: Day(daysSinceEpoch: Int(h.dueDay)), minutes: h.dueMinutes < 0 ? nil : Int(h.dueMinutes))
         let parent = c.parent < 0 || Int(c.parent) >= segment.taskCount ? UnsafeBufferPointer(start: nil, count: 0)
-            : segment.bytes(segment.cold(Int(c.parent)).title)
-        return Ref.content(path: Array(list.file.path.utf8), title: segment.bytes(c.title), due: due,
+            : segment.title(of: segment.cold(Int(c.parent)))
+        return Ref.content(path: Array(list.file.path.utf8), title: segment.title(of: c), due: due,
                            priority: Int(h.priority), flagged: h.flagged, section: segment.section(c.section),
                            parentTitle: parent, notes: c.notes.isNone ? UnsafeBufferPointer(start: nil, count: 0) : segment.bytes(c.notes))
     }
 
     /// The full ref that names a task now.
     public func fullRef(_ id: TaskID) -> Ref {
+        fullRef(id, record: lists[id.list].segment.cold(id.index))
+    }
+
+    private func fullRef(_ id: TaskID, record: ColdRecord) -> Ref {
         if !shownInstead.isEmpty, let hash = shownInstead[position(of: id)] { return Ref(hash: hash) }
-        return Ref(hash: lists[id.list].segment.cold(id.index).refHash)
+        return Ref(hash: record.refHash)
     }
 
     /// Length of each task's short ref among the records' refs (retired refs and refs shown instead aside),
@@ -815,7 +891,7 @@ public struct Library: Sendable {
     /// Appends a task's title (UTF-8 as written; invalid sequences become U+FFFD) to `out`.
     public func appendTitle(_ id: TaskID, to out: inout [UInt8]) {
         let segment = lists[id.list].segment
-        Library.appendText(segment.bytes(segment.cold(id.index).title), to: &out)
+        Library.appendText(segment.title(of: segment.cold(id.index)), to: &out)
     }
 
     /// Appends title bytes to `out` (UTF-8 as written; invalid sequences become U+FFFD).
@@ -833,8 +909,8 @@ public struct Library: Sendable {
                                            title: UnsafeBufferPointer<UInt8>) {
         let segment = lists[id.list].segment
         let h = segment.hot(id.index), c = segment.cold(id.index)
-        return (fullRef(id).hash, refLength(id), h.done, Int(h.priority), h.flagged, h.dueDay, h.dueMinutes, h.doneDay,
-                h.hasNotes, segment.bytes(c.title))
+        return (fullRef(id, record: c).hash, refLength(id), h.done, Int(h.priority), h.flagged, h.dueDay, h.dueMinutes,
+                h.doneDay, h.hasNotes, segment.title(of: c))
     }
 
     /// The rule of a task's `rec:` token (FORMAT.md 5.10), or nil: what a row's `↻` shows.
@@ -911,7 +987,7 @@ public struct Library: Sendable {
                 // An ASCII text equals a title of its length only byte for byte (ignoring A-Z case): a
                 // title with other characters is longer than what it lowers to, or stays non-ASCII.
                 if asciiNeedle, length < needle.count || length > longest { continue }
-                let title = list.segment.bytes(list.segment.cold(i).title)
+                let title = list.segment.title(of: list.segment.cold(i))
                 if asciiNeedle, length == needle.count {
                     if Self.equalIgnoringASCIICase(title, needle) { exact.append(TaskID(list: l, index: i)) }
                     continue
@@ -943,7 +1019,7 @@ public struct Library: Sendable {
         var containing: [TaskID] = []
         for (l, list) in lists.enumerated() {
             for i in 0..<list.taskCount {
-                let title = list.segment.bytes(list.segment.cold(i).title)
+                let title = list.segment.title(of: list.segment.cold(i))
                 if asciiNeedle, title.allSatisfy({ $0 < 0x80 }) {
                     // ASCII on both sides: lowering is A-Z to a-z, compared in place.
                     if Self.containsIgnoringASCIICase(title, needle) { containing.append(TaskID(list: l, index: i)) }
@@ -1065,12 +1141,10 @@ extension Folder {
     /// Never writes a list; it may write the cache (`useCache`), unless `saveCache` is false (a
     /// write command, which updates the cache itself after its change: `TaskFolder`).
     public func load(useCache: Bool = true, saveCache: Bool = true, environment: [String: String] = [:],
-                     scan given: FolderScan? = nil, proveAhead: Bool = true) -> LoadResult {
-        // The cache is mapped first, so that its checks run on another core while the folder is scanned.
+                     scan given: FolderScan? = nil) -> LoadResult {
+        let scan = given ?? scan()
         let cache = useCache ? ListCache(folder: self, environment: environment) : nil
         let cached = cache?.load(rebuild: rebuilder)
-        if proveAhead { cached?.proveInBackground() }
-        let scan = given ?? scan()
         let (library, readErrors, unchanged, parsed) = assemble(scan.lists, cached: cached)
         if saveCache, let cache, !unchanged {
             cache.save(library, created: fileSystem.now(), over: cached)

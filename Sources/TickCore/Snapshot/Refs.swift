@@ -545,7 +545,7 @@ extension Library {
             var count: [[UInt8]: Int] = [:]
             var order: [[UInt8]] = []
             for i in 0..<list.taskCount {
-                let title = Array(list.segment.bytes(list.segment.cold(i).title))
+                let title = Array(list.segment.title(of: list.segment.cold(i)))
                 count[title, default: 0] += 1
                 if count[title] == 2 { order.append(title) }
             }

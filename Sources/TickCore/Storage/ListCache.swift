@@ -1,4 +1,3 @@
-import Dispatch
 import TickFormat
 
 /// The persistent cache of parsed lists: mapped into memory and used as it is.
@@ -78,14 +77,15 @@ struct ListCache {
         static let mustVerify: UInt32 = 2
     }
 
-    /// "TKACHE09" for a base and "TKDELT09" for a delta (checksummed; records name tasks by the refs
+    /// "TKACHE10" for a base and "TKDELT10" for a delta (checksummed; records name tasks by the refs
     /// of FORMAT.md 5.8, carry the `rec:` and `until:` of FORMAT.md 5.10, the scheduled and start
-    /// days and repetition phrase of FORMAT.md 11, hot records mark subtasks, rules and notes, and
+    /// days and repetition phrase of FORMAT.md 11, hot records mark subtasks, rules and notes, cold
+    /// records carry a check of themselves and their title, and
     /// segments the length and checksum of their file's bytes; the header names the settings the
     /// lists were read with), mixed with the folding table's fingerprint: the cache holds folded
     /// text, so a build that folds differently does not read it. A cache of an older layout is a miss.
-    static let magic: UInt64 = 0x3930_4548_4341_4B54 ^ Folding.fingerprint
-    static let deltaMagic: UInt64 = 0x3930_544C_4544_4B54 ^ Folding.fingerprint
+    static let magic: UInt64 = 0x3031_4548_4341_4B54 ^ Folding.fingerprint
+    static let deltaMagic: UInt64 = 0x3031_544C_4544_4B54 ^ Folding.fingerprint
     static let recordLayout = UInt32(MemoryLayout<HotRecord>.stride << 16 | MemoryLayout<ColdRecord>.stride)
     /// Nanoseconds before the cache's writing during which a change makes an entry racy.
     static let racyWindow: Int64 = 2_000_000_000
@@ -354,22 +354,6 @@ struct CachedLists {
         segment.proof?.file = file
         let racy = entry.modified >= created - ListCache.racyWindow || entry.flags & ListCache.Entry.mustVerify != 0
         return racy ? .verify(segment) : .hit(segment)
-    }
-
-    /// Starts checking every segment on another core, the hot records first (every view reads them),
-    /// while the caller scans the folder. Nothing waits for it: the first use of an area proves it
-    /// when this has not yet, and a damaged area is left for that first use to repair.
-    func proveInBackground() {
-        let segments = order.compactMap { entries[$0]?.1 }
-        guard !segments.isEmpty else { return }
-        let storage = storage
-        DispatchQueue.global().async {
-            // The storage keeps the mapped memory alive while the checks read it.
-            withExtendedLifetime(storage) {
-                for segment in segments { segment.proof?.proveAhead(SegmentProof.hot, of: segment) }
-                for segment in segments { segment.proof?.proveAhead(SegmentProof.cold | SegmentProof.text, of: segment) }
-            }
-        }
     }
 
     /// The segment the cache holds for the list at `path`, whatever its file holds now.

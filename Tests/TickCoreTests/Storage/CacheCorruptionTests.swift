@@ -154,14 +154,50 @@ struct CacheCorruptionTests {
         let dir = try Self.makeFolder(lists: 2, tasksPerList: 4...4, seed: 3)
         let folder = Self.folder(dir.path)
         _ = folder.load()
-        let library = folder.load(proveAhead: false).library
+        let library = folder.load().library
         let proofs = library.lists.compactMap { $0.segment.proof }
         #expect(proofs.count == 2)
-        #expect(proofs.allSatisfy { $0.unproven.load() == SegmentProof.hot | SegmentProof.cold | SegmentProof.text })
+        #expect(proofs.allSatisfy { $0.unproven.pointee == SegmentProof.hot | SegmentProof.cold | SegmentProof.text })
         _ = library.counts(now: Self.now)
-        #expect(proofs.allSatisfy { $0.unproven.load() == SegmentProof.cold | SegmentProof.text })
+        #expect(proofs.allSatisfy { $0.unproven.pointee == SegmentProof.cold | SegmentProof.text })
         _ = library.tasks(in: ViewQuery(view: .all), now: Self.now).map { library.task($0) }
-        #expect(proofs.allSatisfy { $0.unproven.load() == 0 })
+        #expect(proofs.allSatisfy { $0.unproven.pointee == 0 })
+    }
+
+    @Test("a row read from a few records proves those alone, and finds a damaged title by the record's own check")
+    func recordChecks() throws {
+        let dir = try Self.makeFolder(lists: 2, tasksPerList: 8...8, seed: 3)
+        let folder = Self.folder(dir.path)
+        let uncached = folder.load(useCache: false).library
+        _ = folder.load()
+        let original = Self.cacheBytes(dir)
+        let files = folder.scan().lists
+        let first = TaskID(list: 0, index: 0)
+        let title = Array(uncached.task(first).title.utf8)
+
+        let library = Self.library(folder, files, cache: original)
+        let proof = try #require(library.lists[0].segment.proof)
+        #expect(Array(library.rowFields(first).title) == title)
+        #expect(proof.unproven.pointee == SegmentProof.cold | SegmentProof.text)
+        #expect(proof.recordsChecked == 1)
+        // Past a quarter of the list's records, the rest of the segment is proven at once.
+        for i in 0..<8 { _ = library.rowFields(TaskID(list: 0, index: i)) }
+        #expect(proof.unproven.pointee == 0)
+        #expect(proof.recordsChecked == 3)
+        #expect(proof.state == .intact)
+
+        // The first list's first task's title is the first text of its segment, after the directory.
+        let segmentStart = MemoryLayout<ListCache.Header>.stride
+        let at = try #require((segmentStart..<(original.count - title.count)).first {
+            original[$0..<($0 + title.count)].elementsEqual(title)
+        })
+        var damaged = original
+        damaged[at] ^= 0x01
+        let repaired = Self.library(folder, files, cache: damaged)
+        let repairedProof = try #require(repaired.lists[0].segment.proof)
+        #expect(Array(repaired.rowFields(first).title) == title)
+        #expect(repairedProof.state == .rebuilt)
+        #expect(Self.answer(repaired) == Self.answer(uncached))
     }
 
     @Test("a hot record marks a subtask, a rule and notes exactly when its cold record holds them, cached or not")
@@ -186,35 +222,6 @@ struct CacheCorruptionTests {
             }
         }
         #expect(seen.subtasks > 2 && seen.rules == 2 && seen.notes > 2)
-    }
-
-    @Test("proving ahead marks the areas that hold and leaves a damaged one, unrepaired, for its first use")
-    func proveAhead() throws {
-        let dir = try Self.makeFolder(lists: 2, tasksPerList: 4...4, seed: 5)
-        let folder = Self.folder(dir.path)
-        let expected = Self.answer(folder.load(useCache: false).library)
-        _ = folder.load()
-        let original = Self.cacheBytes(dir)
-        let files = folder.scan().lists
-        // The last text byte of the first segment (its padding follows it).
-        let lastText = Self.padding(of: original)[1].lowerBound - 1
-        var damaged = original
-        damaged[lastText] ^= 0x20
-        for (bytes, left) in [(original, UInt8(0)), (damaged, SegmentProof.text)] {
-            let library = Self.library(folder, files, cache: bytes)
-            let segments = library.lists.map(\.segment)
-            let proofs = segments.compactMap(\.proof)
-            #expect(proofs.count == 2)
-            for segment in segments {
-                segment.proof?.proveAhead(SegmentProof.hot | SegmentProof.cold | SegmentProof.text, of: segment)
-            }
-            #expect(proofs.map { $0.unproven.load() }.sorted() == [0, left])
-            #expect(proofs.allSatisfy { $0.state == .intact })
-            #expect(Self.answer(library) == expected)
-            #expect(proofs.allSatisfy { $0.unproven.load() == 0 })
-            // The damaged list was parsed again on the first use of its text, not before.
-            #expect(proofs.filter { $0.state != .intact }.count == (left == 0 ? 0 : 1))
-        }
     }
 
     @Test("a damaged cache file is written anew: at once when found on loading, else by the next run")
