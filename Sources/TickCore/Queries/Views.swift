@@ -53,6 +53,19 @@ extension Library {
     /// under its parent when both are shown), `completed` puts the latest `done:` date first.
     /// With `includeCompleted`, a view's done tasks follow its open ones (within each list for `all`).
     public func tasks(in query: ViewQuery, now: Now) -> [TaskID] {
+        var levels: [Int32]? = nil
+        return tasks(in: query, now: now, levels: &levels)
+    }
+
+    /// The tasks of a view in display order, with how deep each stands under the others: 0, or one
+    /// more than its parent's level when `all` shows it under its parent; 0 in every other view.
+    public func tasksWithLevels(in query: ViewQuery, now: Now) -> (ids: [TaskID], levels: [Int32]) {
+        var levels: [Int32]? = []
+        let ids = tasks(in: query, now: now, levels: &levels)
+        return (ids, levels ?? [])
+    }
+
+    private func tasks(in query: ViewQuery, now: Now, levels: inout [Int32]?) -> [TaskID] {
         let today = Int32(now.day.daysSinceEpoch)
         let horizon = Int64(today) + Int64(max(0, query.days))
         let since = query.since.map { Int32($0.daysSinceEpoch) } ?? .min
@@ -104,11 +117,12 @@ extension Library {
                 var end = start + 1
                 while end < result.count, result[end].minor >> 32 == result[start].minor >> 32 { end += 1 }
                 result[start..<end].sort(by: order)
-                result.replaceSubrange(start..<end, with: underParents(result[start..<end]))
+                result.replaceSubrange(start..<end, with: underParents(result[start..<end], levels: &levels))
                 start = end
             }
         } else {
             result.sort(by: order)
+            levels?.append(contentsOf: repeatElement(0, count: result.count))
         }
         return result.map { TaskID(list: Int($0.minor >> 32), index: Int($0.minor & 0xFFFF_FFFF)) }
     }
@@ -116,7 +130,9 @@ extension Library {
     /// One list's rows of a view, in that view's order, rearranged so that each task's subtasks
     /// (those in the rows) follow it, in the same order among themselves; a subtask whose parent is
     /// not in the rows stands where its order puts it. Linear: arrays indexed by row and by task.
-    private func underParents(_ rows: ArraySlice<(major: UInt64, minor: UInt64)>) -> [(major: UInt64, minor: UInt64)] {
+    /// Appends each row's level (its depth under the rows above it) to `levels`, when asked.
+    private func underParents(_ rows: ArraySlice<(major: UInt64, minor: UInt64)>,
+                              levels: inout [Int32]?) -> [(major: UInt64, minor: UInt64)] {
         guard let first = rows.first else { return [] }
         let segment = lists[Int(first.minor >> 32)].segment
         let rows = Array(rows)
@@ -139,17 +155,22 @@ extension Library {
                 firstRoot = Int32(k)
             }
         }
-        guard nested else { return rows }
+        guard nested else {
+            levels?.append(contentsOf: repeatElement(0, count: rows.count))
+            return rows
+        }
         var result: [(major: UInt64, minor: UInt64)] = []
         result.reserveCapacity(rows.count)
-        // Depth first: a row, then its children's subtrees, then its next sibling.
-        var stack: [Int32] = [firstRoot]
+        // Depth first: a row, then its children's subtrees (a level deeper), then its next sibling.
+        var stack: [(row: Int32, level: Int32)] = [(firstRoot, 0)]
         while let top = stack.popLast() {
-            var k = top
+            var k = top.row, level = top.level
             while k >= 0 {
                 result.append(rows[Int(k)])
-                if nextSibling[Int(k)] >= 0 { stack.append(nextSibling[Int(k)]) }
+                levels?.append(level)
+                if nextSibling[Int(k)] >= 0 { stack.append((nextSibling[Int(k)], level)) }
                 k = firstChild[Int(k)]
+                level += 1
             }
         }
         return result

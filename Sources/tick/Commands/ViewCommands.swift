@@ -140,7 +140,8 @@ func runView(_ view: SmartView) -> Command.Run {
         var query = ViewQuery(view: view, includeCompleted: includeCompleted, list: list)
         if view == .upcoming { query.days = try upcomingDays(invocation.value(Commands.daysArgument)) }
         if view == .completed, let since = invocation.value(Commands.sinceOption) { query.since = try Day(parsing: since, relativeTo: now) }
-        let ids = try invocation.narrowed(library.tasks(in: query, now: now), in: library)
+        let viewed = library.tasksWithLevels(in: query, now: now)
+        let ids = try invocation.narrowed(viewed.ids, in: library)
         let out = invocation.out
         if invocation.global.json {
             out.jsonArray(ids) { TaskRows.json($0, in: library) }
@@ -178,7 +179,8 @@ func runView(_ view: SmartView) -> Command.Run {
             if ids.isEmpty { out.line(bold("All")) }
             var current: Int?
             let labels = ids.isEmpty ? [] : library.listLabels()
-            let levels = library.nestingLevels(ids)
+            // `--where` keeps some of the view's rows, in order: then the levels are those among them.
+            let levels = ids.count == viewed.ids.count ? viewed.levels : library.nestingLevels(ids)
             for (k, id) in ids.enumerated() {
                 if id.list != current {
                     if current != nil { out.line() }

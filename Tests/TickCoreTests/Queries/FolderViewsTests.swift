@@ -84,6 +84,35 @@ struct FolderViewsTests {
         #expect(onlyB.allSatisfy { $0.list == 1 } && onlyB.count == 5)
     }
 
+    @Test("a view's levels: each row one deeper than its parent when All shows it under it, else 0")
+    func levels() {
+        var random = SeededRandom(seed: 21)
+        let files = (0..<4).map { l -> (String, String) in
+            var text = "# List \(l)\n"
+            var depth = 0
+            for t in 0..<30 {
+                depth = t == 0 ? 0 : Int.random(in: 0...min(depth + 1, 3), using: &random)
+                let box = Int.random(in: 0..<4, using: &random) == 0 ? "[x]" : "[ ]"
+                let due = Bool.random(using: &random) ? " due:2026-03-\(Int.random(in: 10...20, using: &random))" : ""
+                text += String(repeating: "  ", count: depth) + "- \(box) Task \(l).\(t)\(due)\n"
+            }
+            return ("l\(l).md", text)
+        }
+        let library = makeLibrary(files)
+        var deepest: Int32 = 0
+        for view in SmartView.allCases {
+            for includeCompleted in [false, true] {
+                let query = ViewQuery(view: view, includeCompleted: includeCompleted)
+                let (ids, levels) = library.tasksWithLevels(in: query, now: saturday)
+                #expect(ids == library.tasks(in: query, now: saturday))
+                let expected = view == .all ? library.nestingLevels(ids) : [Int32](repeating: 0, count: ids.count)
+                #expect(levels == expected, "\(view) \(includeCompleted)")
+                deepest = max(deepest, levels.max() ?? 0)
+            }
+        }
+        #expect(deepest >= 2)
+    }
+
     @Test("Completed: latest done date first, undated last")
     func completed() {
         let ids = library.tasks(in: ViewQuery(view: .completed), now: saturday)
