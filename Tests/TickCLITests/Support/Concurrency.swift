@@ -169,6 +169,8 @@ final class ListEditor: @unchecked Sendable {
     let styles: [Style]
     let paths: [String]
     let temporary: String
+    /// tick's lock: held by a tick process for the whole of a change.
+    let lock: String
     /// The titles it saved, in order.
     var written: [String] = []
     /// Saves it had to redo because tick replaced the file meanwhile.
@@ -186,6 +188,7 @@ final class ListEditor: @unchecked Sendable {
         self.styles = styles
         paths = lists.map { folder + "/" + $0 + ".md" }
         temporary = folder + "/.editor-" + name
+        lock = folder + "/.tick/lock"
         random = SeededGenerator(seed: seed)
     }
 
@@ -195,6 +198,10 @@ final class ListEditor: @unchecked Sendable {
         let title = "\(name) \(n)"
         let line = Array("- [ ] \(title)\n".utf8)
         for attempt in 0..<1000 {
+            // A save that found tick's file in place may still be kept: tick puts back a file it
+            // set aside, and merges a save into it. Only once that change is over does the list
+            // say whether the line is there (saving it again before would put it there twice).
+            if attempt > 0 { waitForTick() }
             if attempt > 0, let now = read(path), contains(now, line) { break }
             let saved: Bool
             switch style {
@@ -208,6 +215,15 @@ final class ListEditor: @unchecked Sendable {
         if let now = read(path), contains(now, line) { written.append(title) } else {
             failures.append("\(title): the file kept being replaced")
         }
+    }
+
+    /// Waits until no tick process is in the middle of a change (it holds its lock throughout).
+    private func waitForTick() {
+        let fd = open(lock, O_RDONLY)
+        guard fd >= 0 else { return }
+        defer { close(fd) }
+        _ = flock(fd, LOCK_EX)
+        _ = flock(fd, LOCK_UN)
     }
 
     /// A seeded pause of at most W/2.
