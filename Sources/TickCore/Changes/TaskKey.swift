@@ -63,6 +63,7 @@ extension Library {
         guard let l = list(at: key.path) else { return nil }
         let segment = lists[l].segment
         var seen = 0
+        segment.proveRecords()
         for i in 0..<segment.taskCount where segment.title(of: segment.cold(i)).elementsEqual(key.title.utf8) {
             if seen == key.occurrence { return TaskID(list: l, index: i) }
             seen += 1

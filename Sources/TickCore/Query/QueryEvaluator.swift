@@ -85,6 +85,7 @@ public struct QueryMatcher: Sendable {
                     parents = library.lists.map { list in
                         let segment = list.segment
                         var has = [Bool](repeating: false, count: segment.taskCount)
+                        segment.proveRecords()
                         for i in 0..<segment.taskCount {
                             let p = Int(segment.parent(i))
                             if p >= 0 { has[p] = true }

@@ -243,6 +243,10 @@ struct Segment: @unchecked Sendable {
         return c
     }
 
+    /// Proves the cold records and the text at once, before a pass over every record of the list,
+    /// which their own checks, one by one, would only make slower.
+    func proveRecords() { prove(SegmentProof.cold) }
+
     /// The bytes of the title of `record`, a record that `cold` returned from this segment.
     @inline(__always) func title(of record: ColdRecord) -> UnsafeBufferPointer<UInt8> {
         guard !record.title.isNone else { return UnsafeBufferPointer(start: nil, count: 0) }
@@ -683,6 +687,7 @@ final class RefLengths: @unchecked Sendable {
         var all: [UInt64] = []
         all.reserveCapacity(library.taskCount)
         for list in library.lists {
+            list.segment.proveRecords()
             for i in 0..<list.taskCount { all.append(list.segment.cold(i).refHash) }
         }
         gathered = all
@@ -717,6 +722,7 @@ public struct Library: Sendable {
         if !retired.isEmpty {
             for list in lists {
                 let path = Array(list.file.path.utf8)
+                list.segment.proveRecords()
                 for i in 0..<list.taskCount {
                     let c = list.segment.cold(i)
                     guard retired.contains(c.refHash) else { continue }
@@ -762,6 +768,7 @@ public struct Library: Sendable {
         var hashes: [Ref] = []
         hashes.reserveCapacity(taskCount)
         for list in lists {
+            list.segment.proveRecords()
             for i in 0..<list.taskCount { hashes.append(Ref(hash: list.segment.cold(i).refHash)) }
         }
         let index = RefIndex(hashes)
@@ -965,6 +972,7 @@ public struct Library: Sendable {
             }
             let whole = digits.count == Ref.fullLength
             for (l, list) in lists.enumerated() {
+                list.segment.proveRecords()
                 for i in 0..<list.taskCount {
                     let id = TaskID(list: l, index: i)
                     let h = shownInstead.isEmpty ? list.segment.cold(i).refHash : fullRef(id).hash
@@ -982,6 +990,7 @@ public struct Library: Sendable {
         let longest = asciiNeedle ? 3 * needle.count : Int.max
         var exact: [TaskID] = []
         for (l, list) in lists.enumerated() {
+            list.segment.proveRecords()
             for i in 0..<list.taskCount {
                 let length = Int(list.segment.cold(i).title.length)
                 // An ASCII text equals a title of its length only byte for byte (ignoring A-Z case): a
@@ -1018,6 +1027,7 @@ public struct Library: Sendable {
         let asciiNeedle = needle.allSatisfy { $0 < 0x80 }
         var containing: [TaskID] = []
         for (l, list) in lists.enumerated() {
+            list.segment.proveRecords()
             for i in 0..<list.taskCount {
                 let title = list.segment.title(of: list.segment.cold(i))
                 if asciiNeedle, title.allSatisfy({ $0 < 0x80 }) {

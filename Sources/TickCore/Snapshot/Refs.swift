@@ -533,6 +533,7 @@ extension Library {
     func shownRefs(inListsAt paths: Set<String>) -> [Ref] {
         var refs: [Ref] = []
         for (l, list) in lists.enumerated() where paths.contains(list.file.path) {
+            list.segment.proveRecords()
             for i in 0..<list.taskCount { refs.append(fullRef(TaskID(list: l, index: i))) }
         }
         return refs
@@ -544,6 +545,7 @@ extension Library {
         for list in lists where paths.contains(list.file.path) {
             var count: [[UInt8]: Int] = [:]
             var order: [[UInt8]] = []
+            list.segment.proveRecords()
             for i in 0..<list.taskCount {
                 let title = Array(list.segment.title(of: list.segment.cold(i)))
                 count[title, default: 0] += 1
@@ -584,6 +586,7 @@ extension Library {
             func look(inLists edited: Bool) {
                 let editedPaths = Set(handEdits.map(\.path))
                 for (l, list) in before.lists.enumerated() where editedPaths.contains(list.file.path) == edited {
+                    list.segment.proveRecords()
                     for i in 0..<list.taskCount {
                         if let k = wanted.sortedIndex(of: before.fullRef(TaskID(list: l, index: i)).hash), !found[k] {
                             found[k] = true
@@ -615,6 +618,7 @@ extension Library {
         let shownBefore = Set(before.shownRefs(inListsAt: all).map(\.hash))
         var back = Set<UInt64>()
         for list in lists {
+            list.segment.proveRecords()
             for i in 0..<list.taskCount {
                 let hash = list.segment.cold(i).refHash
                 if !shownBefore.contains(hash), retired.contains(hash) { back.insert(hash) }
