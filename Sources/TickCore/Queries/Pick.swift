@@ -102,7 +102,7 @@ extension Library {
         }
         // A task with a start date still to come is not one to do now (FORMAT.md 11).
         return tasks(in: ViewQuery(view: view, includeCompleted: false, list: scope.list), now: now)
-            .filter { !record($0).done && !lists[$0.list].segment.startsLater($0.index, today: today) }
+            .filter { !lists[$0.list].segment.hot($0.index).done && !lists[$0.list].segment.startsLater($0.index, today: today) }
             .sorted()
     }
 
@@ -117,10 +117,11 @@ extension Library {
         switch weighting {
         case .uniform: weights = Array(repeating: 1, count: pool.count)
         case .urgency(let urgency):
+            // The hot records hold all that a weight needs.
             weights = pool.map {
-                let task = record($0)
+                let task = lists[$0.list].segment.hot($0.index)
                 return urgency.weight(due: task.due, priority: Priority(rawValue: Int(task.priority)) ?? .none,
-                                                   flagged: task.flagged, at: now)
+                                      flagged: task.flagged, at: now)
             }
         }
         return Pick.choose(weights: weights, using: &generator).map { pool[$0] }

@@ -19,9 +19,7 @@ extension Library {
             for i in 0..<segment.taskCount {
                 let r = segment.hot(i)
                 guard !r.done else { continue }
-                let due = r.dueDay == .min ? nil
-                    : DueDate(day: Day(daysSinceEpoch: Int(r.dueDay)), minutes: r.dueMinutes < 0 ? nil : Int(r.dueMinutes))
-                let weight = weights.weight(due: due, priority: Priority(rawValue: Int(r.priority)) ?? .none,
+                let weight = weights.weight(due: r.due, priority: Priority(rawValue: Int(r.priority)) ?? .none,
                                             flagged: r.flagged, at: now)
                 let entry = (weight: weight, key: ViewOrderKey(r, list: l, now: now), id: TaskID(list: l, index: i))
                 if best.count == count, let last = best.last, !before(entry, last) { continue }

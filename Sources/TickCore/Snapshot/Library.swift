@@ -35,8 +35,14 @@ struct TaskRecord {
 
     var done: Bool { flags & 1 != 0 }
     var flagged: Bool { flags & 2 != 0 }
-    var due: DueDate? {
-        dueDay == .min ? nil : DueDate(day: Day(daysSinceEpoch: Int(dueDay)), minutes: dueMinutes < 0 ? nil : Int(dueMinutes))
+    var due: DueDate? { DueDate(recordDay: dueDay, minutes: dueMinutes) }
+}
+
+extension DueDate {
+    /// The due date a record's day and minutes stand for (`.min` and -1 for none), or nil.
+    init?(recordDay day: Int32, minutes: Int16) {
+        guard day != .min else { return nil }
+        self.init(day: Day(daysSinceEpoch: Int(day)), minutes: minutes < 0 ? nil : Int(minutes))
     }
 }
 
@@ -52,6 +58,7 @@ struct HotRecord {
 
     var done: Bool { flags & 1 != 0 }
     var flagged: Bool { flags & 2 != 0 }
+    var due: DueDate? { DueDate(recordDay: dueDay, minutes: dueMinutes) }
     /// Whether the cold record holds a scheduled or start date (FORMAT.md 11), so that Today reads
     /// it only for those tasks.
     var hasPlannedDays: Bool { flags & 4 != 0 }
@@ -742,8 +749,7 @@ public struct Library: Sendable {
     static func contentRef(of i: Int, in list: TaskList) -> Ref {
         let segment = list.segment
         let h = segment.hot(i), c = segment.cold(i)
-        let due = h.dueDay == .min ? nil
-            : DueDate(day: Day(daysSinceEpoch: Int(h.dueDay)), minutes: h.dueMinutes < 0 ? nil : Int(h.dueMinutes))
+        let due = h.due
         let parent = c.parent < 0 || Int(c.parent) >= segment.taskCount ? UnsafeBufferPointer(start: nil, count: 0)
             : segment.title(of: segment.cold(Int(c.parent)))
         return Ref.content(path: Array(list.file.path.utf8), title: segment.title(of: c), due: due,
