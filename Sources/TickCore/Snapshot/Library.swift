@@ -255,20 +255,14 @@ struct Segment: @unchecked Sendable {
     func proveRecords() { prove(SegmentProof.cold) }
 
     /// The bytes of the title of `record`, a record that `cold` returned from this segment.
-    @inline(__always) func title(of record: ColdRecord) -> UnsafeBufferPointer<UInt8> {
-        guard !record.title.isNone else { return UnsafeBufferPointer(start: nil, count: 0) }
-        return UnsafeBufferPointer(start: (base + textOffset + Int(record.title.offset)).assumingMemoryBound(to: UInt8.self),
-                                   count: Int(record.title.length))
-    }
+    @inline(__always) func title(of record: ColdRecord) -> UnsafeBufferPointer<UInt8> { unprovenBytes(record.title) }
 
     /// Whether task `i`'s cold record is sound and holds its own check (of itself and its title).
     fileprivate func holdsCheck(_ c: ColdRecord, at i: Int) -> Bool {
         let text = UInt64(header.textLength)
         guard c.isSound(taskCount: Int32(header.taskCount), sectionCount: Int32(header.sectionCount), textLength: text)
         else { return false }
-        let title = c.title.isNone ? UnsafeRawBufferPointer(start: nil, count: 0)
-            : UnsafeRawBufferPointer(start: base + textOffset + Int(c.title.offset), count: Int(c.title.length))
-        return ColdRecord.check(of: c, title: title) == c.check
+        return ColdRecord.check(of: c, title: UnsafeRawBufferPointer(unprovenBytes(c.title))) == c.check
     }
 
     /// The parent index of task `i`, or -1 (the cold record is read for a subtask only).
@@ -289,8 +283,13 @@ struct Segment: @unchecked Sendable {
     }
 
     @inline(__always) func bytes(_ ref: TextRef) -> UnsafeBufferPointer<UInt8> {
+        if !ref.isNone { prove(SegmentProof.text) }
+        return unprovenBytes(ref)
+    }
+
+    /// The bytes of `ref`, proven or not: for a caller that proved them another way.
+    @inline(__always) private func unprovenBytes(_ ref: TextRef) -> UnsafeBufferPointer<UInt8> {
         guard !ref.isNone else { return UnsafeBufferPointer(start: nil, count: 0) }
-        prove(SegmentProof.text)
         return UnsafeBufferPointer(start: (base + textOffset + Int(ref.offset)).assumingMemoryBound(to: UInt8.self),
                                    count: Int(ref.length))
     }
@@ -300,18 +299,20 @@ struct Segment: @unchecked Sendable {
     /// The checksum of the header, the section refs and the names' text (every ref in bounds).
     fileprivate func headSum() -> UInt64 {
         var sum = Checksum.of(base, count: hotOffset)
-        for ref in [header.heading, header.symbol, header.color] + (0..<Int(header.sectionCount)).map(sectionRef) {
-            let name = ref.isNone ? 0 : Checksum.of(base + textOffset + Int(ref.offset), count: Int(ref.length))
-            sum = (sum ^ name) &* 0x9E37_79B9_7F4A_7C15
+        func add(_ ref: TextRef) {
+            let name = unprovenBytes(ref)
+            sum = (sum ^ (ref.isNone ? 0 : Checksum.of(name.baseAddress!, count: name.count))) &* 0x9E37_79B9_7F4A_7C15
         }
+        add(header.heading)
+        add(header.symbol)
+        add(header.color)
+        for k in 0..<Int(header.sectionCount) { add(sectionRef(k)) }
         return sum
     }
 
     /// A name of the head (heading, symbol, colour, section): proven with the header on loading.
     func headName(_ ref: TextRef) -> String? {
-        ref.isNone ? nil : String(decoding: UnsafeBufferPointer(
-            start: (base + textOffset + Int(ref.offset)).assumingMemoryBound(to: UInt8.self), count: Int(ref.length)),
-            as: UTF8.self)
+        ref.isNone ? nil : String(decoding: unprovenBytes(ref), as: UTF8.self)
     }
 
     fileprivate func sectionRef(_ k: Int) -> TextRef {
@@ -749,10 +750,9 @@ public struct Library: Sendable {
     static func contentRef(of i: Int, in list: TaskList) -> Ref {
         let segment = list.segment
         let h = segment.hot(i), c = segment.cold(i)
-        let due = h.due
         let parent = c.parent < 0 || Int(c.parent) >= segment.taskCount ? UnsafeBufferPointer(start: nil, count: 0)
             : segment.title(of: segment.cold(Int(c.parent)))
-        return Ref.content(path: Array(list.file.path.utf8), title: segment.title(of: c), due: due,
+        return Ref.content(path: Array(list.file.path.utf8), title: segment.title(of: c), due: h.due,
                            priority: Int(h.priority), flagged: h.flagged, section: segment.section(c.section),
                            parentTitle: parent, notes: c.notes.isNone ? UnsafeBufferPointer(start: nil, count: 0) : segment.bytes(c.notes))
     }
