@@ -243,22 +243,29 @@ struct Segment: @unchecked Sendable {
         return base.load(fromByteOffset: hotOffset + i * MemoryLayout<HotRecord>.stride, as: HotRecord.self)
     }
 
-    /// Task `i`'s cold record. Its title's bytes (`title(of:)`) are proven with it.
+    /// Task `i`'s cold record.
     @inline(__always) func cold(_ i: Int) -> ColdRecord {
         let c = base.load(fromByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
         if let unproven, unproven.pointee & SegmentProof.cold != 0 { return proof!.proven(c, at: i, of: self) }
         return c
     }
 
-    /// Proves the cold records and the text at once, before a pass over every record of the list,
+    /// Proves the cold records at once, before a pass over every record of the list (refs, parents),
     /// which their own checks, one by one, would only make slower.
     func proveRecords() { prove(SegmentProof.cold) }
 
-    /// The bytes of the title of `record`, a record that `cold` returned from this segment.
-    @inline(__always) func title(of record: ColdRecord) -> UnsafeBufferPointer<UInt8> { unprovenBytes(record.title) }
+    /// Proves the cold records and the text at once, before a pass over every title of the list.
+    func proveTitles() { prove(SegmentProof.cold | SegmentProof.text) }
+
+    /// The bytes of the title of `record`, a record that `cold` returned from this segment. Before the
+    /// text is proven, the record's own check (of itself and its title) proves them.
+    @inline(__always) func title(of record: ColdRecord) -> UnsafeBufferPointer<UInt8> {
+        if let unproven, unproven.pointee & SegmentProof.text != 0 { return proof!.provenTitle(of: record, in: self) }
+        return unprovenBytes(record.title)
+    }
 
     /// Whether task `i`'s cold record is sound and holds its own check (of itself and its title).
-    fileprivate func holdsCheck(_ c: ColdRecord, at i: Int) -> Bool {
+    fileprivate func holdsCheck(_ c: ColdRecord) -> Bool {
         let text = UInt64(header.textLength)
         guard c.isSound(taskCount: Int32(header.taskCount), sectionCount: Int32(header.sectionCount), textLength: text)
         else { return false }
@@ -288,7 +295,7 @@ struct Segment: @unchecked Sendable {
     }
 
     /// The bytes of `ref`, proven or not: for a caller that proved them another way.
-    @inline(__always) private func unprovenBytes(_ ref: TextRef) -> UnsafeBufferPointer<UInt8> {
+    @inline(__always) fileprivate func unprovenBytes(_ ref: TextRef) -> UnsafeBufferPointer<UInt8> {
         guard !ref.isNone else { return UnsafeBufferPointer(start: nil, count: 0) }
         return UnsafeBufferPointer(start: (base + textOffset + Int(ref.offset)).assumingMemoryBound(to: UInt8.self),
                                    count: Int(ref.length))
@@ -543,9 +550,7 @@ final class SegmentProof: @unchecked Sendable {
     /// Checks the unproven areas among `areas`. A damaged area is a cache miss: the list is parsed
     /// again and the whole segment replaced by the result in this process's private copy of the
     /// mapped file, and the cache file is removed so that the next run writes a sound one.
-    /// The cold records and the text are proven together, so that a proven record's title is too.
     func prove(_ areas: UInt8, of segment: Segment) {
-        let areas = areas & (SegmentProof.cold | SegmentProof.text) != 0 ? areas | SegmentProof.cold | SegmentProof.text : areas
         context.lock.withLock {
             for area in [SegmentProof.hot, SegmentProof.cold, SegmentProof.text] where areas & area != 0 {
                 guard unproven.pointee & area != 0 else { continue }
@@ -576,13 +581,27 @@ final class SegmentProof: @unchecked Sendable {
     /// damaged segment is replaced).
     func proven(_ c: ColdRecord, at i: Int, of segment: Segment) -> ColdRecord {
         let holds = context.lock.withLock {
-            guard recordsChecked <= segment.taskCount / 4, segment.holdsCheck(c, at: i) else { return false }
+            guard recordsChecked <= segment.taskCount / 4, segment.holdsCheck(c) else { return false }
             recordsChecked += 1
             return true
         }
         if holds { return c }
         prove(SegmentProof.cold | SegmentProof.text, of: segment)
         return segment.cold(i)
+    }
+
+    /// The title of `c`, a record from a proven cold area or proven by its own check, while the text
+    /// is not proven: the record's check proves it. A title that fails the check is a damaged
+    /// segment (replaced as `prove` says); the title is then read from what replaced it.
+    func provenTitle(of c: ColdRecord, in segment: Segment) -> UnsafeBufferPointer<UInt8> {
+        let holds = context.lock.withLock { segment.holdsCheck(c) }
+        if !holds { prove(SegmentProof.cold | SegmentProof.text, of: segment) }
+        // Every record `cold` returns is sound for the segment's text length, which a replacement keeps.
+        let text = UInt64(segment.header.textLength)
+        guard c.title.isNone || UInt64(c.title.offset) + UInt64(c.title.length) <= text else {
+            return UnsafeBufferPointer(start: nil, count: 0)
+        }
+        return segment.unprovenBytes(c.title)
     }
 }
 
@@ -1033,7 +1052,7 @@ public struct Library: Sendable {
         let asciiNeedle = needle.allSatisfy { $0 < 0x80 }
         var containing: [TaskID] = []
         for (l, list) in lists.enumerated() {
-            list.segment.proveRecords()
+            list.segment.proveTitles()
             for i in 0..<list.taskCount {
                 let title = list.segment.title(of: list.segment.cold(i))
                 if asciiNeedle, title.allSatisfy({ $0 < 0x80 }) {

@@ -545,7 +545,7 @@ extension Library {
         for list in lists where paths.contains(list.file.path) {
             var count: [[UInt8]: Int] = [:]
             var order: [[UInt8]] = []
-            list.segment.proveRecords()
+            list.segment.proveTitles()
             for i in 0..<list.taskCount {
                 let title = Array(list.segment.title(of: list.segment.cold(i)))
                 count[title, default: 0] += 1

@@ -231,13 +231,6 @@ struct ListCache {
             guard let existing = StateFolder.open(directory) else { return }
             folder = existing
         }
-        // Every byte written was built in this run or proven against its checksum (a damaged
-        // segment is parsed again first); a segment that could not be is not written at all.
-        var sums: [SegmentSums] = []
-        for list in library.lists {
-            guard let s = list.segment.provenSums() else { return }
-            sums.append(s)
-        }
         // The lists whose segments are still the base file's own bytes, at their offsets in it.
         var inBase = [Int?](repeating: nil, count: library.lists.count)
         var deltaBytes = 0
@@ -255,6 +248,18 @@ struct ListCache {
         }
         let writesDelta = sound && deltaBytes <= max(ListCache.deltaMinimum, cached!.base.length / ListCache.deltaShare)
         if !writesDelta { inBase = inBase.map { _ in nil } }
+        // Every byte written was built in this run or proven against its checksum (a damaged
+        // segment is parsed again first); a segment that could not be is not written at all. A
+        // segment left in the base keeps the checksums it was read with: the next reader proves it.
+        var sums: [SegmentSums] = []
+        for (k, list) in library.lists.enumerated() {
+            if inBase[k] != nil, let proof = list.segment.proof {
+                sums.append(proof.sums)
+                continue
+            }
+            guard let s = list.segment.provenSums() else { return }
+            sums.append(s)
+        }
         let refLengths = library.shortRefLengths
         var paths: [UInt8] = []
         var entries: [Entry] = []

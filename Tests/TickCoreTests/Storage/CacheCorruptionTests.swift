@@ -200,6 +200,44 @@ struct CacheCorruptionTests {
         #expect(Self.answer(repaired) == Self.answer(uncached))
     }
 
+    @Test("after a pass over the records alone, a title is proven by its record's own check")
+    func titleChecks() throws {
+        let dir = try Self.makeFolder(lists: 2, tasksPerList: 8...8, seed: 3)
+        let folder = Self.folder(dir.path)
+        let uncached = folder.load(useCache: false).library
+        _ = folder.load()
+        let original = Self.cacheBytes(dir)
+        let files = folder.scan().lists
+        let title = Array(uncached.task(TaskID(list: 0, index: 0)).title.utf8)
+
+        let library = Self.library(folder, files, cache: original)
+        let segment = library.lists[0].segment
+        let proof = try #require(segment.proof)
+        let recordsAndText = SegmentProof.cold | SegmentProof.text
+        segment.proveRecords()
+        #expect(proof.unproven.pointee & recordsAndText == SegmentProof.text)
+        #expect(Array(segment.title(of: segment.cold(0))) == title)
+        #expect(proof.unproven.pointee & recordsAndText == SegmentProof.text)
+        segment.proveTitles()
+        #expect(proof.unproven.pointee & recordsAndText == 0)
+
+        // A damaged title under a sound record fails the record's check: the segment is parsed again.
+        let segmentStart = MemoryLayout<ListCache.Header>.stride
+        let at = try #require((segmentStart..<(original.count - title.count)).first {
+            original[$0..<($0 + title.count)].elementsEqual(title)
+        })
+        var damaged = original
+        damaged[at] ^= 0x01
+        let repaired = Self.library(folder, files, cache: damaged)
+        let repairedSegment = repaired.lists[0].segment
+        let repairedProof = try #require(repairedSegment.proof)
+        repairedSegment.proveRecords()
+        #expect(repairedProof.state == .intact)
+        #expect(Array(repairedSegment.title(of: repairedSegment.cold(0))) == title)
+        #expect(repairedProof.state == .rebuilt)
+        #expect(Self.answer(repaired) == Self.answer(uncached))
+    }
+
     @Test("a hot record marks a subtask, a rule and notes exactly when its cold record holds them, cached or not")
     func hotMarks() throws {
         let dir = try Self.makeFolder(lists: 3, tasksPerList: 6...12, seed: 11)
