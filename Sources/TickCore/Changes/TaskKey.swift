@@ -52,7 +52,7 @@ extension Library {
     /// The key of a task of the folder.
     public func key(_ id: TaskID) -> TaskKey {
         let segment = lists[id.list].segment
-        if id.index > 0 { segment.proveTitles() }
+        if id.index > 0 { segment.proveRecordsAndText() }
         let title = segment.title(of: segment.cold(id.index))
         var occurrence = 0
         for i in 0..<id.index where segment.title(of: segment.cold(i)).elementsEqual(title) { occurrence += 1 }
@@ -64,7 +64,7 @@ extension Library {
         guard let l = list(at: key.path) else { return nil }
         let segment = lists[l].segment
         var seen = 0
-        segment.proveTitles()
+        segment.proveRecordsAndText()
         for i in 0..<segment.taskCount where segment.title(of: segment.cold(i)).elementsEqual(key.title.utf8) {
             if seen == key.occurrence { return TaskID(list: l, index: i) }
             seen += 1

@@ -85,9 +85,8 @@ public struct QueryMatcher: Sendable {
                     parents = library.lists.map { list in
                         let segment = list.segment
                         var has = [Bool](repeating: false, count: segment.taskCount)
-                        segment.proveRecords()
                         for i in 0..<segment.taskCount {
-                            let p = Int(segment.parent(i))
+                            let p = Int(segment.refRecord(i).parent)
                             if p >= 0 { has[p] = true }
                         }
                         return has

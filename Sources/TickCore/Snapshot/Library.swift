@@ -100,6 +100,25 @@ struct ColdRecord {
     var repeatPhrase: TextRef = .none
 }
 
+/// What a pass over every task of a list reads beside the hot records: the task's ref, and what
+/// resolving a REF and finding parents filter on. Small, so that such a pass proves and reads 16
+/// bytes a task rather than the whole cold record (which holds the same values for the reads of
+/// one task).
+struct RefRecord {
+    var refHash: UInt64
+    var titleShape: UInt32     // the title's length in bytes, with 1 << 31 when a byte is beyond ASCII
+    var parent: Int32          // index in the list, or -1
+
+    init(refHash: UInt64, title: some Collection<UInt8>, parent: Int32) {
+        self.refHash = refHash
+        titleShape = UInt32(clamping: min(title.count, Int(Int32.max))) | (title.allSatisfy { $0 < 0x80 } ? 0 : 1 << 31)
+        self.parent = parent
+    }
+
+    var titleLength: Int { Int(titleShape & ~(1 << 31)) }
+    var titleIsASCII: Bool { titleShape & 1 << 31 == 0 }
+}
+
 extension ColdRecord {
     /// The days a record's `until` may hold: 0001-01-01 to 9999-12-31.
     static let days = Int32(-Day.firstDayOffset)...Int32(Day(year: 9999, month: 12, day: 31)!.daysSinceEpoch)
@@ -162,21 +181,23 @@ struct SegmentHeader {
     var contentSum: UInt64
 }
 
-/// The checksums of a segment's four areas, as the cache keeps them.
+/// The checksums of a segment's five areas, as the cache keeps them.
 struct SegmentSums: Equatable {
     /// The header, the section refs and the text of the list's heading, symbol, colour and section
     /// names (`Segment.headSum`): what a list's name and a row's section read.
     var head: UInt64
     var hot: UInt64
+    var refs: UInt64
     var cold: UInt64
     var text: UInt64
 }
 
-/// One list's block: header, section names (as text refs), records, then text.
+/// One list's block: header, section names (as text refs), hot records, ref records, cold records,
+/// then text.
 ///
 /// A segment built in this run is trusted. One read from the cache file carries a `SegmentProof`:
-/// its header and names were checked on loading, and each other area (hot records, cold records
-/// with the text) on its first use, so that a view reading only hot records never reads the rest.
+/// its header and names were checked on loading, and each other area (hot records, ref records,
+/// cold records, text) on its first use, so that a view reading only hot records never reads the rest.
 /// A view that reads a few cold records (Today's rows) proves each with its title by the record's
 /// own check instead, and reads nothing else of the area.
 struct Segment: @unchecked Sendable {
@@ -220,7 +241,8 @@ struct Segment: @unchecked Sendable {
 
     fileprivate var sectionsOffset: Int { MemoryLayout<SegmentHeader>.stride }
     fileprivate var hotOffset: Int { sectionsOffset + Int(header.sectionCount) * MemoryLayout<TextRef>.stride }
-    fileprivate var coldOffset: Int { hotOffset + Int(header.taskCount) * MemoryLayout<HotRecord>.stride }
+    fileprivate var refsOffset: Int { hotOffset + Int(header.taskCount) * MemoryLayout<HotRecord>.stride }
+    fileprivate var coldOffset: Int { refsOffset + Int(header.taskCount) * MemoryLayout<RefRecord>.stride }
     fileprivate var textOffset: Int { coldOffset + Int(header.taskCount) * MemoryLayout<ColdRecord>.stride }
 
     var taskCount: Int { Int(header.taskCount) }
@@ -243,26 +265,26 @@ struct Segment: @unchecked Sendable {
         return base.load(fromByteOffset: hotOffset + i * MemoryLayout<HotRecord>.stride, as: HotRecord.self)
     }
 
-    /// Task `i`'s cold record.
+    /// Task `i`'s ref record, for a pass over every task of the list (one task's reads take the
+    /// same values from its cold record, which its own check proves).
+    @inline(__always) func refRecord(_ i: Int) -> RefRecord {
+        prove(SegmentProof.refs)
+        return base.load(fromByteOffset: refsOffset + i * MemoryLayout<RefRecord>.stride, as: RefRecord.self)
+    }
+
+    /// Task `i`'s cold record. Its title's bytes (`title(of:)`) are proven with it.
     @inline(__always) func cold(_ i: Int) -> ColdRecord {
         let c = base.load(fromByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
         if let unproven, unproven.pointee & SegmentProof.cold != 0 { return proof!.proven(c, at: i, of: self) }
         return c
     }
 
-    /// Proves the cold records at once, before a pass over every record of the list (refs, parents),
-    /// which their own checks, one by one, would only make slower.
-    func proveRecords() { prove(SegmentProof.cold) }
+    /// Proves the cold records and the text at once, before a pass over every title of the list,
+    /// which the records' own checks, one by one, would only make slower.
+    func proveRecordsAndText() { prove(SegmentProof.cold | SegmentProof.text) }
 
-    /// Proves the cold records and the text at once, before a pass over every title of the list.
-    func proveTitles() { prove(SegmentProof.cold | SegmentProof.text) }
-
-    /// The bytes of the title of `record`, a record that `cold` returned from this segment. Before the
-    /// text is proven, the record's own check (of itself and its title) proves them.
-    @inline(__always) func title(of record: ColdRecord) -> UnsafeBufferPointer<UInt8> {
-        if let unproven, unproven.pointee & SegmentProof.text != 0 { return proof!.provenTitle(of: record, in: self) }
-        return unprovenBytes(record.title)
-    }
+    /// The bytes of the title of `record`, a record that `cold` returned from this segment.
+    @inline(__always) func title(of record: ColdRecord) -> UnsafeBufferPointer<UInt8> { unprovenBytes(record.title) }
 
     /// Whether task `i`'s cold record is sound and holds its own check (of itself and its title).
     fileprivate func holdsCheck(_ c: ColdRecord) -> Bool {
@@ -295,7 +317,7 @@ struct Segment: @unchecked Sendable {
     }
 
     /// The bytes of `ref`, proven or not: for a caller that proved them another way.
-    @inline(__always) fileprivate func unprovenBytes(_ ref: TextRef) -> UnsafeBufferPointer<UInt8> {
+    @inline(__always) private func unprovenBytes(_ ref: TextRef) -> UnsafeBufferPointer<UInt8> {
         guard !ref.isNone else { return UnsafeBufferPointer(start: nil, count: 0) }
         return UnsafeBufferPointer(start: (base + textOffset + Int(ref.offset)).assumingMemoryBound(to: UInt8.self),
                                    count: Int(ref.length))
@@ -349,13 +371,14 @@ struct Segment: @unchecked Sendable {
     /// Whether this segment's tasks have the refs of `other`'s, in the same order: a change that
     /// keeps them (completing, dating, flagging) leaves every short ref's length as it was.
     func hasSameRefs(as other: Segment) -> Bool {
-        taskCount == other.taskCount && (0..<taskCount).allSatisfy { cold($0).refHash == other.cold($0).refHash }
+        taskCount == other.taskCount && (0..<taskCount).allSatisfy { refRecord($0).refHash == other.refRecord($0).refHash }
     }
 
     /// The checksums of this segment's areas as they are in memory now.
     func sums() -> SegmentSums {
         SegmentSums(head: headSum(),
-                    hot: Checksum.of(base + hotOffset, count: coldOffset - hotOffset),
+                    hot: Checksum.of(base + hotOffset, count: refsOffset - hotOffset),
+                    refs: Checksum.of(base + refsOffset, count: coldOffset - refsOffset),
                     cold: Checksum.of(base + coldOffset, count: textOffset - coldOffset),
                     text: Checksum.of(base + textOffset, count: Int(header.textLength)))
     }
@@ -364,7 +387,7 @@ struct Segment: @unchecked Sendable {
     /// again); nil when the segment could not be trusted even so.
     func provenSums() -> SegmentSums? {
         guard let proof else { return sums() }
-        prove(SegmentProof.hot | SegmentProof.cold | SegmentProof.text)
+        prove(SegmentProof.all)
         return proof.state == .intact ? proof.sums : proof.state == .rebuilt ? sums() : nil
     }
 
@@ -372,7 +395,16 @@ struct Segment: @unchecked Sendable {
     fileprivate func check(_ area: UInt8, against sums: SegmentSums) -> Bool {
         switch area {
         case SegmentProof.hot:
-            return Checksum.of(base + hotOffset, count: coldOffset - hotOffset) == sums.hot
+            return Checksum.of(base + hotOffset, count: refsOffset - hotOffset) == sums.hot
+        case SegmentProof.refs:
+            guard Checksum.of(base + refsOffset, count: coldOffset - refsOffset) == sums.refs else { return false }
+            let count = Int32(header.taskCount)
+            for i in 0..<taskCount {
+                let parent = base.load(fromByteOffset: refsOffset + i * MemoryLayout<RefRecord>.stride
+                                       + MemoryLayout<RefRecord>.offset(of: \RefRecord.parent)!, as: Int32.self)
+                guard parent >= -1, parent < count else { return false }
+            }
+            return true
         case SegmentProof.cold:
             guard Checksum.of(base + coldOffset, count: textOffset - coldOffset) == sums.cold else { return false }
             let text = UInt64(header.textLength), count = Int32(header.taskCount), sections = Int32(header.sectionCount)
@@ -392,6 +424,8 @@ struct Segment: @unchecked Sendable {
         for i in 0..<taskCount {
             memory.storeBytes(of: HotRecord(dueDay: .min, doneDay: .min, line: 0, dueMinutes: -1, flags: 1, priority: 0),
                               toByteOffset: hotOffset + i * MemoryLayout<HotRecord>.stride, as: HotRecord.self)
+            memory.storeBytes(of: RefRecord(refHash: 0, title: [], parent: -1),
+                              toByteOffset: refsOffset + i * MemoryLayout<RefRecord>.stride, as: RefRecord.self)
             let empty = TextRef(offset: 0, length: 0)
             memory.storeBytes(of: ColdRecord(refHash: 0, parent: -1, section: -1, depth: 0, reserved: 0, title: empty,
                                              notes: empty, tags: empty, foldedTitle: empty, foldedNotes: empty,
@@ -492,7 +526,11 @@ struct Segment: @unchecked Sendable {
                 return c
             }
         }
+        let refs = zip(records, document.tasks).map { r, task in
+            RefRecord(refHash: r.refHash, title: task.title.utf8, parent: r.parent)
+        }
         hot.withUnsafeBytes { out.append(contentsOf: $0) }
+        refs.withUnsafeBytes { out.append(contentsOf: $0) }
         cold.withUnsafeBytes { out.append(contentsOf: $0) }
         out.append(contentsOf: text)
         while out.count % 8 != 0 { out.append(0) }
@@ -524,7 +562,8 @@ final class CacheContext: @unchecked Sendable {
 
 /// How far a cached segment is proven: the areas checked so far, and what became of a damaged one.
 final class SegmentProof: @unchecked Sendable {
-    static let hot: UInt8 = 1, cold: UInt8 = 2, text: UInt8 = 4
+    static let hot: UInt8 = 1, cold: UInt8 = 2, text: UInt8 = 4, refs: UInt8 = 8
+    static let all = hot | refs | cold | text
 
     enum State { case intact, rebuilt, neutralized }
 
@@ -542,7 +581,7 @@ final class SegmentProof: @unchecked Sendable {
         self.sums = sums
         self.context = context
         unproven = .allocate(capacity: 1)
-        unproven.initialize(to: SegmentProof.hot | SegmentProof.cold | SegmentProof.text)
+        unproven.initialize(to: SegmentProof.all)
     }
 
     deinit { unproven.deallocate() }
@@ -550,9 +589,11 @@ final class SegmentProof: @unchecked Sendable {
     /// Checks the unproven areas among `areas`. A damaged area is a cache miss: the list is parsed
     /// again and the whole segment replaced by the result in this process's private copy of the
     /// mapped file, and the cache file is removed so that the next run writes a sound one.
+    /// The cold records and the text are proven together, so that a proven record's title is too.
     func prove(_ areas: UInt8, of segment: Segment) {
+        let areas = areas & (SegmentProof.cold | SegmentProof.text) != 0 ? areas | SegmentProof.cold | SegmentProof.text : areas
         context.lock.withLock {
-            for area in [SegmentProof.hot, SegmentProof.cold, SegmentProof.text] where areas & area != 0 {
+            for area in [SegmentProof.hot, SegmentProof.refs, SegmentProof.cold, SegmentProof.text] where areas & area != 0 {
                 guard unproven.pointee & area != 0 else { continue }
                 if segment.check(area, against: sums) {
                     unproven.pointee &= ~area
@@ -588,20 +629,6 @@ final class SegmentProof: @unchecked Sendable {
         if holds { return c }
         prove(SegmentProof.cold | SegmentProof.text, of: segment)
         return segment.cold(i)
-    }
-
-    /// The title of `c`, a record from a proven cold area or proven by its own check, while the text
-    /// is not proven: the record's check proves it. A title that fails the check is a damaged
-    /// segment (replaced as `prove` says); the title is then read from what replaced it.
-    func provenTitle(of c: ColdRecord, in segment: Segment) -> UnsafeBufferPointer<UInt8> {
-        let holds = context.lock.withLock { segment.holdsCheck(c) }
-        if !holds { prove(SegmentProof.cold | SegmentProof.text, of: segment) }
-        // Every record `cold` returns is sound for the segment's text length, which a replacement keeps.
-        let text = UInt64(segment.header.textLength)
-        guard c.title.isNone || UInt64(c.title.offset) + UInt64(c.title.length) <= text else {
-            return UnsafeBufferPointer(start: nil, count: 0)
-        }
-        return segment.unprovenBytes(c.title)
     }
 }
 
@@ -714,8 +741,7 @@ final class RefLengths: @unchecked Sendable {
         var all: [UInt64] = []
         all.reserveCapacity(library.taskCount)
         for list in library.lists {
-            list.segment.proveRecords()
-            for i in 0..<list.taskCount { all.append(list.segment.cold(i).refHash) }
+            for i in 0..<list.taskCount { all.append(list.segment.refRecord(i).refHash) }
         }
         gathered = all
         return all
@@ -749,10 +775,9 @@ public struct Library: Sendable {
         if !retired.isEmpty {
             for list in lists {
                 let path = Array(list.file.path.utf8)
-                list.segment.proveRecords()
                 for i in 0..<list.taskCount {
+                    guard retired.contains(list.segment.refRecord(i).refHash) else { continue }
                     let c = list.segment.cold(i)
-                    guard retired.contains(c.refHash) else { continue }
                     let title = list.segment.title(of: c)
                     guard Ref(path: path, title: title).hash == c.refHash else { continue }
                     instead[list.firstTask + i] = Library.contentRef(of: i, in: list).hash
@@ -778,12 +803,13 @@ public struct Library: Sendable {
 
     /// The full ref that names a task now.
     public func fullRef(_ id: TaskID) -> Ref {
-        fullRef(id, record: lists[id.list].segment.cold(id.index))
+        fullRef(id, hash: lists[id.list].segment.cold(id.index).refHash)
     }
 
-    private func fullRef(_ id: TaskID, record: ColdRecord) -> Ref {
-        if !shownInstead.isEmpty, let hash = shownInstead[position(of: id)] { return Ref(hash: hash) }
-        return Ref(hash: record.refHash)
+    /// The full ref of a task whose record's ref is `hash` (from its ref record, in a pass over every task).
+    func fullRef(_ id: TaskID, hash: UInt64) -> Ref {
+        if !shownInstead.isEmpty, let instead = shownInstead[position(of: id)] { return Ref(hash: instead) }
+        return Ref(hash: hash)
     }
 
     /// Length of each task's short ref among the records' refs (retired refs and refs shown instead aside),
@@ -793,8 +819,7 @@ public struct Library: Sendable {
         var hashes: [Ref] = []
         hashes.reserveCapacity(taskCount)
         for list in lists {
-            list.segment.proveRecords()
-            for i in 0..<list.taskCount { hashes.append(Ref(hash: list.segment.cold(i).refHash)) }
+            for i in 0..<list.taskCount { hashes.append(Ref(hash: list.segment.refRecord(i).refHash)) }
         }
         let index = RefIndex(hashes)
         let table = (0..<hashes.count).map { UInt8(index.shortRef(at: $0).utf8.count) }
@@ -941,7 +966,7 @@ public struct Library: Sendable {
                                            title: UnsafeBufferPointer<UInt8>) {
         let segment = lists[id.list].segment
         let h = segment.hot(id.index), c = segment.cold(id.index)
-        return (fullRef(id, record: c).hash, refLength(id), h.done, Int(h.priority), h.flagged, h.dueDay, h.dueMinutes,
+        return (fullRef(id, hash: c.refHash).hash, refLength(id), h.done, Int(h.priority), h.flagged, h.dueDay, h.dueMinutes,
                 h.doneDay, h.hasNotes, segment.title(of: c))
     }
 
@@ -997,10 +1022,9 @@ public struct Library: Sendable {
             }
             let whole = digits.count == Ref.fullLength
             for (l, list) in lists.enumerated() {
-                list.segment.proveRecords()
                 for i in 0..<list.taskCount {
                     let id = TaskID(list: l, index: i)
-                    let h = shownInstead.isEmpty ? list.segment.cold(i).refHash : fullRef(id).hash
+                    let h = fullRef(id, hash: list.segment.refRecord(i).refHash).hash
                     if whole ? h == value : h % modulus == value { byRef.append(id) }
                 }
             }
@@ -1015,12 +1039,15 @@ public struct Library: Sendable {
         let longest = asciiNeedle ? 3 * needle.count : Int.max
         var exact: [TaskID] = []
         for (l, list) in lists.enumerated() {
-            list.segment.proveRecords()
             for i in 0..<list.taskCount {
-                let length = Int(list.segment.cold(i).title.length)
-                // An ASCII text equals a title of its length only byte for byte (ignoring A-Z case): a
-                // title with other characters is longer than what it lowers to, or stays non-ASCII.
-                if asciiNeedle, length < needle.count || length > longest { continue }
+                let shape = list.segment.refRecord(i)
+                let length = shape.titleLength
+                // An ASCII text equals an ASCII title of its length only, byte for byte (ignoring A-Z
+                // case); a title with other characters is longer than what it lowers to, or stays
+                // non-ASCII. The title is read only when its shape allows a match.
+                if asciiNeedle, shape.titleIsASCII ? length != needle.count : length <= needle.count || length > longest {
+                    continue
+                }
                 let title = list.segment.title(of: list.segment.cold(i))
                 if asciiNeedle, length == needle.count {
                     if Self.equalIgnoringASCIICase(title, needle) { exact.append(TaskID(list: l, index: i)) }
@@ -1052,7 +1079,7 @@ public struct Library: Sendable {
         let asciiNeedle = needle.allSatisfy { $0 < 0x80 }
         var containing: [TaskID] = []
         for (l, list) in lists.enumerated() {
-            list.segment.proveTitles()
+            list.segment.proveRecordsAndText()
             for i in 0..<list.taskCount {
                 let title = list.segment.title(of: list.segment.cold(i))
                 if asciiNeedle, title.allSatisfy({ $0 < 0x80 }) {

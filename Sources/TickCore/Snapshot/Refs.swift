@@ -533,8 +533,7 @@ extension Library {
     func shownRefs(inListsAt paths: Set<String>) -> [Ref] {
         var refs: [Ref] = []
         for (l, list) in lists.enumerated() where paths.contains(list.file.path) {
-            list.segment.proveRecords()
-            for i in 0..<list.taskCount { refs.append(fullRef(TaskID(list: l, index: i))) }
+            for i in 0..<list.taskCount { refs.append(fullRef(TaskID(list: l, index: i), hash: list.segment.refRecord(i).refHash)) }
         }
         return refs
     }
@@ -545,7 +544,7 @@ extension Library {
         for list in lists where paths.contains(list.file.path) {
             var count: [[UInt8]: Int] = [:]
             var order: [[UInt8]] = []
-            list.segment.proveTitles()
+            list.segment.proveRecordsAndText()
             for i in 0..<list.taskCount {
                 let title = Array(list.segment.title(of: list.segment.cold(i)))
                 count[title, default: 0] += 1
@@ -586,9 +585,9 @@ extension Library {
             func look(inLists edited: Bool) {
                 let editedPaths = Set(handEdits.map(\.path))
                 for (l, list) in before.lists.enumerated() where editedPaths.contains(list.file.path) == edited {
-                    list.segment.proveRecords()
                     for i in 0..<list.taskCount {
-                        if let k = wanted.sortedIndex(of: before.fullRef(TaskID(list: l, index: i)).hash), !found[k] {
+                        let hash = before.fullRef(TaskID(list: l, index: i), hash: list.segment.refRecord(i).refHash).hash
+                        if let k = wanted.sortedIndex(of: hash), !found[k] {
                             found[k] = true
                             missing -= 1
                             if missing == 0 { return }
@@ -618,9 +617,8 @@ extension Library {
         let shownBefore = Set(before.shownRefs(inListsAt: all).map(\.hash))
         var back = Set<UInt64>()
         for list in lists {
-            list.segment.proveRecords()
             for i in 0..<list.taskCount {
-                let hash = list.segment.cold(i).refHash
+                let hash = list.segment.refRecord(i).refHash
                 if !shownBefore.contains(hash), retired.contains(hash) { back.insert(hash) }
             }
         }
