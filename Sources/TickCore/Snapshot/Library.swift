@@ -371,7 +371,8 @@ struct Segment: @unchecked Sendable {
     /// Whether this segment's tasks have the refs of `other`'s, in the same order: a change that
     /// keeps them (completing, dating, flagging) leaves every short ref's length as it was.
     func hasSameRefs(as other: Segment) -> Bool {
-        taskCount == other.taskCount && (0..<taskCount).allSatisfy { refRecord($0).refHash == other.refRecord($0).refHash }
+        taskCount == other.taskCount
+            && (0..<taskCount).allSatisfy { refRecord($0).refHash == other.refRecord($0).refHash }
     }
 
     /// The checksums of this segment's areas as they are in memory now.
@@ -593,7 +594,8 @@ final class SegmentProof: @unchecked Sendable {
     func prove(_ areas: UInt8, of segment: Segment) {
         let areas = areas & (SegmentProof.cold | SegmentProof.text) != 0 ? areas | SegmentProof.cold | SegmentProof.text : areas
         context.lock.withLock {
-            for area in [SegmentProof.hot, SegmentProof.refs, SegmentProof.cold, SegmentProof.text] where areas & area != 0 {
+            let order = [SegmentProof.hot, SegmentProof.refs, SegmentProof.cold, SegmentProof.text]
+            for area in order where areas & area != 0 {
                 guard unproven.pointee & area != 0 else { continue }
                 if segment.check(area, against: sums) {
                     unproven.pointee &= ~area
@@ -966,8 +968,8 @@ public struct Library: Sendable {
                                            title: UnsafeBufferPointer<UInt8>) {
         let segment = lists[id.list].segment
         let h = segment.hot(id.index), c = segment.cold(id.index)
-        return (fullRef(id, hash: c.refHash).hash, refLength(id), h.done, Int(h.priority), h.flagged, h.dueDay, h.dueMinutes,
-                h.doneDay, h.hasNotes, segment.title(of: c))
+        return (fullRef(id, hash: c.refHash).hash, refLength(id), h.done, Int(h.priority), h.flagged, h.dueDay,
+                h.dueMinutes, h.doneDay, h.hasNotes, segment.title(of: c))
     }
 
     /// The rule of a task's `rec:` token (FORMAT.md 5.10), or nil: what a row's `↻` shows.
@@ -1045,9 +1047,8 @@ public struct Library: Sendable {
                 // An ASCII text equals an ASCII title of its length only, byte for byte (ignoring A-Z
                 // case); a title with other characters is longer than what it lowers to, or stays
                 // non-ASCII. The title is read only when its shape allows a match.
-                if asciiNeedle, shape.titleIsASCII ? length != needle.count : length <= needle.count || length > longest {
-                    continue
-                }
+                let fits = shape.titleIsASCII ? length == needle.count : length > needle.count && length <= longest
+                if asciiNeedle, !fits { continue }
                 let title = list.segment.title(of: list.segment.cold(i))
                 if asciiNeedle, length == needle.count {
                     if Self.equalIgnoringASCIICase(title, needle) { exact.append(TaskID(list: l, index: i)) }

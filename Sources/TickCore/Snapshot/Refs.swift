@@ -533,7 +533,9 @@ extension Library {
     func shownRefs(inListsAt paths: Set<String>) -> [Ref] {
         var refs: [Ref] = []
         for (l, list) in lists.enumerated() where paths.contains(list.file.path) {
-            for i in 0..<list.taskCount { refs.append(fullRef(TaskID(list: l, index: i), hash: list.segment.refRecord(i).refHash)) }
+            for i in 0..<list.taskCount {
+                refs.append(fullRef(TaskID(list: l, index: i), hash: list.segment.refRecord(i).refHash))
+            }
         }
         return refs
     }
@@ -586,7 +588,8 @@ extension Library {
                 let editedPaths = Set(handEdits.map(\.path))
                 for (l, list) in before.lists.enumerated() where editedPaths.contains(list.file.path) == edited {
                     for i in 0..<list.taskCount {
-                        let hash = before.fullRef(TaskID(list: l, index: i), hash: list.segment.refRecord(i).refHash).hash
+                        let id = TaskID(list: l, index: i)
+                        let hash = before.fullRef(id, hash: list.segment.refRecord(i).refHash).hash
                         if let k = wanted.sortedIndex(of: hash), !found[k] {
                             found[k] = true
                             missing -= 1

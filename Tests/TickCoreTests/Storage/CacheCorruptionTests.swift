@@ -176,7 +176,8 @@ struct CacheCorruptionTests {
         let other = folder.load().library
         let otherProofs = other.lists.compactMap { $0.segment.proof }
         #expect(other.resolve(ref: other.ref(TaskID(list: 1, index: 2))) == .found(TaskID(list: 1, index: 2)))
-        #expect(otherProofs.allSatisfy { $0.unproven.pointee == SegmentProof.hot | SegmentProof.cold | SegmentProof.text })
+        let untouched = SegmentProof.hot | SegmentProof.cold | SegmentProof.text
+        #expect(otherProofs.allSatisfy { $0.unproven.pointee == untouched })
     }
 
     @Test("a row read from a few records proves those alone, and finds a damaged title by the record's own check")
