@@ -174,7 +174,7 @@ public struct QueryMatcher: Sendable {
             case .today: return h.dueDay != .min && h.dueDay <= today
             case .flagged: return h.flagged
             case .recurring: return probe.cold.recurrence != 0
-            case .subtask: return probe.cold.parent >= 0
+            case .subtask: return probe.hot.isSubtask
             case .parent: return parents[probe.list][probe.index]
             }
         case .has(let field, let has):

@@ -73,10 +73,8 @@ struct HotRecord {
     }
 }
 
-/// The rest of a record.
+/// The rest of a record (the ref and parent are in the ref record).
 struct ColdRecord {
-    var refHash: UInt64
-    var parent: Int32
     var section: Int32
     var depth: UInt16
     var reserved: UInt16
@@ -89,8 +87,8 @@ struct ColdRecord {
     var recurrence: UInt32
     /// The `until:` day (days since 1970-01-01), or .min.
     var until: Int32
-    /// The record's own check (`ColdRecord.check`): of its bytes and its title's, so that a view
-    /// that reads a few records of a cached list proves those alone.
+    /// The record's own check (`ColdRecord.check`): of its bytes, its ref record's and its title's,
+    /// so that a view that reads a few records of a cached list proves those alone.
     var check: UInt32
     /// The scheduled day (`⏳`, days since 1970-01-01), or .min.
     var scheduled: Int32 = .min
@@ -123,23 +121,26 @@ extension ColdRecord {
     /// The days a record's `until` may hold: 0001-01-01 to 9999-12-31.
     static let days = Int32(-Day.firstDayOffset)...Int32(Day(year: 9999, month: 12, day: 31)!.daysSinceEpoch)
 
-    /// The check of `record` (its `check` field aside) and of its title's bytes, in 32 bits.
-    static func check(of record: ColdRecord, title: UnsafeRawBufferPointer) -> UInt32 {
+    /// The check of `record` (its `check` field aside), of its task's ref record and of its title's
+    /// bytes, in 32 bits.
+    static func check(of record: ColdRecord, ref: RefRecord, title: UnsafeRawBufferPointer) -> UInt32 {
         var plain = record
         plain.check = 0
+        var refRecord = ref
         let own = withUnsafeBytes(of: &plain) { Checksum.of($0.baseAddress!, count: $0.count) }
+        let refs = withUnsafeBytes(of: &refRecord) { Checksum.of($0.baseAddress!, count: $0.count) }
         let text = title.isEmpty ? 0 : Checksum.of(title.baseAddress!, count: title.count)
-        let h = own ^ (text &* 0x9E37_79B9_7F4A_7C15)
+        let h = own ^ (refs &* 0xC2B2_AE3D_27D4_EB4F) ^ (text &* 0x9E37_79B9_7F4A_7C15)
         return UInt32(truncatingIfNeeded: h ^ h >> 32)
     }
 
-    /// Whether every index, length and value of the record is one that a segment with `taskCount`
-    /// tasks, `sectionCount` sections and `textLength` bytes of text can hold.
-    func isSound(taskCount: Int32, sectionCount: Int32, textLength: UInt64) -> Bool {
+    /// Whether every index, length and value of the record is one that a segment with `sectionCount`
+    /// sections and `textLength` bytes of text can hold.
+    func isSound(sectionCount: Int32, textLength: UInt64) -> Bool {
         @inline(__always) func fits(_ ref: TextRef) -> Bool {
             ref.isNone || UInt64(ref.offset) + UInt64(ref.length) <= textLength
         }
-        return parent >= -1 && parent < taskCount && section >= -1 && section < sectionCount && fits(title)
+        return section >= -1 && section < sectionCount && fits(title)
             && fits(notes) && fits(tags) && fits(foldedTitle) && fits(foldedNotes) && fits(repeatPhrase)
             && (recurrence == 0 || RecurrenceRule(packed: recurrence) != nil)
             && (until == .min || ColdRecord.days.contains(until))
@@ -265,11 +266,25 @@ struct Segment: @unchecked Sendable {
         return base.load(fromByteOffset: hotOffset + i * MemoryLayout<HotRecord>.stride, as: HotRecord.self)
     }
 
-    /// Task `i`'s ref record, for a pass over every task of the list (one task's reads take the
-    /// same values from its cold record, which its own check proves).
+    /// Task `i`'s ref record, for a pass over every task of the list: proven with the whole area.
     @inline(__always) func refRecord(_ i: Int) -> RefRecord {
         prove(SegmentProof.refs)
-        return base.load(fromByteOffset: refsOffset + i * MemoryLayout<RefRecord>.stride, as: RefRecord.self)
+        return unprovenRef(i)
+    }
+
+    @inline(__always) private func unprovenRef(_ i: Int) -> RefRecord {
+        base.load(fromByteOffset: refsOffset + i * MemoryLayout<RefRecord>.stride, as: RefRecord.self)
+    }
+
+    /// Task `i`'s cold record and ref record, for the reads of one task: while the cold records are
+    /// proven one by one, the cold record's check proves its ref record too; once the cold area is
+    /// proven whole, the ref records' area is proven with it.
+    @inline(__always) func coldAndRef(_ i: Int) -> (cold: ColdRecord, ref: RefRecord) {
+        let c = cold(i)
+        if let unproven, unproven.pointee & (SegmentProof.cold | SegmentProof.refs) == SegmentProof.refs {
+            prove(SegmentProof.refs)
+        }
+        return (c, unprovenRef(i))
     }
 
     /// Task `i`'s cold record. Its title's bytes (`title(of:)`) are proven with it.
@@ -286,27 +301,27 @@ struct Segment: @unchecked Sendable {
     /// The bytes of the title of `record`, a record that `cold` returned from this segment.
     @inline(__always) func title(of record: ColdRecord) -> UnsafeBufferPointer<UInt8> { unprovenBytes(record.title) }
 
-    /// Whether task `i`'s cold record is sound and holds its own check (of itself and its title).
-    fileprivate func holdsCheck(_ c: ColdRecord) -> Bool {
-        let text = UInt64(header.textLength)
-        guard c.isSound(taskCount: Int32(header.taskCount), sectionCount: Int32(header.sectionCount), textLength: text)
+    /// Whether task `i`'s cold record is sound and holds its own check (of itself, its ref record and
+    /// its title).
+    fileprivate func holdsCheck(_ c: ColdRecord, at i: Int) -> Bool {
+        let text = UInt64(header.textLength), r = unprovenRef(i)
+        guard c.isSound(sectionCount: Int32(header.sectionCount), textLength: text),
+              r.parent >= -1, r.parent < Int32(header.taskCount)
         else { return false }
-        return ColdRecord.check(of: c, title: UnsafeRawBufferPointer(unprovenBytes(c.title))) == c.check
+        return ColdRecord.check(of: c, ref: r, title: UnsafeRawBufferPointer(unprovenBytes(c.title))) == c.check
     }
 
-    /// The parent index of task `i`, or -1 (the cold record is read for a subtask only).
+    /// The parent index of task `i`, or -1 (the ref record is read for a subtask only).
     @inline(__always) func parent(_ i: Int) -> Int32 {
         guard hot(i).isSubtask else { return -1 }
-        if unproven != nil { return cold(i).parent }
-        return base.load(fromByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride
-                         + MemoryLayout<ColdRecord>.offset(of: \ColdRecord.parent)!, as: Int32.self)
+        return refRecord(i).parent
     }
 
     /// The whole record of task `i`.
     func record(_ i: Int) -> TaskRecord {
-        let h = hot(i), c = cold(i)
-        return TaskRecord(refHash: c.refHash, dueDay: h.dueDay, dueMinutes: h.dueMinutes, flags: h.flags,
-                          priority: h.priority, doneDay: h.doneDay, line: h.line, parent: c.parent, depth: c.depth,
+        let h = hot(i), (c, r) = coldAndRef(i)
+        return TaskRecord(refHash: r.refHash, dueDay: h.dueDay, dueMinutes: h.dueMinutes, flags: h.flags,
+                          priority: h.priority, doneDay: h.doneDay, line: h.line, parent: r.parent, depth: c.depth,
                           reserved: c.reserved, section: c.section, title: c.title, notes: c.notes, tags: c.tags,
                           foldedTitle: c.foldedTitle, foldedNotes: c.foldedNotes)
     }
@@ -408,10 +423,10 @@ struct Segment: @unchecked Sendable {
             return true
         case SegmentProof.cold:
             guard Checksum.of(base + coldOffset, count: textOffset - coldOffset) == sums.cold else { return false }
-            let text = UInt64(header.textLength), count = Int32(header.taskCount), sections = Int32(header.sectionCount)
+            let text = UInt64(header.textLength), sections = Int32(header.sectionCount)
             for i in 0..<taskCount {
                 let c = base.load(fromByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
-                guard c.isSound(taskCount: count, sectionCount: sections, textLength: text) else { return false }
+                guard c.isSound(sectionCount: sections, textLength: text) else { return false }
             }
             return true
         default:
@@ -428,7 +443,7 @@ struct Segment: @unchecked Sendable {
             memory.storeBytes(of: RefRecord(refHash: 0, title: [], parent: -1),
                               toByteOffset: refsOffset + i * MemoryLayout<RefRecord>.stride, as: RefRecord.self)
             let empty = TextRef(offset: 0, length: 0)
-            memory.storeBytes(of: ColdRecord(refHash: 0, parent: -1, section: -1, depth: 0, reserved: 0, title: empty,
+            memory.storeBytes(of: ColdRecord(section: -1, depth: 0, reserved: 0, title: empty,
                                              notes: empty, tags: empty, foldedTitle: empty, foldedNotes: empty,
                                              recurrence: 0, until: .min, check: 0),
                               toByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
@@ -512,9 +527,13 @@ struct Segment: @unchecked Sendable {
             HotRecord(dueDay: r.dueDay, doneDay: r.doneDay, line: r.line, dueMinutes: r.dueMinutes, flags: r.flags,
                       priority: r.priority)
         }
+        let refs = zip(records, document.tasks).map { r, task in
+            RefRecord(refHash: r.refHash, title: task.title.utf8, parent: r.parent)
+        }
         let cold = text.withUnsafeBytes { text in
-            zip(records, document.tasks).map { r, task in
-                var c = ColdRecord(refHash: r.refHash, parent: r.parent, section: r.section, depth: r.depth,
+            zip(zip(records, refs), document.tasks).map { pair, task in
+                let (r, ref) = pair
+                var c = ColdRecord(section: r.section, depth: r.depth,
                                    reserved: r.reserved, title: r.title, notes: r.notes, tags: r.tags,
                                    foldedTitle: r.foldedTitle, foldedNotes: r.foldedNotes,
                                    recurrence: task.recurrence?.packed ?? 0,
@@ -522,13 +541,10 @@ struct Segment: @unchecked Sendable {
                                    scheduled: task.scheduled.map { Int32($0.daysSinceEpoch) } ?? .min,
                                    start: task.start.map { Int32($0.daysSinceEpoch) } ?? .min,
                                    repeatPhrase: phrases[task.line] ?? .none)
-                c.check = ColdRecord.check(of: c, title: UnsafeRawBufferPointer(
+                c.check = ColdRecord.check(of: c, ref: ref, title: UnsafeRawBufferPointer(
                     rebasing: text[Int(r.title.offset)..<Int(r.title.offset + r.title.length)]))
                 return c
             }
-        }
-        let refs = zip(records, document.tasks).map { r, task in
-            RefRecord(refHash: r.refHash, title: task.title.utf8, parent: r.parent)
         }
         hot.withUnsafeBytes { out.append(contentsOf: $0) }
         refs.withUnsafeBytes { out.append(contentsOf: $0) }
@@ -624,7 +640,7 @@ final class SegmentProof: @unchecked Sendable {
     /// damaged segment is replaced).
     func proven(_ c: ColdRecord, at i: Int, of segment: Segment) -> ColdRecord {
         let holds = context.lock.withLock {
-            guard recordsChecked <= segment.taskCount / 4, segment.holdsCheck(c) else { return false }
+            guard recordsChecked <= segment.taskCount / 4, segment.holdsCheck(c, at: i) else { return false }
             recordsChecked += 1
             return true
         }
@@ -778,10 +794,10 @@ public struct Library: Sendable {
             for list in lists {
                 let path = Array(list.file.path.utf8)
                 for i in 0..<list.taskCount {
-                    guard retired.contains(list.segment.refRecord(i).refHash) else { continue }
-                    let c = list.segment.cold(i)
-                    let title = list.segment.title(of: c)
-                    guard Ref(path: path, title: title).hash == c.refHash else { continue }
+                    let hash = list.segment.refRecord(i).refHash
+                    guard retired.contains(hash) else { continue }
+                    let title = list.segment.title(of: list.segment.cold(i))
+                    guard Ref(path: path, title: title).hash == hash else { continue }
                     instead[list.firstTask + i] = Library.contentRef(of: i, in: list).hash
                 }
             }
@@ -795,9 +811,9 @@ public struct Library: Sendable {
     /// The content ref of task `i` of a list (see `Ref.content`), computed from its record.
     static func contentRef(of i: Int, in list: TaskList) -> Ref {
         let segment = list.segment
-        let h = segment.hot(i), c = segment.cold(i)
-        let parent = c.parent < 0 || Int(c.parent) >= segment.taskCount ? UnsafeBufferPointer(start: nil, count: 0)
-            : segment.title(of: segment.cold(Int(c.parent)))
+        let h = segment.hot(i), (c, r) = segment.coldAndRef(i)
+        let parent = r.parent < 0 || Int(r.parent) >= segment.taskCount ? UnsafeBufferPointer(start: nil, count: 0)
+            : segment.title(of: segment.cold(Int(r.parent)))
         return Ref.content(path: Array(list.file.path.utf8), title: segment.title(of: c), due: h.due,
                            priority: Int(h.priority), flagged: h.flagged, section: segment.section(c.section),
                            parentTitle: parent, notes: c.notes.isNone ? UnsafeBufferPointer(start: nil, count: 0) : segment.bytes(c.notes))
@@ -805,7 +821,7 @@ public struct Library: Sendable {
 
     /// The full ref that names a task now.
     public func fullRef(_ id: TaskID) -> Ref {
-        fullRef(id, hash: lists[id.list].segment.cold(id.index).refHash)
+        fullRef(id, hash: lists[id.list].segment.coldAndRef(id.index).ref.refHash)
     }
 
     /// The full ref of a task whose record's ref is `hash` (from its ref record, in a pass over every task).
@@ -967,8 +983,8 @@ public struct Library: Sendable {
                                            dueDay: Int32, dueMinutes: Int16, doneDay: Int32, hasNotes: Bool,
                                            title: UnsafeBufferPointer<UInt8>) {
         let segment = lists[id.list].segment
-        let h = segment.hot(id.index), c = segment.cold(id.index)
-        return (fullRef(id, hash: c.refHash).hash, refLength(id), h.done, Int(h.priority), h.flagged, h.dueDay,
+        let h = segment.hot(id.index), (c, r) = segment.coldAndRef(id.index)
+        return (fullRef(id, hash: r.refHash).hash, refLength(id), h.done, Int(h.priority), h.flagged, h.dueDay,
                 h.dueMinutes, h.doneDay, h.hasNotes, segment.title(of: c))
     }
 
@@ -991,8 +1007,8 @@ public struct Library: Sendable {
         let depth = segment.cold(id.index).depth
         var result: [TaskID] = []
         var j = id.index + 1
-        while j < segment.taskCount, case let r = segment.cold(j), r.depth > depth {
-            if r.parent == Int32(id.index) { result.append(TaskID(list: id.list, index: j)) }
+        while j < segment.taskCount, segment.cold(j).depth > depth {
+            if segment.refRecord(j).parent == Int32(id.index) { result.append(TaskID(list: id.list, index: j)) }
             j += 1
         }
         return result

@@ -166,9 +166,8 @@ struct CacheCorruptionTests {
         #expect(proofs.allSatisfy { $0.unproven.pointee == SegmentProof.all })
         _ = library.counts(now: Self.now)
         #expect(proofs.allSatisfy { $0.unproven.pointee == SegmentProof.refs | SegmentProof.cold | SegmentProof.text })
+        // Every task read: the cold records are proven whole, and the ref records with them.
         _ = library.tasks(in: ViewQuery(view: .all), now: Self.now).map { library.task($0) }
-        #expect(proofs.allSatisfy { $0.unproven.pointee == SegmentProof.refs })
-        _ = library.resolve(ref: library.ref(TaskID(list: 0, index: 0)))
         #expect(proofs.allSatisfy { $0.unproven.pointee == 0 })
 
         // Resolving a REF that a task has reads its ref records, and the cold records of none but
@@ -198,7 +197,7 @@ struct CacheCorruptionTests {
         #expect(proof.recordsChecked == 1)
         // Past a quarter of the list's records, the rest of the segment is proven at once.
         for i in 0..<8 { _ = library.rowFields(TaskID(list: 0, index: i)) }
-        #expect(proof.unproven.pointee == SegmentProof.refs)
+        #expect(proof.unproven.pointee == 0)
         #expect(proof.recordsChecked == 3)
         #expect(proof.state == .intact)
 
@@ -214,6 +213,23 @@ struct CacheCorruptionTests {
         #expect(Array(repaired.rowFields(first).title) == title)
         #expect(repairedProof.state == .rebuilt)
         #expect(Self.answer(repaired) == Self.answer(uncached))
+
+        // The task's ref is in its ref record alone, which the cold record's check covers too.
+        let hash = uncached.rowFields(first).refHash
+        let hashBytes = withUnsafeBytes(of: hash) { Array($0) }
+        let refAt = try #require((segmentStart..<(original.count - 8)).first {
+            original[$0..<($0 + 8)].elementsEqual(hashBytes)
+        })
+        #expect(!original[(refAt + 1)...].indices.dropLast(7).contains {
+            original[$0..<($0 + 8)].elementsEqual(hashBytes)
+        })
+        var wrongRef = original
+        wrongRef[refAt] ^= 0x01
+        let reparsed = Self.library(folder, files, cache: wrongRef)
+        let reparsedProof = try #require(reparsed.lists[0].segment.proof)
+        #expect(reparsed.rowFields(first).refHash == hash)
+        #expect(reparsedProof.recordsChecked == 0)
+        #expect(reparsedProof.state == .rebuilt)
     }
 
     @Test("a hot record marks a subtask, a rule and notes exactly when its cold record holds them, cached or not")
@@ -227,8 +243,8 @@ struct CacheCorruptionTests {
             for list in library.lists {
                 let segment = list.segment
                 for i in 0..<segment.taskCount {
-                    let hot = segment.hot(i), cold = segment.cold(i)
-                    #expect(hot.isSubtask == (cold.parent >= 0), "\(list.file.path) task \(i)")
+                    let hot = segment.hot(i), (cold, ref) = segment.coldAndRef(i)
+                    #expect(hot.isSubtask == (ref.parent >= 0), "\(list.file.path) task \(i)")
                     #expect(hot.hasRule == (cold.recurrence != 0), "\(list.file.path) task \(i)")
                     #expect(hot.hasNotes == (cold.notes.length > 0), "\(list.file.path) task \(i)")
                     seen.subtasks += hot.isSubtask ? 1 : 0
