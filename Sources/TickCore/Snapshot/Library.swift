@@ -100,7 +100,7 @@ struct ColdRecord {
 
 /// What a pass over every task of a list reads beside the hot records: the task's ref, and what
 /// resolving a REF and finding parents filter on. Small, so that such a pass proves and reads 16
-/// bytes a task rather than the whole cold record (which holds the same values for the reads of
+/// bytes a task rather than the cold records (whose checks cover these records for the reads of
 /// one task).
 struct RefRecord {
     var refHash: UInt64

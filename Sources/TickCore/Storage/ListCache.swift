@@ -80,8 +80,8 @@ struct ListCache {
     /// "TKACHE11" for a base and "TKDELT11" for a delta (checksummed; records name tasks by the refs
     /// of FORMAT.md 5.8, carry the `rec:` and `until:` of FORMAT.md 5.10, the scheduled and start
     /// days and repetition phrase of FORMAT.md 11, hot records mark subtasks, rules and notes, ref
-    /// records repeat each task's ref, title length and parent, cold records carry a check of
-    /// themselves and their title, and
+    /// records hold each task's ref, title length and parent, cold records carry a check of
+    /// themselves, their ref record and their title, and
     /// segments the length and checksum of their file's bytes; the header names the settings the
     /// lists were read with), mixed with the folding table's fingerprint: the cache holds folded
     /// text, so a build that folds differently does not read it. A cache of an older layout is a miss.
