@@ -115,6 +115,9 @@ struct RefRecord {
 
     var titleLength: Int { Int(titleShape & ~(1 << 31)) }
     var titleIsASCII: Bool { titleShape & 1 << 31 == 0 }
+
+    /// Whether the record's parent is an index that a segment with `taskCount` tasks can hold.
+    func isSound(taskCount: Int32) -> Bool { parent >= -1 && parent < taskCount }
 }
 
 extension ColdRecord {
@@ -242,7 +245,7 @@ struct Segment: @unchecked Sendable {
 
     fileprivate var sectionsOffset: Int { MemoryLayout<SegmentHeader>.stride }
     fileprivate var hotOffset: Int { sectionsOffset + Int(header.sectionCount) * MemoryLayout<TextRef>.stride }
-    fileprivate var refsOffset: Int { hotOffset + Int(header.taskCount) * MemoryLayout<HotRecord>.stride }
+    var refsOffset: Int { hotOffset + Int(header.taskCount) * MemoryLayout<HotRecord>.stride }
     fileprivate var coldOffset: Int { refsOffset + Int(header.taskCount) * MemoryLayout<RefRecord>.stride }
     fileprivate var textOffset: Int { coldOffset + Int(header.taskCount) * MemoryLayout<ColdRecord>.stride }
 
@@ -306,7 +309,7 @@ struct Segment: @unchecked Sendable {
     fileprivate func holdsCheck(_ c: ColdRecord, at i: Int) -> Bool {
         let text = UInt64(header.textLength), r = unprovenRef(i)
         guard c.isSound(sectionCount: Int32(header.sectionCount), textLength: text),
-              r.parent >= -1, r.parent < Int32(header.taskCount)
+              r.isSound(taskCount: Int32(header.taskCount))
         else { return false }
         return ColdRecord.check(of: c, ref: r, title: UnsafeRawBufferPointer(unprovenBytes(c.title))) == c.check
     }
@@ -415,12 +418,7 @@ struct Segment: @unchecked Sendable {
         case SegmentProof.refs:
             guard Checksum.of(base + refsOffset, count: coldOffset - refsOffset) == sums.refs else { return false }
             let count = Int32(header.taskCount)
-            for i in 0..<taskCount {
-                let parent = base.load(fromByteOffset: refsOffset + i * MemoryLayout<RefRecord>.stride
-                                       + MemoryLayout<RefRecord>.offset(of: \RefRecord.parent)!, as: Int32.self)
-                guard parent >= -1, parent < count else { return false }
-            }
-            return true
+            return (0..<taskCount).allSatisfy { unprovenRef($0).isSound(taskCount: count) }
         case SegmentProof.cold:
             guard Checksum.of(base + coldOffset, count: textOffset - coldOffset) == sums.cold else { return false }
             let text = UInt64(header.textLength), sections = Int32(header.sectionCount)
@@ -834,11 +832,7 @@ public struct Library: Sendable {
     /// by position (list order, then document order). The cache keeps it.
     var shortRefLengths: [UInt8] {
         if let table = refLengths.table { return table }
-        var hashes: [Ref] = []
-        hashes.reserveCapacity(taskCount)
-        for list in lists {
-            for i in 0..<list.taskCount { hashes.append(Ref(hash: list.segment.refRecord(i).refHash)) }
-        }
+        let hashes = refLengths.hashes(of: self).map { Ref(hash: $0) }
         let index = RefIndex(hashes)
         let table = (0..<hashes.count).map { UInt8(index.shortRef(at: $0).utf8.count) }
         refLengths.table = table

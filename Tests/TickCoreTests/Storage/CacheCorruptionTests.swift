@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Testing
+import TickFormat
 @testable import TickCore
 
 /// A damaged `.tick/cache` never crashes tick and never changes an answer: every single-bit flip of
@@ -230,6 +231,43 @@ struct CacheCorruptionTests {
         #expect(reparsed.rowFields(first).refHash == hash)
         #expect(reparsedProof.recordsChecked == 0)
         #expect(reparsedProof.state == .rebuilt)
+    }
+
+    /// A segment built from `text`, with `forge` applied to its bytes and checksums that match the
+    /// forged bytes: a cache written to deceive, not damaged by chance.
+    static func forged(_ text: String, _ forge: (UnsafeMutableRawPointer, Segment) -> Void)
+        -> (segment: Segment, proof: SegmentProof, memory: UnsafeMutableRawPointer) {
+        let bytes = Segment.build(Document(bytes: Array(text.utf8)), path: "forged.md")
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: bytes.count, alignment: 8)
+        bytes.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        forge(memory, Segment(base: memory, length: bytes.count))
+        let sums = Segment(base: memory, length: bytes.count).sums()
+        let proof = SegmentProof(sums: sums, context: CacheContext(rebuild: { _ in nil }, damaged: {}))
+        let segment = Segment(cached: memory, length: bytes.count, proof: proof)!
+        return (segment, proof, memory)
+    }
+
+    @Test("a ref record whose parent is out of bounds is refused even when its checksums match")
+    func forgedParent() throws {
+        let text = "- [ ] one\n  - [ ] two\n- [ ] three\n"
+        // The second task's parent is at byte 12 of its ref record: point it past the list's end.
+        func forge(_ memory: UnsafeMutableRawPointer, _ plain: Segment) {
+            let at = plain.refsOffset + MemoryLayout<RefRecord>.stride
+                + MemoryLayout<RefRecord>.offset(of: \RefRecord.parent)!
+            #expect(memory.load(fromByteOffset: at, as: Int32.self) == 0)
+            memory.storeBytes(of: Int32(1_000_000), toByteOffset: at, as: Int32.self)
+        }
+        // A pass over every ref record proves the area, finds the parent out of bounds, and shows
+        // nothing of the list (it cannot be parsed again here).
+        let pass = Self.forged(text, forge)
+        defer { pass.memory.deallocate() }
+        #expect(pass.segment.refRecord(1).parent == -1)
+        #expect(pass.proof.state == .neutralized)
+        // A read of one task checks its ref record with its cold record, and refuses it too.
+        let one = Self.forged(text, forge)
+        defer { one.memory.deallocate() }
+        #expect(one.segment.coldAndRef(1).ref.parent == -1)
+        #expect(one.proof.state == .neutralized)
     }
 
     @Test("a hot record marks a subtask, a rule and notes exactly when its cold record holds them, cached or not")
