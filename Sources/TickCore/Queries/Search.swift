@@ -33,41 +33,39 @@ extension Library {
     public func search(_ words: [String], includeCompleted: Bool = false, list: Int? = nil) -> [SearchHit] {
         let needles = words.map { Folding.fold($0) }.filter { !$0.isEmpty }
         guard !needles.isEmpty else { return [] }
-        var hits: [(hit: SearchHit, key: ViewOrderKey)] = []
-        for l in lists.indices {
-            if let list, l != list { continue }
-            let segment = lists[l].segment
-            for i in 0..<segment.taskCount {
-                let h = segment.hot(i)
-                if h.done, !includeCompleted { continue }
-                let r = segment.cold(i)
-                let title = segment.bytes(r.foldedTitle)
-                let notes = segment.bytes(r.foldedNotes)
-                var onlyInNotes: [[UInt8]] = []
-                var all = true
-                for needle in needles {
-                    if contains(title, needle) { continue }
-                    if contains(notes, needle) { onlyInNotes.append(needle); continue }
-                    all = false
-                    break
-                }
-                guard all else { continue }
-                let id = TaskID(list: l, index: i)
-                var hit = SearchHit(id: id, noteLine: nil, words: needles)
-                if !onlyInNotes.isEmpty {
+        let runs = inListRuns(only: list) { range in
+            var hits: [(hit: SearchHit, key: ViewOrderKey)] = []
+            for l in range {
+                let segment = lists[l].segment
+                for i in 0..<segment.taskCount {
+                    let h = segment.hot(i)
+                    if h.done, !includeCompleted { continue }
+                    let r = segment.cold(i)
+                    let title = segment.bytes(r.foldedTitle)
+                    let notes = segment.bytes(r.foldedNotes)
+                    var onlyInNotes: [[UInt8]] = []
+                    var all = true
+                    for needle in needles {
+                        if contains(title, needle) { continue }
+                        if contains(notes, needle) { onlyInNotes.append(needle); continue }
+                        all = false
+                        break
+                    }
+                    guard all else { continue }
+                    var hit = SearchHit(id: TaskID(list: l, index: i), noteLine: nil, words: needles)
                     // Folding keeps line feeds, so line k of the folded notes is line k of the notes.
-                    if let k = firstLine(in: notes, holdingAnyOf: onlyInNotes) {
-                        let original = segment.bytes(r.notes)
-                        let lines = original.split(separator: 0x0A, omittingEmptySubsequences: false)
+                    if !onlyInNotes.isEmpty, let k = firstLine(in: notes, holdingAnyOf: onlyInNotes) {
+                        let lines = segment.bytes(r.notes).split(separator: 0x0A, omittingEmptySubsequences: false)
                         if k < lines.count {
-                            let text = String(decoding: lines[k], as: UTF8.self)
-                            hit.noteLine = NoteLine(text: text, words: needles)
+                            hit.noteLine = NoteLine(text: String(decoding: lines[k], as: UTF8.self), words: needles)
                         }
                     }
+                    hits.append((hit, ViewOrderKey(h, list: l, now: nil)))
                 }
-                hits.append((hit, ViewOrderKey(h, list: l, now: nil)))
             }
+            return hits
         }
+        var hits = runs.count == 1 ? runs[0] : runs.flatMap { $0 }
         hits.sort { a, b in
             if a.key.done != b.key.done { return !a.key.done }
             return a.key.precedes(b.key)

@@ -70,56 +70,60 @@ extension Library {
         let horizon = Int64(today) + Int64(max(0, query.days))
         let since = query.since.map { Int32($0.daysSinceEpoch) } ?? .min
         // Each task's place as two integers, so that sorting 80,000 rows compares numbers.
-        var result: [(major: UInt64, minor: UInt64)] = []
-        for l in lists.indices {
-            if let only = query.list, l != only { continue }
-            let segment = lists[l].segment
-            for i in 0..<segment.taskCount {
-                let r = segment.hot(i)
-                let wanted: Bool
-                switch query.view {
-                case .today: wanted = segment.isForToday(i, r, today: today)
-                case .tomorrow: wanted = r.dueDay != .min && Int64(r.dueDay) == Int64(today) + 1
-                case .upcoming: wanted = r.dueDay != .min && r.dueDay >= today && Int64(r.dueDay) < horizon
-                case .scheduled: wanted = r.dueDay != .min
-                case .flagged: wanted = r.flagged
-                case .all: wanted = true
-                case .completed: wanted = r.done && (since == .min || (r.doneDay != .min && r.doneDay >= since))
+        typealias Place = (major: UInt64, minor: UInt64)
+        let order: @Sendable (Place, Place) -> Bool = { a, b in a.major != b.major ? a.major < b.major : a.minor < b.minor }
+        let wantsLevels = levels != nil
+        let runs = inListRuns(only: query.list) { range -> (places: [Place], levels: [Int32]?) in
+            var places: [Place] = []
+            var runLevels: [Int32]? = wantsLevels ? [] : nil
+            for l in range {
+                let segment = lists[l].segment
+                let first = places.count
+                for i in 0..<segment.taskCount {
+                    let r = segment.hot(i)
+                    let wanted: Bool
+                    switch query.view {
+                    case .today: wanted = segment.isForToday(i, r, today: today)
+                    case .tomorrow: wanted = r.dueDay != .min && Int64(r.dueDay) == Int64(today) + 1
+                    case .upcoming: wanted = r.dueDay != .min && r.dueDay >= today && Int64(r.dueDay) < horizon
+                    case .scheduled: wanted = r.dueDay != .min
+                    case .flagged: wanted = r.flagged
+                    case .all: wanted = true
+                    case .completed: wanted = r.done && (since == .min || (r.doneDay != .min && r.doneDay >= since))
+                    }
+                    guard wanted, !r.done || query.includeCompleted || query.view == .completed else { continue }
+                    let key = ViewOrderKey(r, list: l, now: now)
+                    // Due and priority in the low 35 bits; what a view puts first above them.
+                    var major = key.dueAndPriority
+                    switch query.view {
+                    case .completed:
+                        // The latest done: date first; days since year 1 fit in 22 bits.
+                        let done = key.doneDay == .min ? 0 : UInt64(Int64(key.doneDay) + Day.firstDayOffset) + 1
+                        major |= ((1 << 22) - 1 - min(done, (1 << 22) - 1)) << 35
+                    case .all:
+                        major |= UInt64(l) << 36 | (key.done ? 1 << 35 : 0)
+                    case .today:
+                        major |= (key.done ? 1 << 62 : 0) | (key.overdue ? 0 : 1 << 61)
+                    case .tomorrow, .upcoming, .scheduled, .flagged:
+                        major |= key.done ? 1 << 62 : 0
+                    }
+                    // Tasks are in document order, so a task's index orders it like its line.
+                    places.append((major, UInt64(l) << 32 | UInt64(i)))
                 }
-                guard wanted, !r.done || query.includeCompleted || query.view == .completed else { continue }
-                let key = ViewOrderKey(r, list: l, now: now)
-                // Due and priority in the low 35 bits; what a view puts first above them.
-                var major = key.dueAndPriority
-                switch query.view {
-                case .completed:
-                    // The latest done: date first; days since year 1 fit in 22 bits.
-                    let done = key.doneDay == .min ? 0 : UInt64(Int64(key.doneDay) + Day.firstDayOffset) + 1
-                    major |= ((1 << 22) - 1 - min(done, (1 << 22) - 1)) << 35
-                case .all:
-                    major |= UInt64(l) << 36 | (key.done ? 1 << 35 : 0)
-                case .today:
-                    major |= (key.done ? 1 << 62 : 0) | (key.overdue ? 0 : 1 << 61)
-                case .tomorrow, .upcoming, .scheduled, .flagged:
-                    major |= key.done ? 1 << 62 : 0
-                }
-                // Tasks are in document order, so a task's index orders it like its line.
-                result.append((major, UInt64(l) << 32 | UInt64(i)))
+                guard query.view == .all, places.count > first else { continue }
+                // `all` shows most of a list's rows: its records and titles are proven at once
+                // (here, on this run's thread) rather than one by one as the rows are written.
+                segment.proveRecordsAndText()
+                // Grouped by list, in list order: sort the list's rows on their own, then put each
+                // subtask under its parent (when the parent is shown too), siblings in that order.
+                places[first...].sort(by: order)
+                places.replaceSubrange(first..., with: underParents(places[first...], levels: &runLevels))
             }
+            return (places, runLevels)
         }
-        let order = { (a: (major: UInt64, minor: UInt64), b: (major: UInt64, minor: UInt64)) in
-            a.major != b.major ? a.major < b.major : a.minor < b.minor
-        }
+        var result = runs.count == 1 ? runs[0].places : runs.flatMap(\.places)
         if query.view == .all {
-            // Already grouped by list, in list order: sort each list's run on its own, then put
-            // each subtask under its parent (when the parent is shown too), siblings in that order.
-            var start = 0
-            while start < result.count {
-                var end = start + 1
-                while end < result.count, result[end].minor >> 32 == result[start].minor >> 32 { end += 1 }
-                result[start..<end].sort(by: order)
-                result.replaceSubrange(start..<end, with: underParents(result[start..<end], levels: &levels))
-                start = end
-            }
+            if wantsLevels { levels = runs.count == 1 ? runs[0].levels : runs.flatMap { $0.levels! } }
         } else {
             result.sort(by: order)
             levels?.append(contentsOf: repeatElement(0, count: result.count))
@@ -204,23 +208,32 @@ extension Library {
 
     /// The counts of the home screen's tiles: open tasks only.
     public func counts(now: Now) -> HomeCounts {
-        var counts = HomeCounts()
         let today = Int32(now.day.daysSinceEpoch)
-        for list in lists {
-            let segment = list.segment
-            for i in 0..<segment.taskCount {
-                let r = segment.hot(i)
-                guard !r.done else { continue }
-                counts.all += 1
-                if r.flagged { counts.flagged += 1 }
-                if segment.isForToday(i, r, today: today) { counts.today += 1 }
-                if r.dueDay != .min {
-                    counts.scheduled += 1
-                    if r.isOverdue(today: today, minutes: now.minutes) { counts.overdue += 1 }
+        let runs = inListRuns { range in
+            var counts = HomeCounts()
+            for l in range {
+                let segment = lists[l].segment
+                for i in 0..<segment.taskCount {
+                    let r = segment.hot(i)
+                    guard !r.done else { continue }
+                    counts.all += 1
+                    if r.flagged { counts.flagged += 1 }
+                    if segment.isForToday(i, r, today: today) { counts.today += 1 }
+                    if r.dueDay != .min {
+                        counts.scheduled += 1
+                        if r.isOverdue(today: today, minutes: now.minutes) { counts.overdue += 1 }
+                    }
                 }
             }
+            return counts
         }
-        return counts
+        return runs.dropFirst().reduce(into: runs[0]) { total, run in
+            total.all += run.all
+            total.flagged += run.flagged
+            total.today += run.today
+            total.scheduled += run.scheduled
+            total.overdue += run.overdue
+        }
     }
 }
 

@@ -605,13 +605,19 @@ final class SegmentProof: @unchecked Sendable {
     /// again and the whole segment replaced by the result in this process's private copy of the
     /// mapped file, and the cache file is removed so that the next run writes a sound one.
     /// The cold records and the text are proven together, so that a proven record's title is too.
+    /// The checksums are worked out before taking the lock, so that threads reading lists of their
+    /// own (`Library.inListRuns`) prove them at the same time; one segment is read by one thread.
     func prove(_ areas: UInt8, of segment: Segment) {
         let areas = areas & (SegmentProof.cold | SegmentProof.text) != 0 ? areas | SegmentProof.cold | SegmentProof.text : areas
+        let order = [SegmentProof.hot, SegmentProof.refs, SegmentProof.cold, SegmentProof.text]
+        var held: UInt8 = 0
+        for area in order where areas & area != 0 && unproven.pointee & area != 0 && segment.check(area, against: sums) {
+            held |= area
+        }
         context.lock.withLock {
-            let order = [SegmentProof.hot, SegmentProof.refs, SegmentProof.cold, SegmentProof.text]
             for area in order where areas & area != 0 {
                 guard unproven.pointee & area != 0 else { continue }
-                if segment.check(area, against: sums) {
+                if held & area != 0 {
                     unproven.pointee &= ~area
                     continue
                 }
@@ -781,6 +787,8 @@ public struct Library: Sendable {
     let shownInstead: [Int: UInt64]
     /// The refs shown instead, for prefix lookups.
     let insteadIndex: RefIndex
+    /// From how many tasks whole-folder passes run on several threads (`inListRuns`).
+    var parallelMinimum = 50_000
 
     init(lists: [TaskList], shortRefLengths: [UInt8]?, storage: SegmentStorage, retired: RetiredRefs) {
         self.lists = lists

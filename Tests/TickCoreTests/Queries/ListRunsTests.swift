@@ -1,0 +1,85 @@
+import Testing
+import TickFormat
+@testable import TickCore
+
+/// Whole-folder passes over a large folder run on several threads (`Library.inListRuns`): the same
+/// answers as on one thread, from the files, from a sound cache and from damaged ones.
+@Suite("Views, search and counts in runs of lists")
+struct ListRunsTests {
+    typealias Corruption = CacheCorruptionTests
+
+    /// The library with its whole-folder passes on several threads, however few its tasks.
+    static func inRuns(_ library: Library) -> Library {
+        var library = library
+        library.parallelMinimum = 0
+        return library
+    }
+
+    /// Every view (with and without done tasks, and of one list), the home counts and searches.
+    static func answer(_ library: Library) -> [String] {
+        let now = Corruption.now
+        var out: [String] = []
+        for view in [SmartView.today, .tomorrow, .upcoming, .scheduled, .flagged, .all, .completed] {
+            for includeCompleted in [false, true] {
+                let viewed = library.tasksWithLevels(in: ViewQuery(view: view, includeCompleted: includeCompleted), now: now)
+                out.append("\(view) \(includeCompleted): \(viewed.ids) \(viewed.levels)")
+            }
+            out.append("\(view) list 1: \(library.tasks(in: ViewQuery(view: view, list: 1), now: now))")
+        }
+        out.append("home: \(library.counts(now: now))")
+        for words in [["plumber"], ["café", "call"], ["note"], ["nothing-like-this"]] {
+            for includeCompleted in [false, true] {
+                let hits = library.search(words, includeCompleted: includeCompleted)
+                out.append("search \(words) \(includeCompleted): \(hits.map(\.id)) \(hits.map { $0.noteLine?.text })")
+            }
+        }
+        return out
+    }
+
+    @Test("the runs cover every list once, in order, each run holding a share of the tasks")
+    func runBounds() throws {
+        let dir = try Corruption.makeFolder(lists: 30, tasksPerList: 1...40, seed: 5)
+        let library = Self.inRuns(Corruption.folder(dir.path).load(useCache: false).library)
+        let runs = library.inListRuns { $0 }
+        #expect(runs.count > 1 && runs.count <= Library.runCount)
+        #expect(runs.flatMap { Array($0) } == Array(library.lists.indices))
+        #expect(runs.allSatisfy { !$0.isEmpty })
+        // A folder below the minimum, and a single list, are one run on this thread.
+        var serial = library
+        serial.parallelMinimum = library.taskCount + 1
+        #expect(serial.inListRuns { $0 } == [library.lists.indices])
+        #expect(library.inListRuns(only: 3) { $0 } == [3..<4])
+    }
+
+    @Test("views, counts and search give the same answers in runs as on one thread")
+    func sameAnswers() throws {
+        let dir = try Corruption.makeFolder(lists: 24, tasksPerList: 2...40, seed: 17)
+        let folder = Corruption.folder(dir.path)
+        let uncached = folder.load(useCache: false).library
+        #expect(uncached.taskCount < uncached.parallelMinimum)
+        let expected = Self.answer(uncached)
+        #expect(expected.contains { $0.hasPrefix("all false: [") && $0.count > 200 })
+        #expect(Self.answer(Self.inRuns(uncached)) == expected)
+        _ = folder.load()
+        #expect(Self.answer(Self.inRuns(folder.load().library)) == expected)
+    }
+
+    @Test("runs proving a damaged cache on several threads give the uncached answers")
+    func damagedCacheInRuns() throws {
+        let dir = try Corruption.makeFolder(lists: 12, tasksPerList: 4...20, seed: 23)
+        let folder = Corruption.folder(dir.path)
+        let expected = Self.answer(folder.load(useCache: false).library)
+        _ = folder.load()
+        let original = Corruption.cacheBytes(dir)
+        let files = folder.scan().lists
+        var random = SeededRandom(seed: 41)
+        for round in 0..<300 {
+            var damaged = original
+            for _ in 0..<Int.random(in: 1...4, using: &random) {
+                damaged[Int.random(in: 0..<damaged.count, using: &random)] ^= 1 << UInt8.random(in: 0..<8, using: &random)
+            }
+            let library = Self.inRuns(Corruption.library(folder, files, cache: damaged))
+            #expect(Self.answer(library) == expected, "round \(round)")
+        }
+    }
+}
