@@ -244,7 +244,11 @@ public struct Folder: Sendable {
             return
         }
         let sorted = names.map { (name: $0, key: Array($0.utf8)) }.sorted { $0.key.lexicographicallyPrecedes($1.key) }
-        for name in sorted.lazy.map(\.name) {
+            .map(\.name)
+        // The status of every name that is not hidden, at once (see `FileSystem.statuses`).
+        var statuses = fileSystem.statuses(of: sorted.filter { !$0.hasPrefix(".") }, in: absolute(relative))
+            .makeIterator()
+        for name in sorted {
             let child = relative.isEmpty ? name : relative + "/" + name
             if name.hasPrefix(".") {
                 if FolderWriter.isTemporaryName(name) { result.leftovers.append(child) }
@@ -252,9 +256,10 @@ public struct Folder: Sendable {
             }
             let full = absolute(child)
             let isListName = name.hasSuffix(".md")
+            let linkStatus = statuses.next()!
             let status: FileStatus
             do {
-                guard let link = try fileSystem.status(full, followSymlinks: false) else { continue }
+                guard let link = try linkStatus.get() else { continue }
                 if link.kind == .symlink {
                     guard let target = try fileSystem.status(full, followSymlinks: true) else {
                         if isListName { result.problems.append(.danglingSymlink(path: child)) }

@@ -136,6 +136,9 @@ public protocol FileSystem: Sendable {
     func status(_ path: String, followSymlinks: Bool) throws -> FileStatus?
     /// The names in a folder, without `.` and `..`, in no particular order.
     func contents(ofDirectory path: String) throws -> [String]
+    /// The status of each of `names` in the folder `directory`, not following a final symbolic
+    /// link: what `status(directory/name, followSymlinks: false)` gives for each, in order.
+    func statuses(of names: [String], in directory: String) -> [Result<FileStatus?, FileSystemError>]
     /// The absolute path with every symbolic link resolved (`realpath`).
     func resolvedPath(_ path: String) throws -> String
     /// Whether this process may write the file: false when `access(W_OK)` is refused for permission.
@@ -190,6 +193,19 @@ extension FileSystem {
     public func readFile(_ path: String) throws -> [UInt8] { try readFile(path, followSymlinks: true) }
 
     public func status(_ path: String) throws -> FileStatus? { try status(path, followSymlinks: true) }
+
+    /// One `status` call a name.
+    public func statuses(of names: [String], in directory: String) -> [Result<FileStatus?, FileSystemError>] {
+        names.map { name in
+            do {
+                return .success(try status(Path.join(directory, name), followSymlinks: false))
+            } catch let error as FileSystemError {
+                return .failure(error)
+            } catch {
+                preconditionFailure("FileSystem threw \(error)")
+            }
+        }
+    }
 
     public func isDirectory(_ path: String) -> Bool { (try? status(path))??.kind == .directory }
 
