@@ -37,3 +37,51 @@ extension Library {
         return bounds
     }
 }
+
+extension Library {
+    /// From how many rows `renderInListRuns` renders on several threads.
+    static let parallelRows = 4096
+    /// How many runs of rows are rendered at a time: their bytes wait to be written in order, so a
+    /// few at a time keeps memory to a few runs' rows.
+    static let rowRunsAtOnce = 4
+
+    /// Renders rows that come grouped by list, in list order (as `all` gives them), and writes them
+    /// in order: `render` turns a range of `ids` into bytes, `write` takes each range's bytes. In a
+    /// folder of `parallelMinimum` tasks or more, ranges that split only where the list changes
+    /// are rendered on several threads, each list by one thread, a few ranges at a time; otherwise,
+    /// or when the rows are not grouped so, one range holds them all.
+    public func renderInListRuns(_ ids: [TaskID], render: @Sendable (Range<Int>) -> [UInt8], write: ([UInt8]) -> Void) {
+        guard taskCount >= parallelMinimum, ids.count >= Library.parallelRows,
+              zip(ids, ids.dropFirst()).allSatisfy({ $0.list <= $1.list })
+        else {
+            write(render(ids.indices))
+            return
+        }
+        // Ref lengths are memoized on first use: settle the memo before threads read it.
+        _ = shortRefLengths
+        let runs = rowRuns(ids)
+        var start = 0
+        while start < runs.count {
+            let batch = Array(runs[start..<min(runs.count, start + Library.rowRunsAtOnce)])
+            let slots = ResultSlots<[UInt8]>(count: batch.count)
+            DispatchQueue.concurrentPerform(iterations: batch.count) { k in slots[k] = render(batch[k]) }
+            for k in batch.indices { write(slots[k]!) }
+            start += batch.count
+        }
+    }
+
+    /// Ranges of `ids` (grouped by list) of about a thirty-second of the rows each, and at least
+    /// `parallelRows / 2`, each ending where the list changes.
+    func rowRuns(_ ids: [TaskID]) -> [Range<Int>] {
+        let size = max(ids.count / 32, Library.parallelRows / 2)
+        var runs: [Range<Int>] = []
+        var start = 0
+        while start < ids.count {
+            var end = min(start + size, ids.count)
+            while end < ids.count, ids[end].list == ids[end - 1].list { end += 1 }
+            runs.append(start..<end)
+            start = end
+        }
+        return runs
+    }
+}

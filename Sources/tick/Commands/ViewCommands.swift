@@ -177,21 +177,30 @@ func runView(_ view: SmartView) -> Command.Run {
             }
         case .all:
             if ids.isEmpty { out.line(bold("All")) }
-            var current: Int?
             let labels = ids.isEmpty ? [] : library.listLabels()
             // `--where` keeps some of the view's rows, in order: then the levels are those among them.
             let levels = ids.count == viewed.ids.count ? viewed.levels : library.nestingLevels(ids)
-            for (k, id) in ids.enumerated() {
-                if id.list != current {
-                    if current != nil { out.line() }
-                    let list = library.lists[id.list]
-                    let symbol = list.symbol.map { $0 + " " } ?? ""
-                    out.line(symbol + bold(terminal.listColored(labels[id.list], color: list.color)))
-                    current = id.list
+            let template = rows
+            // Each list under its name; a large folder's lists are rendered on several threads.
+            library.renderInListRuns(ids, render: { range in
+                var rows = template
+                var b: [UInt8] = []
+                var current = range.lowerBound > 0 ? ids[range.lowerBound - 1].list : nil
+                for k in range {
+                    let id = ids[k]
+                    if id.list != current {
+                        if current != nil { b.append(0x0A) }
+                        let list = library.lists[id.list]
+                        let symbol = list.symbol.map { $0 + " " } ?? ""
+                        let name = Style.bold.apply(terminal.listColored(labels[id.list], color: list.color), enabled: terminal.color)
+                        b.append(contentsOf: (symbol + name + "\n").utf8)
+                        current = id.list
+                    }
+                    // A subtask is indented under its parent when the parent is shown too.
+                    rows.appendLine(id, level: Int(levels[k]), to: &b)
                 }
-                // A subtask is indented under its parent when the parent is shown too.
-                rows.write(id, to: out, level: Int(levels[k]))
-            }
+                return b
+            }, write: { out.write(bytes: $0) })
         case .today, .tomorrow:
             let day = view == .today ? now.day : now.tomorrow
             out.line(bold(view == .today ? "Today" : "Tomorrow") + ", " + day.longText())

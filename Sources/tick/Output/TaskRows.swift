@@ -55,7 +55,7 @@ struct Row {
 /// Styling goes through a `Styler` that writes nothing without colour; a row is fitted to the
 /// terminal only when there is a width (see `fitted` for what gives way first). A value type, so
 /// that its memos are reached without the run-time exclusivity checks a class's properties need.
-struct TaskRows {
+struct TaskRows: Sendable {
     let library: Library
     let now: Now
     let styler: Styler
@@ -107,6 +107,12 @@ struct TaskRows {
         b.append(0x0A)
         out.write(bytes: b)
         swap(&b, &bytes)
+    }
+
+    /// Appends the row of `id` and a line feed to `b` (as `write` writes it).
+    mutating func appendLine(_ id: TaskID, indent: Int = 2, level: Int = 0, to b: inout [UInt8]) {
+        append(row(id), indent: indent, level: level, to: &b)
+        b.append(0x0A)
     }
 
     /// The row of `id` as text, without its line feed.
@@ -398,7 +404,7 @@ struct RowLayout: Equatable {
 }
 
 /// Writes ANSI styles into a row's bytes, or nothing at all when colour is off.
-struct Styler {
+struct Styler: Sendable {
     let enabled: Bool
 
     func begin(_ style: Style, _ b: inout [UInt8]) {

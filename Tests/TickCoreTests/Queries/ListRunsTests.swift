@@ -82,4 +82,37 @@ struct ListRunsTests {
             #expect(Self.answer(library) == expected, "round \(round)")
         }
     }
+
+    @Test("rows grouped by list are rendered in ranges that split only where the list changes, written in order")
+    func rowRanges() throws {
+        let dir = try Corruption.makeFolder(lists: 30, tasksPerList: 200...400, seed: 29)
+        let library = Self.inRuns(Corruption.folder(dir.path).load(useCache: false).library)
+        let ids = library.tasks(in: ViewQuery(view: .all, includeCompleted: true), now: Corruption.now)
+        #expect(ids.count == library.taskCount && ids.count >= Library.parallelRows)
+        let ranges = library.rowRuns(ids)
+        #expect(ranges.count > 1)
+        #expect(ranges.flatMap { Array($0) } == Array(ids.indices))
+        #expect(ranges.dropFirst().allSatisfy { ids[$0.lowerBound].list != ids[$0.lowerBound - 1].list })
+        // Each range's bytes name its rows; written in order, they are the rows in order.
+        var written: [UInt8] = []
+        library.renderInListRuns(ids, render: { range in
+            Array(range.map { "\(ids[$0].list).\(ids[$0].index)\n" }.joined().utf8)
+        }, write: { written += $0 })
+        #expect(String(decoding: written, as: UTF8.self) == ids.map { "\($0.list).\($0.index)\n" }.joined())
+
+        // Rows not grouped by list in list order are rendered as one range, on this thread.
+        let reversed = Array(ids.reversed())
+        let recorder = RangeRecorder()
+        library.renderInListRuns(reversed, render: { range in recorder.add(range); return [] }, write: { _ in })
+        #expect(recorder.ranges == [reversed.indices])
+    }
+}
+
+/// Collects the ranges a render is called with, from any thread.
+final class RangeRecorder: @unchecked Sendable {
+    private let lock = StateLock()
+    private var collected: [Range<Int>] = []
+
+    func add(_ range: Range<Int>) { lock.withLock { collected.append(range) } }
+    var ranges: [Range<Int>] { lock.withLock { collected } }
 }
