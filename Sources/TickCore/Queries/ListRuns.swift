@@ -39,30 +39,34 @@ extension Library {
 }
 
 extension Library {
-    /// From how many rows `renderInListRuns` renders on several threads.
+    /// From how many rows `renderRows` renders on several threads.
     static let parallelRows = 4096
-    /// How many runs of rows are rendered at a time: their bytes wait to be written in order, so a
-    /// few at a time keeps memory to a few runs' rows.
-    static let rowRunsAtOnce = 4
+    /// How many ranges of rows are rendered at a time: their bytes wait to be written in order, so
+    /// a few at a time keeps memory to a few ranges' rows.
+    static let rowRangesAtOnce = 4
 
-    /// Renders rows that come grouped by list, in list order (as `all` gives them), and writes them
-    /// in order: `render` turns a range of `ids` into bytes, `write` takes each range's bytes. In a
-    /// folder of `parallelMinimum` tasks or more, ranges that split only where the list changes
-    /// are rendered on several threads, each list by one thread, a few ranges at a time; otherwise,
-    /// or when the rows are not grouped so, one range holds them all.
-    public func renderInListRuns(_ ids: [TaskID], render: @Sendable (Range<Int>) -> [UInt8], write: ([UInt8]) -> Void) {
-        guard taskCount >= parallelMinimum, ids.count >= Library.parallelRows,
-              zip(ids, ids.dropFirst()).allSatisfy({ $0.list <= $1.list })
-        else {
+    /// Renders rows and writes them in order: `render` turns a range of `ids` into bytes, `write`
+    /// takes each range's bytes. In a folder of `parallelMinimum` tasks or more and from
+    /// `parallelRows` rows, every list holding a row is proven whole first (on several threads,
+    /// each list by one), so that rendering only reads, and ranges of rows are then rendered on
+    /// several threads, a few at a time. Otherwise one range holds every row.
+    public func renderRows(_ ids: [TaskID], render: @Sendable (Range<Int>) -> [UInt8], write: ([UInt8]) -> Void) {
+        guard taskCount >= parallelMinimum, ids.count >= Library.parallelRows else {
             write(render(ids.indices))
             return
         }
+        var holdsRows = [Bool](repeating: false, count: lists.count)
+        for id in ids { holdsRows[id.list] = true }
+        let proving = holdsRows
+        _ = inListRuns { range in
+            for l in range where proving[l] { lists[l].segment.proveWhole() }
+        }
         // Ref lengths are memoized on first use: settle the memo before threads read it.
         _ = shortRefLengths
-        let runs = rowRuns(ids)
+        let ranges = rowRanges(ids.count)
         var start = 0
-        while start < runs.count {
-            let batch = Array(runs[start..<min(runs.count, start + Library.rowRunsAtOnce)])
+        while start < ranges.count {
+            let batch = Array(ranges[start..<min(ranges.count, start + Library.rowRangesAtOnce)])
             let slots = ResultSlots<[UInt8]>(count: batch.count)
             DispatchQueue.concurrentPerform(iterations: batch.count) { k in slots[k] = render(batch[k]) }
             for k in batch.indices { write(slots[k]!) }
@@ -70,18 +74,9 @@ extension Library {
         }
     }
 
-    /// Ranges of `ids` (grouped by list) of about a thirty-second of the rows each, and at least
-    /// `parallelRows / 2`, each ending where the list changes.
-    func rowRuns(_ ids: [TaskID]) -> [Range<Int>] {
-        let size = max(ids.count / 32, Library.parallelRows / 2)
-        var runs: [Range<Int>] = []
-        var start = 0
-        while start < ids.count {
-            var end = min(start + size, ids.count)
-            while end < ids.count, ids[end].list == ids[end - 1].list { end += 1 }
-            runs.append(start..<end)
-            start = end
-        }
-        return runs
+    /// `0..<count` in ranges of about a thirty-second each, and at least `parallelRows / 2`.
+    func rowRanges(_ count: Int) -> [Range<Int>] {
+        let size = max(count / 32, Library.parallelRows / 2)
+        return stride(from: 0, to: count, by: size).map { $0..<min($0 + size, count) }
     }
 }

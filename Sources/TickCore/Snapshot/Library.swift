@@ -301,6 +301,9 @@ struct Segment: @unchecked Sendable {
     /// which the records' own checks, one by one, would only make slower.
     func proveRecordsAndText() { prove(SegmentProof.cold | SegmentProof.text) }
 
+    /// Proves every area, so that nothing read from the segment afterwards writes to its proof.
+    func proveWhole() { prove(SegmentProof.all) }
+
     /// The bytes of the title of `record`, a record that `cold` returned from this segment.
     @inline(__always) func title(of record: ColdRecord) -> UnsafeBufferPointer<UInt8> { unprovenBytes(record.title) }
 

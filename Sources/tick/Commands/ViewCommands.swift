@@ -159,58 +159,55 @@ func runView(_ view: SmartView) -> Command.Run {
             return loaded.status
         }
         let terminal = invocation.terminal
-        var rows = TaskRows(library: library, now: now, terminal: terminal, showList: view != .all,
-                            showDoneDate: view == .completed, rows: ids)
-        let bold = { (text: String) in Style.bold.apply(text, enabled: terminal.color) }
+        let template = TaskRows(library: library, now: now, terminal: terminal, showList: view != .all,
+                                showDoneDate: view == .completed, rows: ids)
+        let bold = { @Sendable (text: String) in Style.bold.apply(text, enabled: terminal.color) }
+        // The rows, each range of them rendered with rows of its own (a large view's ranges are
+        // rendered on several threads); `heading` gives what goes before row k, given row k - 1.
+        func writeRows(heading: @escaping @Sendable (_ k: Int, _ previous: Int?) -> String? = { _, _ in nil },
+                       level: @escaping @Sendable (Int) -> Int = { _ in 0 }) {
+            library.renderRows(ids, render: { range in
+                var rows = template
+                var b: [UInt8] = []
+                for k in range {
+                    if let text = heading(k, k > 0 ? k - 1 : nil) { b.append(contentsOf: text.utf8) }
+                    rows.appendLine(ids[k], level: level(k), to: &b)
+                }
+                return b
+            }, write: { out.write(bytes: $0) })
+        }
         switch view {
         case .scheduled, .upcoming:
             if ids.isEmpty { out.line(bold(view == .upcoming ? "Upcoming" : "Scheduled")) }
-            var current: ScheduleGroup?
-            for id in ids {
-                let group = ScheduleGroup(due: library.task(id).due!, now: now)
-                if group != current {
-                    if current != nil { out.line() }
-                    out.line(bold(group.title(now: now)))
-                    current = group
-                }
-                rows.write(id, to: out)
-            }
+            let group = { @Sendable (k: Int) in ScheduleGroup(due: library.task(ids[k]).due!, now: now) }
+            writeRows(heading: { k, previous in
+                let current = group(k)
+                guard let previous else { return bold(current.title(now: now)) + "\n" }
+                return current == group(previous) ? nil : "\n" + bold(current.title(now: now)) + "\n"
+            })
         case .all:
             if ids.isEmpty { out.line(bold("All")) }
             let labels = ids.isEmpty ? [] : library.listLabels()
             // `--where` keeps some of the view's rows, in order: then the levels are those among them.
             let levels = ids.count == viewed.ids.count ? viewed.levels : library.nestingLevels(ids)
-            let template = rows
-            // Each list under its name; a large folder's lists are rendered on several threads.
-            library.renderInListRuns(ids, render: { range in
-                var rows = template
-                var b: [UInt8] = []
-                var current = range.lowerBound > 0 ? ids[range.lowerBound - 1].list : nil
-                for k in range {
-                    let id = ids[k]
-                    if id.list != current {
-                        if current != nil { b.append(0x0A) }
-                        let list = library.lists[id.list]
-                        let symbol = list.symbol.map { $0 + " " } ?? ""
-                        let name = Style.bold.apply(terminal.listColored(labels[id.list], color: list.color), enabled: terminal.color)
-                        b.append(contentsOf: (symbol + name + "\n").utf8)
-                        current = id.list
-                    }
-                    // A subtask is indented under its parent when the parent is shown too.
-                    rows.appendLine(id, level: Int(levels[k]), to: &b)
-                }
-                return b
-            }, write: { out.write(bytes: $0) })
+            // Each list under its name; a subtask is indented under its parent when the parent is shown too.
+            writeRows(heading: { k, previous in
+                let l = ids[k].list
+                if let previous, ids[previous].list == l { return nil }
+                let list = library.lists[l]
+                let symbol = list.symbol.map { $0 + " " } ?? ""
+                return (previous == nil ? "" : "\n") + symbol + bold(terminal.listColored(labels[l], color: list.color)) + "\n"
+            }, level: { Int(levels[$0]) })
         case .today, .tomorrow:
             let day = view == .today ? now.day : now.tomorrow
             out.line(bold(view == .today ? "Today" : "Tomorrow") + ", " + day.longText())
-            for id in ids { rows.write(id, to: out) }
+            writeRows()
         case .flagged:
             out.line(bold("Flagged"))
-            for id in ids { rows.write(id, to: out) }
+            writeRows()
         case .completed:
             out.line(bold("Completed"))
-            for id in ids { rows.write(id, to: out) }
+            writeRows()
         }
         if ids.isEmpty { out.line("  " + emptyMessage(view, days: query.days)) }
         return loaded.status

@@ -83,28 +83,38 @@ struct ListRunsTests {
         }
     }
 
-    @Test("rows grouped by list are rendered in ranges that split only where the list changes, written in order")
+    @Test("rows are rendered in ranges, written in order, once every list holding a row is proven whole")
     func rowRanges() throws {
         let dir = try Corruption.makeFolder(lists: 30, tasksPerList: 200...400, seed: 29)
-        let library = Self.inRuns(Corruption.folder(dir.path).load(useCache: false).library)
-        let ids = library.tasks(in: ViewQuery(view: .all, includeCompleted: true), now: Corruption.now)
-        #expect(ids.count == library.taskCount && ids.count >= Library.parallelRows)
-        let ranges = library.rowRuns(ids)
+        let folder = Corruption.folder(dir.path)
+        _ = folder.load()
+        let library = Self.inRuns(folder.load().library)
+        // Every task but those of one list, last list first: rows in no list order.
+        let rowless = 5
+        let ids = Array(library.ids.filter { $0.list != rowless }.reversed())
+        #expect(ids.count >= Library.parallelRows)
+        let ranges = library.rowRanges(ids.count)
         #expect(ranges.count > 1)
         #expect(ranges.flatMap { Array($0) } == Array(ids.indices))
-        #expect(ranges.dropFirst().allSatisfy { ids[$0.lowerBound].list != ids[$0.lowerBound - 1].list })
         // Each range's bytes name its rows; written in order, they are the rows in order.
+        let recorder = RangeRecorder()
         var written: [UInt8] = []
-        library.renderInListRuns(ids, render: { range in
-            Array(range.map { "\(ids[$0].list).\(ids[$0].index)\n" }.joined().utf8)
+        library.renderRows(ids, render: { range in
+            recorder.add(range)
+            return Array(range.map { "\(ids[$0].list).\(ids[$0].index)\n" }.joined().utf8)
         }, write: { written += $0 })
         #expect(String(decoding: written, as: UTF8.self) == ids.map { "\($0.list).\($0.index)\n" }.joined())
+        #expect(recorder.ranges.sorted { $0.lowerBound < $1.lowerBound } == ranges)
+        let proofs = library.lists.map { $0.segment.proof }
+        for l in Set(ids.map(\.list)) { #expect(proofs[l]?.unproven.pointee == 0) }
+        #expect(proofs[rowless]?.unproven.pointee == SegmentProof.all)
 
-        // Rows not grouped by list in list order are rendered as one range, on this thread.
-        let reversed = Array(ids.reversed())
-        let recorder = RangeRecorder()
-        library.renderInListRuns(reversed, render: { range in recorder.add(range); return [] }, write: { _ in })
-        #expect(recorder.ranges == [reversed.indices])
+        // Below the minimum, one range on this thread.
+        var serial = library
+        serial.parallelMinimum = library.taskCount + 1
+        let one = RangeRecorder()
+        serial.renderRows(ids, render: { range in one.add(range); return [] }, write: { _ in })
+        #expect(one.ranges == [ids.indices])
     }
 }
 
