@@ -66,12 +66,8 @@ struct ListRunsTests {
 
     @Test("runs proving a damaged cache on several threads give the uncached answers")
     func damagedCacheInRuns() throws {
-        let dir = try Corruption.makeFolder(lists: 12, tasksPerList: 4...20, seed: 23)
-        let folder = Corruption.folder(dir.path)
-        let expected = Self.answer(folder.load(useCache: false).library)
-        _ = folder.load()
-        let original = Corruption.cacheBytes(dir)
-        let files = folder.scan().lists
+        let (dir, folder, files, original, expected) = try Corruption.cachedFolder(
+            lists: 12, tasksPerList: 4...20, seed: 23, answer: Self.answer)
         var random = SeededRandom(seed: 41)
         for round in 0..<300 {
             var damaged = original
@@ -81,6 +77,7 @@ struct ListRunsTests {
             let library = Self.inRuns(Corruption.library(folder, files, cache: damaged))
             #expect(Self.answer(library) == expected, "round \(round)")
         }
+        withExtendedLifetime(dir) {}  // the lists stay for the damaged segments' parses
     }
 
     @Test("rows are rendered in ranges, written in order, once every list holding a row is proven whole")

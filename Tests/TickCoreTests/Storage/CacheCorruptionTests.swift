@@ -129,6 +129,18 @@ struct CacheCorruptionTests {
         }
     }
 
+    /// A folder of seeded lists whose cache is written: its scanned files, the cache's bytes, and
+    /// what `answer` gives of the library loaded without the cache.
+    static func cachedFolder<Answer>(lists: Int, tasksPerList: ClosedRange<Int>, seed: UInt64,
+                                     answer: (Library) -> Answer) throws
+        -> (dir: TemporaryFolder, folder: Folder, files: [ListFile], cache: [UInt8], expected: Answer) {
+        let dir = try Self.makeFolder(lists: lists, tasksPerList: tasksPerList, seed: seed)
+        let folder = Self.folder(dir.path)
+        let expected = answer(folder.load(useCache: false).library)
+        _ = folder.load()
+        return (dir, folder, folder.scan().lists, Self.cacheBytes(dir), expected)
+    }
+
     /// The library loaded with `bytes` as its cache, in memory: no file is written.
     static func library(_ folder: Folder, _ files: [ListFile], cache bytes: [UInt8]) -> Library {
         let cached = MappedFile(copying: bytes).flatMap { ListCache.load($0, rebuild: folder.rebuilder) {} }
@@ -137,12 +149,8 @@ struct CacheCorruptionTests {
 
     @Test("every single-bit flip of a small cache: no crash, and the uncached answer")
     func everyBitFlip() throws {
-        let dir = try Self.makeFolder(lists: 1, tasksPerList: 4...4, seed: 7)
-        let folder = Self.folder(dir.path)
-        let expected = Self.answer(folder.load(useCache: false).library)
-        _ = folder.load()
-        let original = Self.cacheBytes(dir)
-        let files = folder.scan().lists
+        let (dir, folder, files, original, expected) = try Self.cachedFolder(lists: 1, tasksPerList: 4...4, seed: 7,
+                                                                           answer: Self.answer)
         #expect(original.count > 500)
         #expect(folder.assemble(files, cached: ListCache.load(try #require(MappedFile(copying: original)),
                                                                rebuild: { _ in nil }, damaged: {})).unchanged)
@@ -154,6 +162,7 @@ struct CacheCorruptionTests {
             flips += 1
         }
         #expect(flips == original.count * 8)
+        withExtendedLifetime(dir) {}  // the lists stay for the damaged segments' parses
     }
 
     @Test("a view that reads only hot records proves only them; the other areas wait for their first use")
@@ -328,12 +337,8 @@ struct CacheCorruptionTests {
 
     @Test("10,000 seeded random mutations of a larger cache: no crash, and the uncached answer")
     func randomMutations() throws {
-        let dir = try Self.makeFolder(lists: 3, tasksPerList: 4...12, seed: 11)
-        let folder = Self.folder(dir.path)
-        let expected = Self.answer(folder.load(useCache: false).library)
-        _ = folder.load()
-        let original = Self.cacheBytes(dir)
-        let files = folder.scan().lists
+        let (dir, folder, files, original, expected) = try Self.cachedFolder(lists: 3, tasksPerList: 4...12, seed: 11,
+                                                                           answer: Self.answer)
         #expect(original.count > 2000)
         var random = SeededRandom(seed: 2026)
         for round in 0..<10_000 {
@@ -362,6 +367,7 @@ struct CacheCorruptionTests {
             }
             #expect(Self.answer(Self.library(folder, files, cache: damaged)) == expected, "round \(round)")
         }
+        withExtendedLifetime(dir) {}
     }
 }
 
