@@ -136,7 +136,7 @@ struct TaskRows: Sendable {
         if row.done {
             styler.wrap(Self.doneBox, .green, &b)
         } else {
-            b.append(contentsOf: Self.openBox)
+            b.append(Self.openBox)
         }
         b.append(0x20)
         if row.done { styler.begin(.dim, &b) }
@@ -160,51 +160,51 @@ struct TaskRows: Sendable {
                 b.append(0x20)
                 styler.wrap(Self.flag, .magenta, &b)
             } else {
-                b.append(contentsOf: Self.plainFlag)
+                b.append(Self.plainFlag)
             }
         }
         if layout.due, row.hasDue {
             if row.overdue {
                 if styler.enabled {
-                    b.append(contentsOf: Self.gap)
+                    b.append(Self.gap)
                     styler.begin(.red, &b)
-                    b.append(contentsOf: layout.shortDue ? Self.late : Self.overdue)
+                    b.append(layout.shortDue ? Self.late : Self.overdue)
                 } else {
-                    b.append(contentsOf: layout.shortDue ? Self.plainLate : Self.plainOverdue)
+                    b.append(layout.shortDue ? Self.plainLate : Self.plainOverdue)
                 }
             } else {
-                b.append(contentsOf: layout.shortDue ? Self.gap : Self.plainDue)
+                b.append(layout.shortDue ? Self.gap : Self.plainDue)
             }
             appendWords(row, short: layout.shortDue, to: &b)
             if row.overdue { styler.end(&b) }
         }
         if layout.due, let rule = row.recurrence {
-            b.append(contentsOf: Self.plainRepeat)
+            b.append(Self.plainRepeat)
             if layout.recurrenceWords {
                 b.append(0x20)
                 b.append(contentsOf: rule.words.utf8)
             }
         }
         if layout.due, showDoneDate, row.doneDay != .min {
-            b.append(contentsOf: Self.gap)
-            b.append(contentsOf: Self.doneWord)
+            b.append(Self.gap)
+            b.append(Self.doneWord)
             b.append(contentsOf: doneWords(row.doneDay))
         }
         if layout.notes, row.hasNotes {
             if styler.enabled {
-                b.append(contentsOf: Self.gap)
+                b.append(Self.gap)
                 styler.wrap(Self.notes, .dim, &b)
             } else {
-                b.append(contentsOf: Self.plainNotes)
+                b.append(Self.plainNotes)
             }
         }
         if layout.list {
             if styler.enabled {
-                b.append(contentsOf: Self.gap)
+                b.append(Self.gap)
                 styler.begin(.dim, &b)
-                b.append(contentsOf: Self.listMark)
+                b.append(Self.listMark)
             } else {
-                b.append(contentsOf: Self.plainListMark)
+                b.append(Self.plainListMark)
             }
             if row.list < listNames.count, let known = listNames[row.list] {
                 b.append(contentsOf: known)
@@ -223,21 +223,21 @@ struct TaskRows: Sendable {
     /// and the priority go in turn, and the title is cut to what is left.
     mutating func fitted(_ row: Row, lead: Int, width: Int) -> RowLayout {
         var layout = RowLayout(showList: showList)
-        let fixed = lead + Self.openBox.count + 1
+        let fixed = lead + Self.openBox.utf8CodeUnitCount + 1
         let title = columns(row.title)
         func room() -> Int {
             var tail = 0
             if layout.priority, row.priority > 0 { tail += 1 + row.priority }
             if layout.flag, row.flagged { tail += 2 }
-            if layout.due, row.hasDue { tail += Self.gap.count + dueColumns(row, short: layout.shortDue) }
+            if layout.due, row.hasDue { tail += Self.gap.utf8CodeUnitCount + dueColumns(row, short: layout.shortDue) }
             if layout.due, let rule = row.recurrence {
-                tail += Self.gap.count + 1 + (layout.recurrenceWords ? 1 + rule.words.utf8.count : 0)
+                tail += Self.gap.utf8CodeUnitCount + 1 + (layout.recurrenceWords ? 1 + rule.words.utf8.count : 0)
             }
             if layout.due, showDoneDate, row.doneDay != .min {
-                tail += Self.gap.count + Self.doneWord.count + doneWords(row.doneDay).count
+                tail += Self.gap.utf8CodeUnitCount + Self.doneWord.utf8CodeUnitCount + doneWords(row.doneDay).count
             }
-            if layout.notes, row.hasNotes { tail += Self.gap.count + 1 }
-            if layout.list { tail += Self.gap.count + 2 + columns(listName(row.list)) }
+            if layout.notes, row.hasNotes { tail += Self.gap.utf8CodeUnitCount + 1 }
+            if layout.list { tail += Self.gap.utf8CodeUnitCount + 2 + columns(listName(row.list)) }
             return width - fixed - tail
         }
         if title <= room() { return layout }
@@ -276,7 +276,7 @@ struct TaskRows: Sendable {
         b.append(contentsOf: highlighted(text, ranges.compactMap { range in
             range.lowerBound < count ? range.lowerBound..<min(range.upperBound, count) : nil
         }, enabled: true).utf8)
-        if ellipsis { b.append(contentsOf: Self.ellipsis) }
+        if ellipsis { b.append(Self.ellipsis) }
     }
 
     // MARK: - Parts
@@ -310,8 +310,8 @@ struct TaskRows: Sendable {
 
     /// Columns of the due part after its gap: `due tomorrow`, `overdue Mar 10`, `Mar 20`, `late Mar 10`.
     private mutating func dueColumns(_ row: Row, short: Bool) -> Int {
-        let prefix = row.overdue ? (short ? Self.late : Self.overdue) : (short ? [] : Self.due)
-        return prefix.count + words(row, short: short).count
+        let prefix = row.overdue ? (short ? Self.late : Self.overdue).utf8CodeUnitCount : (short ? 0 : Self.due.utf8CodeUnitCount)
+        return prefix + words(row, short: short).count
     }
 
     private mutating func listName(_ list: Int) -> [UInt8] {
@@ -324,32 +324,27 @@ struct TaskRows: Sendable {
 
     @inline(__always)
     private func appendSpaces(_ n: Int, to b: inout [UInt8]) {
-        if n <= Self.spaces.count {
-            b.append(contentsOf: Self.spaces[0..<max(0, n)])
-        } else {
-            b.append(contentsOf: repeatElement(0x20, count: n))
-        }
+        b.append(contentsOf: repeatElement(0x20, count: max(0, n)))
     }
 
-    private static let spaces = [UInt8](repeating: 0x20, count: 64)
-    private static let openBox = Array("[ ]".utf8)
-    private static let doneBox = Array("[x]".utf8)
-    private static let flag = Array("⚑".utf8)
-    private static let gap = Array("  ".utf8)
-    private static let overdue = Array("overdue ".utf8)
-    private static let late = Array("late ".utf8)
-    private static let due = Array("due ".utf8)
-    private static let doneWord = Array("done ".utf8)
-    private static let notes = Array("✎".utf8)
-    private static let listMark = Array("· ".utf8)
-    private static let ellipsis = Array("…".utf8)
-    private static let plainFlag = Array(" ⚑".utf8)
-    private static let plainDue = Array("  due ".utf8)
-    private static let plainOverdue = Array("  overdue ".utf8)
-    private static let plainLate = Array("  late ".utf8)
-    private static let plainNotes = Array("  ✎".utf8)
-    private static let plainRepeat = Array("  ↻".utf8)
-    private static let plainListMark = Array("  · ".utf8)
+    private static let openBox: StaticString = "[ ]"
+    private static let doneBox: StaticString = "[x]"
+    private static let flag: StaticString = "⚑"
+    private static let gap: StaticString = "  "
+    private static let overdue: StaticString = "overdue "
+    private static let late: StaticString = "late "
+    private static let due: StaticString = "due "
+    private static let doneWord: StaticString = "done "
+    private static let notes: StaticString = "✎"
+    private static let listMark: StaticString = "· "
+    private static let ellipsis: StaticString = "…"
+    private static let plainFlag: StaticString = " ⚑"
+    private static let plainDue: StaticString = "  due "
+    private static let plainOverdue: StaticString = "  overdue "
+    private static let plainLate: StaticString = "  late "
+    private static let plainNotes: StaticString = "  ✎"
+    private static let plainRepeat: StaticString = "  ↻"
+    private static let plainListMark: StaticString = "  · "
 
     // MARK: - JSON
 
@@ -420,10 +415,18 @@ struct Styler: Sendable {
     }
 
     /// `text` in `style`.
-    func wrap(_ text: [UInt8], _ style: Style, _ b: inout [UInt8]) {
+    func wrap(_ text: StaticString, _ style: Style, _ b: inout [UInt8]) {
         begin(style, &b)
-        b.append(contentsOf: text)
+        b.append(text)
         end(&b)
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Appends a literal's bytes: a row's fixed parts, without the reference counting that a
+    /// static array's would take.
+    @inline(__always) mutating func append(_ literal: StaticString) {
+        literal.withUTF8Buffer { append(contentsOf: $0) }
     }
 }
 
