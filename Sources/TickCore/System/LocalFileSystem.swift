@@ -98,14 +98,21 @@ public struct LocalFileSystem: FileSystem {
     }
 
     public func status(_ path: String, followSymlinks: Bool) throws -> FileStatus? {
+        try Self.status(at: AT_FDCWD, path, followSymlinks: followSymlinks, shownAs: path)
+    }
+
+    /// The status of `name` in the folder open as `fd` (a path from the current folder with
+    /// `AT_FDCWD`); nil when nothing is there. EINTR is retried; an error names `shownAs`.
+    private static func status(at fd: Int32, _ name: String, followSymlinks: Bool = false,
+                               shownAs shown: @autoclosure () -> String) throws(FileSystemError) -> FileStatus? {
         var info = stat()
-        if followSymlinks ? stat(path, &info) != 0 : lstat(path, &info) != 0 {
+        while fstatat(fd, name, &info, followSymlinks ? 0 : AT_SYMLINK_NOFOLLOW) != 0 {
             let code = tick_errno()
-            if code == EINTR { return try status(path, followSymlinks: followSymlinks) }
+            if code == EINTR { continue }
             if code == ENOENT || code == ENOTDIR { return nil }
-            throw FileSystemError(path: path, operation: "read", code: code)
+            throw FileSystemError(path: shown(), operation: "read", code: code)
         }
-        return Self.status(info)
+        return status(info)
     }
 
     static func status(_ info: stat) -> FileStatus {
@@ -126,13 +133,15 @@ public struct LocalFileSystem: FileSystem {
     /// Names are looked up from the open folder (`fstatat`), which spares the kernel a walk of
     /// the whole path for each; a folder of thousands of lists is read by several threads.
     public func statuses(of names: [String], in directory: String) -> [Result<FileStatus?, FileSystemError>] {
-        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else {
-            return names.map { name in Result { () throws(FileSystemError) in try Self.status(at: AT_FDCWD, Path.join(directory, name), directory, name) } }
-        }
-        defer { close(fd) }
+        let opened = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        defer { if opened >= 0 { close(opened) } }
+        // A folder that cannot be opened is looked up by whole paths, which give its errors.
+        let fd = opened >= 0 ? opened : AT_FDCWD
         @Sendable func status(_ k: Int) -> Result<FileStatus?, FileSystemError> {
-            Result { () throws(FileSystemError) in try Self.status(at: fd, names[k], directory, names[k]) }
+            let path = Path.join(directory, names[k])
+            return Result { () throws(FileSystemError) in
+                try Self.status(at: fd, opened >= 0 ? names[k] : path, shownAs: path)
+            }
         }
         let chunk = LocalFileSystem.statusChunk
         guard names.count >= 2 * chunk else { return names.indices.map(status) }
@@ -146,19 +155,6 @@ public struct LocalFileSystem: FileSystem {
 
     /// How many names a thread looks up at a time in `statuses`.
     static let statusChunk = 1024
-
-    /// The status of `name` in the folder open as `fd` (or of the path `name` from `AT_FDCWD`),
-    /// not following a final link; nil when it is gone. Errors name `directory/name`.
-    private static func status(at fd: Int32, _ name: String, _ directory: String, _ shown: String) throws(FileSystemError) -> FileStatus? {
-        var info = stat()
-        while fstatat(fd, name, &info, AT_SYMLINK_NOFOLLOW) != 0 {
-            let code = tick_errno()
-            if code == EINTR { continue }
-            if code == ENOENT || code == ENOTDIR { return nil }
-            throw FileSystemError(path: Path.join(directory, shown), operation: "read", code: code)
-        }
-        return status(info)
-    }
 
     public func contents(ofDirectory path: String) throws -> [String] {
         guard let dir = opendir(path) else {

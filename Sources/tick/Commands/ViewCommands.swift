@@ -162,41 +162,43 @@ func runView(_ view: SmartView) -> Command.Run {
         let template = TaskRows(library: library, now: now, terminal: terminal, showList: view != .all,
                                 showDoneDate: view == .completed, rows: ids)
         let bold = { @Sendable (text: String) in Style.bold.apply(text, enabled: terminal.color) }
-        // The rows, each range of them rendered with rows of its own (a large view's ranges are
-        // rendered on several threads); `heading` gives what goes before row k, given row k - 1.
-        func writeRows(heading: @escaping @Sendable (_ k: Int, _ previous: Int?) -> String? = { _, _ in nil },
-                       level: @escaping @Sendable (Int) -> Int = { _ in 0 }) {
+        // The rows, a range at a time, each with rows of its own (a large view's ranges are
+        // rendered on several threads): before the first row of each run of rows in one `group`,
+        // its `heading` (after a blank line but for the first); none when `heading` gives nil.
+        func writeRows<Group: Equatable>(group: @escaping @Sendable (Int) -> Group,
+                                         heading: @escaping @Sendable (Group) -> String?,
+                                         level: @escaping @Sendable (Int) -> Int = { _ in 0 }) {
             library.renderRows(ids, render: { range in
                 var rows = template
                 var b: [UInt8] = []
+                var previous = range.lowerBound > 0 ? group(range.lowerBound - 1) : nil
                 for k in range {
-                    if let text = heading(k, k > 0 ? k - 1 : nil) { b.append(contentsOf: text.utf8) }
+                    let current = group(k)
+                    if current != previous, let text = heading(current) {
+                        if previous != nil { b.append(0x0A) }
+                        b.append(contentsOf: (text + "\n").utf8)
+                    }
+                    previous = current
                     rows.appendLine(ids[k], level: level(k), to: &b)
                 }
                 return b
             }, write: { out.write(bytes: $0) })
         }
+        func writeRows() { writeRows(group: { _ in 0 }, heading: { _ in nil }) }
         switch view {
         case .scheduled, .upcoming:
             if ids.isEmpty { out.line(bold(view == .upcoming ? "Upcoming" : "Scheduled")) }
-            let group = { @Sendable (k: Int) in ScheduleGroup(due: library.task(ids[k]).due!, now: now) }
-            writeRows(heading: { k, previous in
-                let current = group(k)
-                guard let previous else { return bold(current.title(now: now)) + "\n" }
-                return current == group(previous) ? nil : "\n" + bold(current.title(now: now)) + "\n"
-            })
+            writeRows(group: { ScheduleGroup(due: library.task(ids[$0]).due!, now: now) },
+                      heading: { bold($0.title(now: now)) })
         case .all:
             if ids.isEmpty { out.line(bold("All")) }
             let labels = ids.isEmpty ? [] : library.listLabels()
             // `--where` keeps some of the view's rows, in order: then the levels are those among them.
             let levels = ids.count == viewed.ids.count ? viewed.levels : library.nestingLevels(ids)
             // Each list under its name; a subtask is indented under its parent when the parent is shown too.
-            writeRows(heading: { k, previous in
-                let l = ids[k].list
-                if let previous, ids[previous].list == l { return nil }
+            writeRows(group: { ids[$0].list }, heading: { l in
                 let list = library.lists[l]
-                let symbol = list.symbol.map { $0 + " " } ?? ""
-                return (previous == nil ? "" : "\n") + symbol + bold(terminal.listColored(labels[l], color: list.color)) + "\n"
+                return (list.symbol.map { $0 + " " } ?? "") + bold(terminal.listColored(labels[l], color: list.color))
             }, level: { Int(levels[$0]) })
         case .today, .tomorrow:
             let day = view == .today ? now.day : now.tomorrow

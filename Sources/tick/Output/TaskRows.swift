@@ -103,15 +103,15 @@ struct TaskRows: Sendable {
         var b: [UInt8] = []
         swap(&b, &bytes)
         b.removeAll(keepingCapacity: true)
-        append(row(id), indent: indent, level: level, highlight: highlight, to: &b)
-        b.append(0x0A)
+        appendLine(id, indent: indent, level: level, highlight: highlight, to: &b)
         out.write(bytes: b)
         swap(&b, &bytes)
     }
 
-    /// Appends the row of `id` and a line feed to `b` (as `write` writes it).
-    mutating func appendLine(_ id: TaskID, indent: Int = 2, level: Int = 0, to b: inout [UInt8]) {
-        append(row(id), indent: indent, level: level, to: &b)
+    /// Appends the row of `id` and a line feed to `b`, as `write` writes it.
+    mutating func appendLine(_ id: TaskID, indent: Int = 2, level: Int = 0, highlight: [Range<Int>] = [],
+                             to b: inout [UInt8]) {
+        append(row(id), indent: indent, level: level, highlight: highlight, to: &b)
         b.append(0x0A)
     }
 

@@ -19,7 +19,6 @@ struct LargeFolderViewTests {
             return Int((z ^ (z >> 31)) % UInt64(bound))
         }
         let words = ["call", "plumber", "milk", "report", "garden", "tax", "café", "fix"]
-        var total = 0
         for l in 0..<40 {
             var text = "# List \(l)\n\n"
             for t in 0..<(1_250 + next(500)) {
@@ -30,11 +29,9 @@ struct LargeFolderViewTests {
                 text += next(7) == 0 ? " !!" : ""
                 text += next(8) == 0 ? " #flag" : ""
                 text += "\n"
-                total += 1
             }
             try sandbox.write("tasks/list\(l).md", text)
         }
-        #expect(total >= 50_000)
         #expect(try sandbox.run(["--dir", "tasks", "init"]).status == 0)
         return sandbox
     }
