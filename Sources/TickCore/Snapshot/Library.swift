@@ -1229,9 +1229,15 @@ extension Folder {
         let scan = given ?? scan()
         let cache = useCache ? ListCache(folder: self, environment: environment) : nil
         let cached = cache?.load(rebuild: rebuilder)
-        let (library, readErrors, unchanged, parsed) = assemble(scan.lists, cached: cached)
-        if saveCache, let cache, !unchanged {
-            cache.save(library, created: fileSystem.now(), over: cached)
+        let (library, readErrors, unchanged, parsed, checked) = assemble(scan.lists, cached: cached)
+        // A list checked against its bytes (changed within the racy window, or just written by
+        // tick) whose change is now older than the window can be vouched for by its status alone:
+        // the cache is written again so that later reads stop reading its file, as git refreshes
+        // its index.
+        let now = fileSystem.now()
+        let settles = checked.contains { ($0.status?.modified ?? .max) < now - ListCache.racyWindow }
+        if saveCache, let cache, !unchanged || settles {
+            cache.save(library, created: now, over: cached)
         }
         var result = LoadResult(library: library, problems: scan.problems, readErrors: readErrors, parsedPaths: parsed)
         result.cache = cache.map { LoadedCache(cache: $0, cached: cached) }
@@ -1246,9 +1252,11 @@ extension Folder {
 
     /// The library of `files`: each list's segment from `cached` where the list is unchanged (or its
     /// file still holds the bytes the segment was built from), else parsed, on all cores.
-    /// `unchanged` tells whether the cache held exactly these lists, soundly.
+    /// `unchanged` tells whether the cache held exactly these lists, soundly; `checked` names the
+    /// lists whose cached segments were taken after checking them against their files' bytes.
     func assemble(_ files: [ListFile], cached: CachedLists?)
-        -> (library: Library, readErrors: [(file: ListFile, error: FileSystemError)], unchanged: Bool, parsed: [String]) {
+        -> (library: Library, readErrors: [(file: ListFile, error: FileSystemError)], unchanged: Bool, parsed: [String],
+            checked: [ListFile]) {
         var segments = [Segment?](repeating: nil, count: files.count)
         var stale: [Int] = []
         var candidates: [Segment?] = []
@@ -1289,9 +1297,12 @@ extension Folder {
         let storage = cached?.storage ?? SegmentStorage()
         var readErrors: [(file: ListFile, error: FileSystemError)] = []
         var parsed: [Int] = []
+        var checked: [ListFile] = []
         for (k, i) in stale.enumerated() {
             switch slots[k]! {
-            case .success(.verified): segments[i] = candidates[k]
+            case .success(.verified):
+                segments[i] = candidates[k]
+                checked.append(files[i])
             case .success(.parsed(let memory, let length)):
                 segments[i] = storage.adopt(memory, length: length)
                 parsed.append(i)
@@ -1317,7 +1328,7 @@ extension Folder {
                                        retired: RetiredRefs.load(root: path))
         // Ref lengths that fail their checksum are computed again, and the cache written anew.
         let unchanged = parsed.isEmpty && sameLists && library.refLengths.table != nil
-        return (library, readErrors, unchanged, parsed.map { files[$0].path })
+        return (library, readErrors, unchanged, parsed.map { files[$0].path }, checked)
     }
 }
 

@@ -93,6 +93,39 @@ struct CacheDeltaTests {
         #expect(Self.bytes(dir, "cache-delta") == nil)
     }
 
+    @Test("a checked entry whose change is older than the racy window is settled: later reads take it on its status",
+          arguments: [false, true])
+    func checkedEntrySettles(writtenByTick: Bool) throws {
+        let dir = TemporaryFolder()
+        try Posix.mkdir(dir.path + "/.tick")
+        try dir.write("a.md", "- [ ] one\n- [ ] two\n")
+        try dir.write("b.md", "- [ ] three\n")
+        Self.setTimes(dir.path + "/a.md", seconds: 1_700_000_000)
+        Self.setTimes(dir.path + "/b.md", seconds: 1_700_000_000)
+        let folder = Damage.folder(dir.path)
+        let library = folder.load(useCache: false).library
+        let modified = try #require(library.lists.first?.file.status?.modified)
+        let cache = try #require(ListCache(folder: folder, environment: [:]))
+        // As a copied or cloned folder leaves it (stamped within the window of its files' change),
+        // or as tick's own write leaves a list (marked, stamped later).
+        if writtenByTick {
+            cache.save(library, created: modified + 10 * ListCache.racyWindow, verify: ["a.md"])
+        } else {
+            cache.save(library, created: modified + ListCache.racyWindow / 2)
+        }
+        let file = try #require(folder.scan().lists.first)
+        #expect(try #require(cache.load()).lookup(file).needsCheck)
+
+        let read = folder.load()
+        #expect(read.parsedPaths.isEmpty)
+        #expect(try #require(cache.load()).lookup(file).hit?.taskCount == 2)
+        // Settled, the next read writes nothing.
+        let settled = try #require(Self.bytes(dir, "cache-delta") ?? Self.bytes(dir, "cache"))
+        #expect(folder.load().parsedPaths.isEmpty)
+        #expect((Self.bytes(dir, "cache-delta") ?? Self.bytes(dir, "cache")) == settled)
+        #expect(Damage.answer(folder.load().library) == Damage.answer(library))
+    }
+
     @Test("a read that parses a few lists writes a delta; past an eighth of the base, the base is written whole")
     func deltaThenCompaction() throws {
         let dir = try Damage.makeFolder(lists: 3, tasksPerList: 3...5, seed: 5)
