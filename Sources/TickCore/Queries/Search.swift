@@ -40,9 +40,9 @@ extension Library {
                 for i in 0..<segment.taskCount {
                     let h = segment.hot(i)
                     if h.done, !includeCompleted { continue }
-                    let r = segment.cold(i)
-                    let title = segment.bytes(r.foldedTitle)
-                    let notes = segment.bytes(r.foldedNotes)
+                    let r = segment.search(i)
+                    let title = segment.folded(r.title)
+                    let notes = segment.folded(r.notes)
                     var onlyInNotes: [[UInt8]] = []
                     var all = true
                     for needle in needles {
@@ -55,7 +55,7 @@ extension Library {
                     var hit = SearchHit(id: TaskID(list: l, index: i), noteLine: nil, words: needles)
                     // Folding keeps line feeds, so line k of the folded notes is line k of the notes.
                     if !onlyInNotes.isEmpty, let k = firstLine(in: notes, holdingAnyOf: onlyInNotes) {
-                        let lines = segment.bytes(r.notes).split(separator: 0x0A, omittingEmptySubsequences: false)
+                        let lines = segment.bytes(segment.cold(i).notes).split(separator: 0x0A, omittingEmptySubsequences: false)
                         if k < lines.count {
                             hit.noteLine = NoteLine(text: String(decoding: lines[k], as: UTF8.self), words: needles)
                         }

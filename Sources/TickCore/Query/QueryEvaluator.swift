@@ -192,8 +192,8 @@ public struct QueryMatcher: Sendable {
             return s >= 0 && sections[n][probe.list][Int(s)]
         case .text(let n):
             let needle = needles[n]
-            let c = probe.cold
-            return contains(probe.segment.bytes(c.foldedTitle), needle) || contains(probe.segment.bytes(c.foldedNotes), needle)
+            let r = probe.segment.search(probe.index)
+            return contains(probe.segment.folded(r.title), needle) || contains(probe.segment.folded(r.notes), needle)
         case .tag(let n):
             let tagsRef = probe.cold.tags
             guard tagsRef.length > 0 else { return false }

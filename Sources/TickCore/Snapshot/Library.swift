@@ -30,8 +30,6 @@ struct TaskRecord {
     var title: TextRef
     var notes: TextRef
     var tags: TextRef          // tags joined by "\n"
-    var foldedTitle: TextRef   // folded title and "#tag"s
-    var foldedNotes: TextRef
 
     var done: Bool { flags & 1 != 0 }
     var flagged: Bool { flags & 2 != 0 }
@@ -81,8 +79,6 @@ struct ColdRecord {
     var title: TextRef
     var notes: TextRef
     var tags: TextRef
-    var foldedTitle: TextRef
-    var foldedNotes: TextRef
     /// The `rec:` rule (`RecurrenceRule.packed`), or 0 for none.
     var recurrence: UInt32
     /// The `until:` day (days since 1970-01-01), or .min.
@@ -120,6 +116,20 @@ struct RefRecord {
     func isSound(taskCount: Int32) -> Bool { parent >= -1 && parent < taskCount }
 }
 
+/// What a search reads of a task beside its hot record: its folded title (with its "#tag"s) and
+/// folded notes, as ranges of the segment's folded text. Kept apart from the cold records and the
+/// text, with that folded text, so that a search proves and reads those alone.
+struct SearchRecord {
+    var title: TextRef
+    var notes: TextRef
+
+    /// Whether both ranges lie within `foldedLength` bytes of folded text.
+    func isSound(foldedLength: UInt64) -> Bool {
+        UInt64(title.offset) + UInt64(title.length) <= foldedLength
+            && UInt64(notes.offset) + UInt64(notes.length) <= foldedLength
+    }
+}
+
 extension ColdRecord {
     /// The days a record's `until` may hold: 0001-01-01 to 9999-12-31.
     static let days = Int32(-Day.firstDayOffset)...Int32(Day(year: 9999, month: 12, day: 31)!.daysSinceEpoch)
@@ -144,7 +154,7 @@ extension ColdRecord {
             ref.isNone || UInt64(ref.offset) + UInt64(ref.length) <= textLength
         }
         return section >= -1 && section < sectionCount && fits(title)
-            && fits(notes) && fits(tags) && fits(foldedTitle) && fits(foldedNotes) && fits(repeatPhrase)
+            && fits(notes) && fits(tags) && fits(repeatPhrase)
             && (recurrence == 0 || RecurrenceRule(packed: recurrence) != nil)
             && (until == .min || ColdRecord.days.contains(until))
             && (scheduled == .min || ColdRecord.days.contains(scheduled))
@@ -175,6 +185,10 @@ struct SegmentHeader {
     var openCount: UInt32
     var sectionCount: UInt32
     var textLength: UInt32
+    /// The length of the folded text, which follows the search records.
+    var foldedLength: UInt32
+    /// Nothing: it keeps the fields after it aligned.
+    var spare: UInt32
     var heading: TextRef
     var symbol: TextRef
     var color: TextRef
@@ -185,7 +199,7 @@ struct SegmentHeader {
     var contentSum: UInt64
 }
 
-/// The checksums of a segment's five areas, as the cache keeps them.
+/// The checksums of a segment's six areas, as the cache keeps them.
 struct SegmentSums: Equatable {
     /// The header, the section refs and the text of the list's heading, symbol, colour and section
     /// names (`Segment.headSum`): what a list's name and a row's section read.
@@ -194,14 +208,17 @@ struct SegmentSums: Equatable {
     var refs: UInt64
     var cold: UInt64
     var text: UInt64
+    /// The search records and the folded text.
+    var search: UInt64
 }
 
 /// One list's block: header, section names (as text refs), hot records, ref records, cold records,
-/// then text.
+/// text, then (8-byte aligned) search records and folded text.
 ///
 /// A segment built in this run is trusted. One read from the cache file carries a `SegmentProof`:
 /// its header and names were checked on loading, and each other area (hot records, ref records,
-/// cold records, text) on its first use, so that a view reading only hot records never reads the rest.
+/// cold records, text, search records with folded text) on its first use, so that a view reading
+/// only hot records never reads the rest, and a search reads hot records and folded text alone.
 /// A view that reads a few cold records (Today's rows) proves each with its title by the record's
 /// own check instead, and reads nothing else of the area.
 struct Segment: @unchecked Sendable {
@@ -248,14 +265,18 @@ struct Segment: @unchecked Sendable {
     var refsOffset: Int { hotOffset + Int(header.taskCount) * MemoryLayout<HotRecord>.stride }
     fileprivate var coldOffset: Int { refsOffset + Int(header.taskCount) * MemoryLayout<RefRecord>.stride }
     fileprivate var textOffset: Int { coldOffset + Int(header.taskCount) * MemoryLayout<ColdRecord>.stride }
+    fileprivate var searchOffset: Int { (textOffset + Int(header.textLength) + 7) / 8 * 8 }
+    fileprivate var foldedOffset: Int { searchOffset + Int(header.taskCount) * MemoryLayout<SearchRecord>.stride }
+    fileprivate var end: Int { foldedOffset + Int(header.foldedLength) }
 
     var taskCount: Int { Int(header.taskCount) }
-    /// The alignment padding after the text, which no checksum covers and no reader looks at.
-    var padding: Int { length - textOffset - Int(header.textLength) }
+    /// The alignment padding after the text and after the folded text (offsets in the segment),
+    /// which no checksum covers and no reader looks at.
+    var padding: [Range<Int>] { [(textOffset + Int(header.textLength))..<searchOffset, end..<length] }
 
     /// Whether the header's counts fit the segment's length (a cache file could be damaged).
     var isConsistent: Bool {
-        length >= MemoryLayout<SegmentHeader>.stride && textOffset + Int(header.textLength) <= length
+        length >= MemoryLayout<SegmentHeader>.stride && end <= length
     }
 
     /// Makes sure `area` was proven before it is read (nothing to do for a segment of this run).
@@ -297,6 +318,19 @@ struct Segment: @unchecked Sendable {
         return c
     }
 
+    /// Task `i`'s search record, for a pass over every task of the list: proven with the folded text.
+    @inline(__always) func search(_ i: Int) -> SearchRecord {
+        prove(SegmentProof.search)
+        return base.load(fromByteOffset: searchOffset + i * MemoryLayout<SearchRecord>.stride, as: SearchRecord.self)
+    }
+
+    /// The bytes of a search record's range of folded text.
+    @inline(__always) func folded(_ ref: TextRef) -> UnsafeBufferPointer<UInt8> {
+        prove(SegmentProof.search)
+        return UnsafeBufferPointer(start: (base + foldedOffset + Int(ref.offset)).assumingMemoryBound(to: UInt8.self),
+                                   count: Int(ref.length))
+    }
+
     /// Proves the cold records and the text at once, before a pass over every title of the list,
     /// which the records' own checks, one by one, would only make slower.
     func proveRecordsAndText() { prove(SegmentProof.cold | SegmentProof.text) }
@@ -328,8 +362,7 @@ struct Segment: @unchecked Sendable {
         let h = hot(i), (c, r) = coldAndRef(i)
         return TaskRecord(refHash: r.refHash, dueDay: h.dueDay, dueMinutes: h.dueMinutes, flags: h.flags,
                           priority: h.priority, doneDay: h.doneDay, line: h.line, parent: r.parent, depth: c.depth,
-                          reserved: c.reserved, section: c.section, title: c.title, notes: c.notes, tags: c.tags,
-                          foldedTitle: c.foldedTitle, foldedNotes: c.foldedNotes)
+                          reserved: c.reserved, section: c.section, title: c.title, notes: c.notes, tags: c.tags)
     }
 
     @inline(__always) func bytes(_ ref: TextRef) -> UnsafeBufferPointer<UInt8> {
@@ -402,7 +435,8 @@ struct Segment: @unchecked Sendable {
                     hot: Checksum.of(base + hotOffset, count: refsOffset - hotOffset),
                     refs: Checksum.of(base + refsOffset, count: coldOffset - refsOffset),
                     cold: Checksum.of(base + coldOffset, count: textOffset - coldOffset),
-                    text: Checksum.of(base + textOffset, count: Int(header.textLength)))
+                    text: Checksum.of(base + textOffset, count: Int(header.textLength)),
+                    search: Checksum.of(base + searchOffset, count: end - searchOffset))
     }
 
     /// The checksums to write to a new cache: every area proven first (a damaged one is parsed
@@ -430,6 +464,13 @@ struct Segment: @unchecked Sendable {
                 guard c.isSound(sectionCount: sections, textLength: text) else { return false }
             }
             return true
+        case SegmentProof.search:
+            guard Checksum.of(base + searchOffset, count: end - searchOffset) == sums.search else { return false }
+            let folded = UInt64(header.foldedLength)
+            return (0..<taskCount).allSatisfy {
+                base.load(fromByteOffset: searchOffset + $0 * MemoryLayout<SearchRecord>.stride, as: SearchRecord.self)
+                    .isSound(foldedLength: folded)
+            }
         default:
             return Checksum.of(base + textOffset, count: Int(header.textLength)) == sums.text
         }
@@ -445,11 +486,13 @@ struct Segment: @unchecked Sendable {
                               toByteOffset: refsOffset + i * MemoryLayout<RefRecord>.stride, as: RefRecord.self)
             let empty = TextRef(offset: 0, length: 0)
             memory.storeBytes(of: ColdRecord(section: -1, depth: 0, reserved: 0, title: empty,
-                                             notes: empty, tags: empty, foldedTitle: empty, foldedNotes: empty,
-                                             recurrence: 0, until: .min, check: 0),
+                                             notes: empty, tags: empty, recurrence: 0, until: .min, check: 0),
                               toByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
+            memory.storeBytes(of: SearchRecord(title: empty, notes: empty),
+                              toByteOffset: searchOffset + i * MemoryLayout<SearchRecord>.stride, as: SearchRecord.self)
         }
         (memory + textOffset).initializeMemory(as: UInt8.self, repeating: 0, count: Int(header.textLength))
+        (memory + foldedOffset).initializeMemory(as: UInt8.self, repeating: 0, count: Int(header.foldedLength))
     }
 
     /// Builds the segment of a parsed list.
@@ -469,6 +512,14 @@ struct Segment: @unchecked Sendable {
         var open: UInt32 = 0
         var phrases: [Int: TextRef] = [:]
         var folded: [UInt8] = []
+        var foldedText: [UInt8] = []
+        var searches: [SearchRecord] = []
+        searches.reserveCapacity(document.tasks.count)
+        func addFolded() -> TextRef {
+            let ref = TextRef(offset: UInt32(foldedText.count), length: UInt32(folded.count))
+            foldedText.append(contentsOf: folded)
+            return ref
+        }
         text.reserveCapacity(document.bytes.count)
         for (i, task) in document.tasks.enumerated() {
             var section: Int32 = -1
@@ -493,15 +544,16 @@ struct Segment: @unchecked Sendable {
                 folded.append(contentsOf: " #".utf8)
                 Folding.fold(tag.utf8, into: &folded)
             }
-            let foldedTitle = add(folded)
+            let foldedTitle = addFolded()
             var foldedNotes = TextRef(offset: 0, length: 0)
             var noteRef = TextRef(offset: 0, length: 0)
             if !notes.isEmpty {
                 noteRef = add(notes)
                 folded.removeAll(keepingCapacity: true)
                 Folding.fold(notes.utf8, into: &folded)
-                foldedNotes = add(folded)
+                foldedNotes = addFolded()
             }
+            searches.append(SearchRecord(title: foldedTitle, notes: foldedNotes))
             records.append(TaskRecord(
                 refHash: names[i].hash,
                 dueDay: task.due.map { Int32($0.day.daysSinceEpoch) } ?? .min,
@@ -511,17 +563,17 @@ struct Segment: @unchecked Sendable {
                 priority: UInt8(task.priority.rawValue),
                 doneDay: task.doneDate.map { Int32($0.daysSinceEpoch) } ?? .min,
                 line: UInt32(task.line), parent: task.parent.map(Int32.init) ?? -1, depth: UInt16(clamping: task.depth),
-                reserved: idLength, section: section, title: title, notes: noteRef, tags: tags,
-                foldedTitle: foldedTitle, foldedNotes: foldedNotes))
+                reserved: idLength, section: section, title: title, notes: noteRef, tags: tags))
         }
         let sectionRefs = sections.map { add($0) }
         let header = SegmentHeader(taskCount: UInt32(records.count), openCount: open, sectionCount: UInt32(sections.count),
-                                   textLength: 0, heading: add(document.heading),
+                                   textLength: 0, foldedLength: 0, spare: 0, heading: add(document.heading),
                                    symbol: add(document.frontMatter?["symbol"]), color: add(document.frontMatter?["color"]),
                                    contentLength: UInt64(document.bytes.count), contentSum: Checksum.of(document.bytes))
         var out: [UInt8] = []
         var finalHeader = header
         finalHeader.textLength = UInt32(text.count)
+        finalHeader.foldedLength = UInt32(foldedText.count)
         withUnsafeBytes(of: finalHeader) { out.append(contentsOf: $0) }
         for ref in sectionRefs { withUnsafeBytes(of: ref) { out.append(contentsOf: $0) } }
         let hot = records.map { r in
@@ -536,7 +588,6 @@ struct Segment: @unchecked Sendable {
                 let (r, ref) = pair
                 var c = ColdRecord(section: r.section, depth: r.depth,
                                    reserved: r.reserved, title: r.title, notes: r.notes, tags: r.tags,
-                                   foldedTitle: r.foldedTitle, foldedNotes: r.foldedNotes,
                                    recurrence: task.recurrence?.packed ?? 0,
                                    until: task.until.map { Int32($0.daysSinceEpoch) } ?? .min, check: 0,
                                    scheduled: task.scheduled.map { Int32($0.daysSinceEpoch) } ?? .min,
@@ -551,6 +602,9 @@ struct Segment: @unchecked Sendable {
         refs.withUnsafeBytes { out.append(contentsOf: $0) }
         cold.withUnsafeBytes { out.append(contentsOf: $0) }
         out.append(contentsOf: text)
+        while out.count % 8 != 0 { out.append(0) }
+        searches.withUnsafeBytes { out.append(contentsOf: $0) }
+        out.append(contentsOf: foldedText)
         while out.count % 8 != 0 { out.append(0) }
         return out
     }
@@ -580,8 +634,8 @@ final class CacheContext: @unchecked Sendable {
 
 /// How far a cached segment is proven: the areas checked so far, and what became of a damaged one.
 final class SegmentProof: @unchecked Sendable {
-    static let hot: UInt8 = 1, cold: UInt8 = 2, text: UInt8 = 4, refs: UInt8 = 8
-    static let all = hot | refs | cold | text
+    static let hot: UInt8 = 1, cold: UInt8 = 2, text: UInt8 = 4, refs: UInt8 = 8, search: UInt8 = 16
+    static let all = hot | refs | cold | text | search
 
     enum State { case intact, rebuilt, neutralized }
 
@@ -612,7 +666,7 @@ final class SegmentProof: @unchecked Sendable {
     /// own (`Library.inListRuns`) prove them at the same time; one segment is read by one thread.
     func prove(_ areas: UInt8, of segment: Segment) {
         let areas = areas & (SegmentProof.cold | SegmentProof.text) != 0 ? areas | SegmentProof.cold | SegmentProof.text : areas
-        let order = [SegmentProof.hot, SegmentProof.refs, SegmentProof.cold, SegmentProof.text]
+        let order = [SegmentProof.hot, SegmentProof.refs, SegmentProof.cold, SegmentProof.text, SegmentProof.search]
         var held: UInt8 = 0
         for area in order where areas & area != 0 && unproven.pointee & area != 0 && segment.check(area, against: sums) {
             held |= area
@@ -1311,6 +1365,8 @@ extension Folder {
         }
         var kept: [ListFile] = []
         var keptSegments: [Segment] = []
+        kept.reserveCapacity(files.count)
+        keptSegments.reserveCapacity(files.count)
         for (i, file) in files.enumerated() {
             if let segment = segments[i] {
                 kept.append(file)

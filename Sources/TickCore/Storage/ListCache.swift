@@ -22,9 +22,10 @@ import TickFormat
 /// Both files are untrusted input. They are used only when they are regular files reached without
 /// a symbolic link (`StateFolder`); every count, offset and length in them is checked against the
 /// mapped size before use; the header, the directory and the short-ref lengths each carry a
-/// checksum checked on loading, and each list's segment carries four more (its head, its hot
-/// records, its cold records, its text), each checked when that area is first used (see
-/// `SegmentProof`), so that a view reading only hot records never reads the rest. A failed check
+/// checksum checked on loading, and each list's segment carries six more (its head, its hot
+/// records, its ref records, its cold records, its text, its search records with their folded
+/// text), each checked when that area is first used (see `SegmentProof`), so that a view reading
+/// only hot records never reads the rest. A failed check
 /// is a cache miss: the list is parsed again and the cache is written anew.
 ///
 /// Layout of each file (native byte order): a header, one directory entry per list, the list
@@ -77,16 +78,16 @@ struct ListCache {
         static let mustVerify: UInt32 = 2
     }
 
-    /// "TKACHE11" for a base and "TKDELT11" for a delta (checksummed; records name tasks by the refs
+    /// "TKACHE12" for a base and "TKDELT12" for a delta (checksummed; records name tasks by the refs
     /// of FORMAT.md 5.8, carry the `rec:` and `until:` of FORMAT.md 5.10, the scheduled and start
     /// days and repetition phrase of FORMAT.md 11, hot records mark subtasks, rules and notes, ref
     /// records hold each task's ref, title length and parent, cold records carry a check of
     /// themselves, their ref record and their title, and
-    /// segments the length and checksum of their file's bytes; the header names the settings the
-    /// lists were read with), mixed with the folding table's fingerprint: the cache holds folded
+    /// segments the length and checksum of their file's bytes, and the folded text of a search apart
+    /// with its own records; the header names the settings the lists were read with), mixed with the folding table's fingerprint: the cache holds folded
     /// text, so a build that folds differently does not read it. A cache of an older layout is a miss.
-    static let magic: UInt64 = 0x3131_4548_4341_4B54 ^ Folding.fingerprint
-    static let deltaMagic: UInt64 = 0x3131_544C_4544_4B54 ^ Folding.fingerprint
+    static let magic: UInt64 = 0x3231_4548_4341_4B54 ^ Folding.fingerprint
+    static let deltaMagic: UInt64 = 0x3231_544C_4544_4B54 ^ Folding.fingerprint
     static let recordLayout = UInt32(MemoryLayout<HotRecord>.stride << 20 | MemoryLayout<RefRecord>.stride << 10
                                      | MemoryLayout<ColdRecord>.stride)
     /// Nanoseconds before the cache's writing during which a change makes an entry racy.
@@ -182,12 +183,15 @@ struct ListCache {
         let pathsOffset = entriesOffset + Int(header.listCount) * MemoryLayout<Entry>.stride
         let refsOffset = pathsOffset + Int(header.pathsLength)
         let context = CacheContext(rebuild: rebuild, damaged: damaged)
-        var entries: [String: (Entry, Segment)] = [:]
+        let listCount = Int(header.listCount)
+        var entries: [String: (Entry, Segment)] = Dictionary(minimumCapacity: listCount)
         var order: [String] = []
+        order.reserveCapacity(listCount)
         var damaged = false
         // The segments' proofs live as long as their memory: in the storage.
         var proofs: [SegmentProof] = []
-        for k in 0..<Int(header.listCount) {
+        proofs.reserveCapacity(listCount)
+        for k in 0..<listCount {
             let entry = base.loadUnaligned(fromByteOffset: entriesOffset + k * MemoryLayout<Entry>.stride, as: Entry.self)
             guard UInt64(entry.pathOffset) + UInt64(entry.pathLength) <= header.pathsLength else { return nil }
             let name = String(decoding: UnsafeRawBufferPointer(start: base + pathsOffset + Int(entry.pathOffset),

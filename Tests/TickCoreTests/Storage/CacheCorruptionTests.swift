@@ -122,8 +122,8 @@ struct CacheCorruptionTests {
                 let entry = base.loadUnaligned(fromByteOffset: entries + k * MemoryLayout<ListCache.Entry>.stride,
                                                as: ListCache.Entry.self)
                 let start = Int(entry.segmentOffset), segment = Segment(base: base + start, length: Int(entry.segmentLength))
-                let textEnd = start + Int(entry.segmentLength) - segment.padding
-                ranges.append(textEnd..<((start + Int(entry.segmentLength) + 7) / 8 * 8))
+                ranges += segment.padding.map { (start + $0.lowerBound)..<(start + $0.upperBound) }
+                ranges.append((start + Int(entry.segmentLength))..<((start + Int(entry.segmentLength) + 7) / 8 * 8))
             }
             return ranges
         }
@@ -175,17 +175,27 @@ struct CacheCorruptionTests {
         #expect(proofs.count == 2)
         #expect(proofs.allSatisfy { $0.unproven.pointee == SegmentProof.all })
         _ = library.counts(now: Self.now)
-        #expect(proofs.allSatisfy { $0.unproven.pointee == SegmentProof.refs | SegmentProof.cold | SegmentProof.text })
-        // Every task read: the cold records are proven whole, and the ref records with them.
+        let searchAndRest = SegmentProof.refs | SegmentProof.cold | SegmentProof.text | SegmentProof.search
+        #expect(proofs.allSatisfy { $0.unproven.pointee == searchAndRest })
+        // Every task read: the cold records are proven whole, and the ref records with them; the
+        // search records and folded text wait for a search.
         _ = library.tasks(in: ViewQuery(view: .all), now: Self.now).map { library.task($0) }
+        #expect(proofs.allSatisfy { $0.unproven.pointee == SegmentProof.search })
+        _ = library.search(["zzz"], includeCompleted: true)
         #expect(proofs.allSatisfy { $0.unproven.pointee == 0 })
+
+        // A search that shows no row reads the hot records and the search area alone.
+        let searched = folder.load().library
+        let searchedProofs = searched.lists.compactMap { $0.segment.proof }
+        #expect(searched.search(["zzz"], includeCompleted: true).isEmpty)
+        #expect(searchedProofs.allSatisfy { $0.unproven.pointee == SegmentProof.refs | SegmentProof.cold | SegmentProof.text })
 
         // Resolving a REF that a task has reads its ref records, and the cold records of none but
         // the candidates.
         let other = folder.load().library
         let otherProofs = other.lists.compactMap { $0.segment.proof }
         #expect(other.resolve(ref: other.ref(TaskID(list: 1, index: 2))) == .found(TaskID(list: 1, index: 2)))
-        let untouched = SegmentProof.hot | SegmentProof.cold | SegmentProof.text
+        let untouched = SegmentProof.hot | SegmentProof.cold | SegmentProof.text | SegmentProof.search
         #expect(otherProofs.allSatisfy { $0.unproven.pointee == untouched })
     }
 
@@ -203,11 +213,12 @@ struct CacheCorruptionTests {
         let library = Self.library(folder, files, cache: original)
         let proof = try #require(library.lists[0].segment.proof)
         #expect(Array(library.rowFields(first).title) == title)
-        #expect(proof.unproven.pointee == SegmentProof.refs | SegmentProof.cold | SegmentProof.text)
+        #expect(proof.unproven.pointee == SegmentProof.refs | SegmentProof.cold | SegmentProof.text | SegmentProof.search)
         #expect(proof.recordsChecked == 1)
-        // Past a quarter of the list's records, the rest of the segment is proven at once.
+        // Past a quarter of the list's records, the rest of the segment is proven at once (but for
+        // the search area, which rows never read).
         for i in 0..<8 { _ = library.rowFields(TaskID(list: 0, index: i)) }
-        #expect(proof.unproven.pointee == 0)
+        #expect(proof.unproven.pointee == SegmentProof.search)
         #expect(proof.recordsChecked == 3)
         #expect(proof.state == .intact)
 
