@@ -34,7 +34,9 @@ extension Document {
     private func nearMissBoxes() -> [Diagnostic] {
         guard Document.mayContainNearMissBox(bytes) else { return [] }
         let starts: [(line: Int, column: Int)]
-        if let input = markdownWithoutFrontMatter() {
+        if let noted = paragraphStarts {
+            starts = noted
+        } else if let input = markdownWithoutFrontMatter() {
             starts = input.withUnsafeBufferPointer { CommonMarkConverter.paragraphStarts(of: $0, columnShiftOnFirstLine: 0) }
         } else {
             starts = bytes.withUnsafeBufferPointer { CommonMarkConverter.paragraphStarts(of: $0, columnShiftOnFirstLine: bomLength) }

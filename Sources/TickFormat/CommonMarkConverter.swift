@@ -32,13 +32,19 @@ struct BlockOutline {
 
     var items: [Item] = []
     var headings: [Heading] = []
+    /// The start of every paragraph (1-based line and byte column), when asked for.
+    var paragraphStarts: [(line: Int, column: Int)]? = nil
 }
 
 enum CommonMarkConverter {
     /// Parses `bytes` (already stripped of a leading BOM and with front matter blanked).
     /// `columnShiftOnFirstLine` is added to columns on line 1 (the length of a stripped BOM).
-    static func outline(of bytes: UnsafeBufferPointer<UInt8>, columnShiftOnFirstLine shift: Int) -> BlockOutline {
+    /// With `paragraphStarts`, the outline also holds where every paragraph starts (as
+    /// `paragraphStarts(of:columnShiftOnFirstLine:)` gives them), from the same parse.
+    static func outline(of bytes: UnsafeBufferPointer<UInt8>, columnShiftOnFirstLine shift: Int,
+                        paragraphStarts: Bool = false) -> BlockOutline {
         var outline = BlockOutline()
+        if paragraphStarts { outline.paragraphStarts = [] }
         let document: OpaquePointer? = bytes.withMemoryRebound(to: CChar.self) { chars in
             cmark_parse_document(chars.baseAddress, chars.count, CMARK_OPT_DEFAULT)
         }
@@ -88,6 +94,8 @@ enum CommonMarkConverter {
                     level: Int(cmark_node_get_heading_level(node)),
                     text: plainText(of: node),
                     insideListItem: !itemStack.isEmpty))
+            case (CMARK_NODE_PARAGRAPH, CMARK_EVENT_ENTER) where paragraphStarts:
+                outline.paragraphStarts!.append((Int(cmark_node_get_start_line(node)), column(node)))
             default:
                 break
             }

@@ -29,6 +29,9 @@ public struct Document: Sendable {
     public let globalFilter: GlobalFilter?
 
     var lines: Lines
+    /// Where every paragraph starts, from the parse itself, when the document was read for a check
+    /// (`init(bytes:globalFilter:forCheck:)`) and cmark was asked at all.
+    var paragraphStarts: [(line: Int, column: Int)]?
     /// Section headings (outside list items), in order.
     var sections: [(line: Int, level: Int, text: String)] = []
     let bomLength: Int
@@ -36,6 +39,13 @@ public struct Document: Sendable {
     /// Parses `bytes`. Never fails: oddities become `diagnostics`. With `globalFilter`, a checkbox
     /// line whose title line does not hold the filter is not a task (FORMAT.md 11).
     public init(bytes: [UInt8], globalFilter: GlobalFilter? = nil) {
+        self.init(bytes: bytes, globalFilter: globalFilter, forCheck: false)
+    }
+
+    /// Parses `bytes` for `checkDiagnostics()`: with `forCheck`, the one parse also notes where
+    /// every paragraph starts, so the check's look for near-miss boxes needs no second parse (and a
+    /// huge file is never held by cmark twice over).
+    public init(bytes: [UInt8], globalFilter: GlobalFilter? = nil, forCheck: Bool) {
         self.bytes = bytes
         self.globalFilter = globalFilter
         lines = Lines(bytes)
@@ -45,7 +55,7 @@ public struct Document: Sendable {
         case .frontMatter(let block): frontMatter = block
         case .unrecognized(let why): unrecognizedFrontMatter = why
         }
-        parse()
+        parse(paragraphStarts: forCheck)
     }
 
     public init(_ text: String, globalFilter: GlobalFilter? = nil) { self.init(bytes: Array(text.utf8), globalFilter: globalFilter) }
@@ -91,19 +101,22 @@ public struct Document: Sendable {
         return input
     }
 
-    private mutating func parse() {
+    private mutating func parse(paragraphStarts: Bool) {
         let outline: BlockOutline
         if let input = markdownWithoutFrontMatter() {
-            outline = input.withUnsafeBufferPointer { CommonMarkConverter.outline(of: $0, columnShiftOnFirstLine: 0) }
+            outline = input.withUnsafeBufferPointer {
+                CommonMarkConverter.outline(of: $0, columnShiftOnFirstLine: 0, paragraphStarts: paragraphStarts)
+            }
         } else if Document.mayContainTasks(bytes) || bytes.contains(where: Document.startsHeading) {
             outline = bytes.withUnsafeBufferPointer {
-                CommonMarkConverter.outline(of: $0, columnShiftOnFirstLine: bomLength)
+                CommonMarkConverter.outline(of: $0, columnShiftOnFirstLine: bomLength, paragraphStarts: paragraphStarts)
             }
         } else {
             // No box and no byte a heading needs (`#`, or a setext `=`/`-`): cmark could find
             // neither tasks nor headings, so it is not asked.
             outline = BlockOutline()
         }
+        self.paragraphStarts = outline.paragraphStarts
 
         for h in outline.headings where !h.insideListItem {
             sections.append((h.line, h.level, h.text))
@@ -114,6 +127,13 @@ public struct Document: Sendable {
         }
 
         var taskOfItem = [Int?](repeating: nil, count: outline.items.count)
+        // Tasks are large values: room for every item that opens with a box, so that a list of a
+        // million tasks is not copied as the array grows.
+        tasks.reserveCapacity(outline.items.reduce(0) { count, item in
+            guard let paragraph = item.paragraph, paragraph.line <= lines.count else { return count }
+            let at = lines.start(paragraph.line) + paragraph.column - 1
+            return at < bytes.count && bytes[at] == UInt8(ascii: "[") ? count + 1 : count
+        })
         for (index, item) in outline.items.enumerated() {
             guard let paragraph = item.paragraph, paragraph.line <= lines.count else { continue }
             let checkbox = lines.start(paragraph.line) + paragraph.column - 1

@@ -29,6 +29,26 @@ struct FormatRuleCheckSecondLookTests {
         #expect(!problems(text).contains { $0.contains("conflict") })
     }
 
+    @Test("a document read for a check finds the paragraphs in its one parse, as a second parse finds them",
+          arguments: SpecFile.allCases)
+    func oneParseForCheck(file: SpecFile) throws {
+        var withNearMisses = 0
+        for example in try SpecCorpus.examples(of: file) {
+            for form in ExampleForm.allCases {
+                let lf = example.input(form).bytes
+                // Near misses in every example, and a BOM and front matter in turn (columns and lines shift).
+                let variants = [lf, Array("- [] x\n".utf8) + lf, [0xEF, 0xBB, 0xBF] + Array("-[ ] y\n".utf8) + lf,
+                                Array("---\ncolor: red\n---\n- [ x] z\n".utf8) + lf]
+                for bytes in variants {
+                    let once = Document(bytes: bytes, forCheck: true).checkDiagnostics()
+                    #expect(once == Document(bytes: bytes).checkDiagnostics(), "\(example), \(form)")
+                    if once.contains(where: { $0.message.contains("is not a task") }) { withNearMisses += 1 }
+                }
+            }
+        }
+        #expect(withNearMisses > 0)
+    }
+
     @Test("near-miss checkboxes are reported where they start", arguments: [
         ("- [] x\n", "1:3"), ("-[ ] x\n", "1:1"), ("- [ x] x\n", "1:3"), ("- [ ]x\n", "1:3"), ("[ ] x\n", "1:1"),
         ("> - [x ] x\n", "1:5"), ("1. [  ] x\n", "1:4"), ("- [ ]\n", "1:3"), ("\u{FEFF}- [] x\n", "1:3"),

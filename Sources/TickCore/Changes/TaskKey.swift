@@ -110,7 +110,7 @@ extension Library {
         let old = storage
         let storage = SegmentStorage { _ = old }
         let segments = entries.map { entry in
-            let segment = entry.segment ?? storage.own(Segment.build(entry.document!, path: entry.file.path))
+            let segment = entry.segment ?? storage.adopt(Segment.built(entry.document!, path: entry.file.path))
             if let before = entry.old, !segment.hasSameRefs(as: before) { sameRefs = false }
             return segment
         }

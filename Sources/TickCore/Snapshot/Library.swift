@@ -495,9 +495,21 @@ struct Segment: @unchecked Sendable {
         (memory + foldedOffset).initializeMemory(as: UInt8.self, repeating: 0, count: Int(header.foldedLength))
     }
 
-    /// Builds the segment of a parsed list.
+    /// Builds the segment of a parsed list, as bytes.
     static func build(_ document: Document, path: String) -> [UInt8] {
+        let (memory, length) = built(document, path: path)
+        defer { memory.deallocate() }
+        return Array(UnsafeRawBufferPointer(start: memory, count: length))
+    }
+
+    /// Builds the segment of a parsed list straight into memory aligned for records (for
+    /// `SegmentStorage.adopt`). The document given is let go (when nothing else holds it) before the
+    /// areas are put together, and each area's parts are let go once copied, so that a huge list
+    /// never holds its document, its areas' parts and its segment at once.
+    static func built(_ document: consuming Document, path: String) -> (memory: UnsafeMutableRawPointer, length: Int) {
+        let count = document.tasks.count
         var text: [UInt8] = []
+        text.reserveCapacity(document.bytes.count)
         func add(_ bytes: some Collection<UInt8>) -> TextRef {
             let ref = TextRef(offset: UInt32(text.count), length: UInt32(bytes.count))
             text.append(contentsOf: bytes)
@@ -506,21 +518,21 @@ struct Segment: @unchecked Sendable {
         func add(_ string: String?) -> TextRef { string.map { add($0.utf8) } ?? .none }
         var sections: [String] = []
         var sectionIndex: [String: Int32] = [:]
-        var records: [TaskRecord] = []
-        records.reserveCapacity(document.tasks.count)
-        let names = Ref.names(path: path, document: document)
+        var hot: [HotRecord] = [], refs: [RefRecord] = [], cold: [ColdRecord] = [], searches: [SearchRecord] = []
+        hot.reserveCapacity(count)
+        refs.reserveCapacity(count)
+        cold.reserveCapacity(count)
+        searches.reserveCapacity(count)
+        var names = Ref.names(path: path, document: document)
         var open: UInt32 = 0
-        var phrases: [Int: TextRef] = [:]
         var folded: [UInt8] = []
         var foldedText: [UInt8] = []
-        var searches: [SearchRecord] = []
-        searches.reserveCapacity(document.tasks.count)
+        foldedText.reserveCapacity(document.bytes.count)
         func addFolded() -> TextRef {
             let ref = TextRef(offset: UInt32(foldedText.count), length: UInt32(folded.count))
             foldedText.append(contentsOf: folded)
             return ref
         }
-        text.reserveCapacity(document.bytes.count)
         for (i, task) in document.tasks.enumerated() {
             var section: Int32 = -1
             if let s = task.section {
@@ -535,8 +547,7 @@ struct Segment: @unchecked Sendable {
             let title = add(task.title)
             // The `id:` value goes right after the title's text; `reserved` holds its length (FORMAT.md 5.8).
             if let id = task.id { _ = add(id.utf8) }
-            if let phrase = task.repeatPhrase { phrases[task.line] = add(phrase) }
-            let idLength = UInt16(task.id?.utf8.count ?? 0)
+            let phrase = task.repeatPhrase.map { add($0) } ?? .none
             let tags = task.tags.isEmpty ? TextRef(offset: UInt32(text.count), length: 0) : add(task.tags.joined(separator: "\n"))
             folded.removeAll(keepingCapacity: true)
             Folding.fold(task.title.utf8, into: &folded)
@@ -554,59 +565,68 @@ struct Segment: @unchecked Sendable {
                 foldedNotes = addFolded()
             }
             searches.append(SearchRecord(title: foldedTitle, notes: foldedNotes))
-            records.append(TaskRecord(
-                refHash: names[i].hash,
+            let parent = task.parent.map(Int32.init) ?? -1
+            hot.append(HotRecord(
                 dueDay: task.due.map { Int32($0.day.daysSinceEpoch) } ?? .min,
-                dueMinutes: task.due?.minutes.map(Int16.init) ?? -1,
+                doneDay: task.doneDate.map { Int32($0.daysSinceEpoch) } ?? .min,
+                line: UInt32(task.line), dueMinutes: task.due?.minutes.map(Int16.init) ?? -1,
                 flags: (task.done ? 1 : 0) | (task.flagged ? 2 : 0) | (task.scheduled != nil || task.start != nil ? 4 : 0)
                     | (task.parent != nil ? 8 : 0) | (task.recurrence != nil ? 16 : 0) | (notes.isEmpty ? 0 : 32),
-                priority: UInt8(task.priority.rawValue),
-                doneDay: task.doneDate.map { Int32($0.daysSinceEpoch) } ?? .min,
-                line: UInt32(task.line), parent: task.parent.map(Int32.init) ?? -1, depth: UInt16(clamping: task.depth),
-                reserved: idLength, section: section, title: title, notes: noteRef, tags: tags))
+                priority: UInt8(task.priority.rawValue)))
+            let ref = RefRecord(refHash: names[i].hash, title: task.title.utf8, parent: parent)
+            refs.append(ref)
+            var c = ColdRecord(section: section, depth: UInt16(clamping: task.depth),
+                               reserved: UInt16(task.id?.utf8.count ?? 0), title: title, notes: noteRef, tags: tags,
+                               recurrence: task.recurrence?.packed ?? 0,
+                               until: task.until.map { Int32($0.daysSinceEpoch) } ?? .min, check: 0,
+                               scheduled: task.scheduled.map { Int32($0.daysSinceEpoch) } ?? .min,
+                               start: task.start.map { Int32($0.daysSinceEpoch) } ?? .min,
+                               repeatPhrase: phrase)
+            c.check = text.withUnsafeBytes { bytes in
+                ColdRecord.check(of: c, ref: ref, title: UnsafeRawBufferPointer(
+                    rebasing: bytes[Int(title.offset)..<Int(title.offset + title.length)]))
+            }
+            cold.append(c)
         }
         let sectionRefs = sections.map { add($0) }
-        let header = SegmentHeader(taskCount: UInt32(records.count), openCount: open, sectionCount: UInt32(sections.count),
+        var header = SegmentHeader(taskCount: UInt32(count), openCount: open, sectionCount: UInt32(sections.count),
                                    textLength: 0, foldedLength: 0, spare: 0, heading: add(document.heading),
                                    symbol: add(document.frontMatter?["symbol"]), color: add(document.frontMatter?["color"]),
                                    contentLength: UInt64(document.bytes.count), contentSum: Checksum.of(document.bytes))
-        var out: [UInt8] = []
-        var finalHeader = header
-        finalHeader.textLength = UInt32(text.count)
-        finalHeader.foldedLength = UInt32(foldedText.count)
-        withUnsafeBytes(of: finalHeader) { out.append(contentsOf: $0) }
-        for ref in sectionRefs { withUnsafeBytes(of: ref) { out.append(contentsOf: $0) } }
-        let hot = records.map { r in
-            HotRecord(dueDay: r.dueDay, doneDay: r.doneDay, line: r.line, dueMinutes: r.dueMinutes, flags: r.flags,
-                      priority: r.priority)
+        header.textLength = UInt32(text.count)
+        header.foldedLength = UInt32(foldedText.count)
+        _ = consume document
+        names = []
+
+        // Header, section refs, hot, ref and cold records, text; then, 8-byte aligned, search records
+        // and folded text, and padding to 8 bytes (zeros, as every gap).
+        func align(_ n: Int) -> Int { (n + 7) / 8 * 8 }
+        let textStart = MemoryLayout<SegmentHeader>.stride + sectionRefs.count * MemoryLayout<TextRef>.stride
+            + count * (MemoryLayout<HotRecord>.stride + MemoryLayout<RefRecord>.stride + MemoryLayout<ColdRecord>.stride)
+        let searchStart = align(textStart + text.count)
+        let length = align(searchStart + count * MemoryLayout<SearchRecord>.stride + foldedText.count)
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: max(length, 1), alignment: 16)
+        (memory + textStart + text.count).initializeMemory(as: UInt8.self, repeating: 0, count: searchStart - textStart - text.count)
+        let end = searchStart + count * MemoryLayout<SearchRecord>.stride + foldedText.count
+        (memory + end).initializeMemory(as: UInt8.self, repeating: 0, count: length - end)
+        var at = 0
+        func put<T>(_ values: inout [T]) {
+            values.withUnsafeBytes { if let base = $0.baseAddress { (memory + at).copyMemory(from: base, byteCount: $0.count) } }
+            at += values.count * MemoryLayout<T>.stride
+            values = []
         }
-        let refs = zip(records, document.tasks).map { r, task in
-            RefRecord(refHash: r.refHash, title: task.title.utf8, parent: r.parent)
-        }
-        let cold = text.withUnsafeBytes { text in
-            zip(zip(records, refs), document.tasks).map { pair, task in
-                let (r, ref) = pair
-                var c = ColdRecord(section: r.section, depth: r.depth,
-                                   reserved: r.reserved, title: r.title, notes: r.notes, tags: r.tags,
-                                   recurrence: task.recurrence?.packed ?? 0,
-                                   until: task.until.map { Int32($0.daysSinceEpoch) } ?? .min, check: 0,
-                                   scheduled: task.scheduled.map { Int32($0.daysSinceEpoch) } ?? .min,
-                                   start: task.start.map { Int32($0.daysSinceEpoch) } ?? .min,
-                                   repeatPhrase: phrases[task.line] ?? .none)
-                c.check = ColdRecord.check(of: c, ref: ref, title: UnsafeRawBufferPointer(
-                    rebasing: text[Int(r.title.offset)..<Int(r.title.offset + r.title.length)]))
-                return c
-            }
-        }
-        hot.withUnsafeBytes { out.append(contentsOf: $0) }
-        refs.withUnsafeBytes { out.append(contentsOf: $0) }
-        cold.withUnsafeBytes { out.append(contentsOf: $0) }
-        out.append(contentsOf: text)
-        while out.count % 8 != 0 { out.append(0) }
-        searches.withUnsafeBytes { out.append(contentsOf: $0) }
-        out.append(contentsOf: foldedText)
-        while out.count % 8 != 0 { out.append(0) }
-        return out
+        withUnsafeBytes(of: header) { (memory + at).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        at += MemoryLayout<SegmentHeader>.stride
+        var sectionList = sectionRefs
+        put(&sectionList)
+        put(&hot)
+        put(&refs)
+        put(&cold)
+        put(&text)
+        at = searchStart
+        put(&searches)
+        put(&foldedText)
+        return (memory, length)
     }
 }
 
@@ -724,23 +744,14 @@ final class SegmentStorage: @unchecked Sendable {
         release?()
     }
 
-    /// Keeps a copy of `bytes` and returns a segment over it.
-    func own(_ bytes: [UInt8]) -> Segment {
-        let (memory, length) = SegmentStorage.copy(bytes)
-        return adopt(memory, length: length)
-    }
-
-    /// Takes over memory from `copy` (made on any thread) and returns a segment over it.
+    /// Takes over memory from `Segment.built` (made on any thread) and returns a segment over it.
     func adopt(_ memory: UnsafeMutableRawPointer, length: Int) -> Segment {
         owned.append(memory)
         return Segment(base: UnsafeRawPointer(memory), length: length)
     }
 
-    /// `bytes` in memory aligned for records, for `adopt`.
-    static func copy(_ bytes: [UInt8]) -> (UnsafeMutableRawPointer, Int) {
-        let memory = UnsafeMutableRawPointer.allocate(byteCount: max(bytes.count, 1), alignment: 16)
-        bytes.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        return (memory, bytes.count)
+    func adopt(_ built: (memory: UnsafeMutableRawPointer, length: Int)) -> Segment {
+        adopt(built.memory, length: built.length)
     }
 }
 
@@ -913,7 +924,7 @@ public struct Library: Sendable {
     /// Builds a library from parsed documents (tests, and lists parsed in this run).
     public init(documents: [(file: ListFile, document: Document)], retired: RetiredRefs = RetiredRefs()) {
         let storage = SegmentStorage()
-        let segments = documents.map { storage.own(Segment.build($0.document, path: $0.file.path)) }
+        let segments = documents.map { storage.adopt(Segment.built($0.document, path: $0.file.path)) }
         self = Library.assemble(files: documents.map(\.file), segments: segments, storage: storage, retired: retired)
     }
 
@@ -1326,7 +1337,7 @@ extension Folder {
                 candidates.append(nil)
             }
         }
-        // Each worker copies its segment into memory of its own, so no list is held twice. A cached
+        // Each worker builds its segment into memory of its own, so no list is held twice. A cached
         // segment that needs its file's bytes is kept when they are the same: nothing is parsed.
         enum Outcome { case verified, parsed(UnsafeMutableRawPointer, Int) }
         let slots = ResultSlots<Result<Outcome, FileSystemError>>(count: stale.count)
@@ -1339,7 +1350,7 @@ extension Folder {
                 if let candidate = toVerify[k], candidate.isBuilt(from: bytes) {
                     slots[k] = .success(.verified)
                 } else {
-                    let (memory, length) = SegmentStorage.copy(Segment.build(Document(bytes: bytes, globalFilter: filter), path: file.path))
+                    let (memory, length) = Segment.built(Document(bytes: bytes, globalFilter: filter), path: file.path)
                     slots[k] = .success(.parsed(memory, length))
                 }
             } catch let error as FileSystemError {

@@ -18,7 +18,7 @@ public struct ListFileCheck: Sendable {
     /// With `globalFilter`, the file is read as the folder reads it (FORMAT.md 11): a checkbox line
     /// without the filter is no task, so it has nothing to report.
     public init(_ bytes: [UInt8], globalFilter: GlobalFilter? = nil) {
-        let document = Document(bytes: bytes, globalFilter: globalFilter)
+        let document = Document(bytes: bytes, globalFilter: globalFilter, forCheck: true)
         diagnostics = document.checkDiagnostics()
         let written = document.serialize()
         ids = document.tasks.compactMap { task in
