@@ -165,7 +165,7 @@ func runView(_ view: SmartView) -> Command.Run {
         // The rows, a range at a time, each with rows of its own (a large view's ranges are
         // rendered on several threads): before the first row of each run of rows in one `group`,
         // its `heading` (after a blank line but for the first); none when `heading` gives nil.
-        func writeRows<Group: Equatable>(group: @escaping @Sendable (Int) -> Group,
+        func writeRows<Group: Equatable & Sendable>(group: @escaping @Sendable (Int) -> Group,
                                          heading: @escaping @Sendable (Group) -> String?,
                                          level: @escaping @Sendable (Int) -> Int = { _ in 0 }) {
             library.renderRows(ids, render: { range in
