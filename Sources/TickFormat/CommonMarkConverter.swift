@@ -39,8 +39,8 @@ struct BlockOutline {
 enum CommonMarkConverter {
     /// Parses `bytes` (already stripped of a leading BOM and with front matter blanked).
     /// `columnShiftOnFirstLine` is added to columns on line 1 (the length of a stripped BOM).
-    /// With `paragraphStarts`, the outline also holds where every paragraph starts (as
-    /// `paragraphStarts(of:columnShiftOnFirstLine:)` gives them), from the same parse.
+    /// With `paragraphStarts`, the outline also holds where every paragraph starts, from the same
+    /// parse.
     static func outline(of bytes: UnsafeBufferPointer<UInt8>, columnShiftOnFirstLine shift: Int,
                         paragraphStarts: Bool = false) -> BlockOutline {
         var outline = BlockOutline()
@@ -106,23 +106,7 @@ enum CommonMarkConverter {
     /// The start (1-based line and byte column) of every paragraph, for `tick check`'s look at
     /// text that nearly is a task. Same input as `outline(of:columnShiftOnFirstLine:)`.
     static func paragraphStarts(of bytes: UnsafeBufferPointer<UInt8>, columnShiftOnFirstLine shift: Int) -> [(line: Int, column: Int)] {
-        let document: OpaquePointer? = bytes.withMemoryRebound(to: CChar.self) { chars in
-            cmark_parse_document(chars.baseAddress, chars.count, CMARK_OPT_DEFAULT)
-        }
-        guard let document else { return [] }
-        defer { cmark_node_free(document) }
-        guard let iterator = cmark_iter_new(document) else { return [] }
-        defer { cmark_iter_free(iterator) }
-        var starts: [(line: Int, column: Int)] = []
-        while true {
-            let event = cmark_iter_next(iterator)
-            if event == CMARK_EVENT_DONE { break }
-            guard event == CMARK_EVENT_ENTER, let node = cmark_iter_get_node(iterator),
-                  cmark_node_get_type(node) == CMARK_NODE_PARAGRAPH else { continue }
-            let line = Int(cmark_node_get_start_line(node))
-            starts.append((line, Int(cmark_node_get_start_column(node)) + (line == 1 ? shift : 0)))
-        }
-        return starts
+        outline(of: bytes, columnShiftOnFirstLine: shift, paragraphStarts: true).paragraphStarts ?? []
     }
 
     /// The literal text of a heading's inlines (emphasis and link markup dropped).

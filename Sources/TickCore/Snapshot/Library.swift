@@ -12,8 +12,8 @@ struct TextRef: Equatable {
     var isNone: Bool { offset == .max }
 }
 
-/// One task in a fixed layout: what every query needs, with its text as ranges of the segment's
-/// text. The same bytes are the in-memory form and the cache file's form.
+/// One task's hot, ref and cold records joined (`Segment.record`), for a reader of a whole task,
+/// with its text as ranges of the segment's text. Segments hold the three apart.
 struct TaskRecord {
     var refHash: UInt64
     var dueDay: Int32          // days since 1970-01-01, or .min
@@ -588,7 +588,7 @@ struct Segment: @unchecked Sendable {
             }
             cold.append(c)
         }
-        let sectionRefs = sections.map { add($0) }
+        var sectionRefs = sections.map { add($0) }
         var header = SegmentHeader(taskCount: UInt32(count), openCount: open, sectionCount: UInt32(sections.count),
                                    textLength: 0, foldedLength: 0, spare: 0, heading: add(document.heading),
                                    symbol: add(document.frontMatter?["symbol"]), color: add(document.frontMatter?["color"]),
@@ -604,10 +604,10 @@ struct Segment: @unchecked Sendable {
         let textStart = MemoryLayout<SegmentHeader>.stride + sectionRefs.count * MemoryLayout<TextRef>.stride
             + count * (MemoryLayout<HotRecord>.stride + MemoryLayout<RefRecord>.stride + MemoryLayout<ColdRecord>.stride)
         let searchStart = align(textStart + text.count)
-        let length = align(searchStart + count * MemoryLayout<SearchRecord>.stride + foldedText.count)
+        let end = searchStart + count * MemoryLayout<SearchRecord>.stride + foldedText.count
+        let length = align(end)
         let memory = UnsafeMutableRawPointer.allocate(byteCount: max(length, 1), alignment: 16)
         (memory + textStart + text.count).initializeMemory(as: UInt8.self, repeating: 0, count: searchStart - textStart - text.count)
-        let end = searchStart + count * MemoryLayout<SearchRecord>.stride + foldedText.count
         (memory + end).initializeMemory(as: UInt8.self, repeating: 0, count: length - end)
         var at = 0
         func put<T>(_ values: inout [T]) {
@@ -617,8 +617,7 @@ struct Segment: @unchecked Sendable {
         }
         withUnsafeBytes(of: header) { (memory + at).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         at += MemoryLayout<SegmentHeader>.stride
-        var sectionList = sectionRefs
-        put(&sectionList)
+        put(&sectionRefs)
         put(&hot)
         put(&refs)
         put(&cold)

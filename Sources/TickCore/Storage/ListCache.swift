@@ -83,9 +83,10 @@ struct ListCache {
     /// days and repetition phrase of FORMAT.md 11, hot records mark subtasks, rules and notes, ref
     /// records hold each task's ref, title length and parent, cold records carry a check of
     /// themselves, their ref record and their title, and
-    /// segments the length and checksum of their file's bytes, and the folded text of a search apart
-    /// with its own records; the header names the settings the lists were read with), mixed with the folding table's fingerprint: the cache holds folded
-    /// text, so a build that folds differently does not read it. A cache of an older layout is a miss.
+    /// segments the length and checksum of their file's bytes, and a search's folded text apart with
+    /// records of its own; the header names the settings the lists were read with), mixed with the
+    /// folding table's fingerprint: the cache holds folded text, so a build that folds differently
+    /// does not read it. A cache of an older layout is a miss.
     static let magic: UInt64 = 0x3231_4548_4341_4B54 ^ Folding.fingerprint
     static let deltaMagic: UInt64 = 0x3231_544C_4544_4B54 ^ Folding.fingerprint
     static let recordLayout = UInt32(MemoryLayout<HotRecord>.stride << 20 | MemoryLayout<RefRecord>.stride << 10
