@@ -47,8 +47,9 @@ extension Library {
 
     /// Renders rows and writes them in order: `render` turns a range of `ids` into bytes, `write`
     /// takes each range's bytes. In a folder of `parallelMinimum` tasks or more and from
-    /// `parallelRows` rows, every list holding a row is proven whole first (on several threads,
-    /// each list by one), so that rendering only reads, and ranges of rows are then rendered on
+    /// `parallelRows` rows, the areas that rows read (`SegmentProof.rows`) of every list holding a
+    /// row are proven first (on several threads, each list by one), so that rendering only reads
+    /// (`render` must not read search records), and ranges of rows are then rendered on
     /// several threads, a few at a time. Otherwise one range holds every row.
     public func renderRows(_ ids: [TaskID], render: @Sendable (Range<Int>) -> [UInt8], write: ([UInt8]) -> Void) {
         guard taskCount >= parallelMinimum, ids.count >= Library.parallelRows else {
@@ -59,7 +60,7 @@ extension Library {
         for id in ids { holdsRows[id.list] = true }
         let proving = holdsRows
         _ = inListRuns { range in
-            for l in range where proving[l] { lists[l].segment.proveWhole() }
+            for l in range where proving[l] { lists[l].segment.proveForRows() }
         }
         // Ref lengths are memoized on first use: settle the memo before threads read it.
         _ = shortRefLengths

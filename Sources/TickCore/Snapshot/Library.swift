@@ -331,12 +331,21 @@ struct Segment: @unchecked Sendable {
                                    count: Int(ref.length))
     }
 
+    /// The segment's whole folded text, which the search records' ranges point into.
+    func foldedText() -> UnsafeBufferPointer<UInt8> {
+        prove(SegmentProof.search)
+        return UnsafeBufferPointer(start: (base + foldedOffset).assumingMemoryBound(to: UInt8.self),
+                                   count: Int(header.foldedLength))
+    }
+
     /// Proves the cold records and the text at once, before a pass over every title of the list,
     /// which the records' own checks, one by one, would only make slower.
     func proveRecordsAndText() { prove(SegmentProof.cold | SegmentProof.text) }
 
-    /// Proves every area, so that nothing read from the segment afterwards writes to its proof.
-    func proveWhole() { prove(SegmentProof.all) }
+    /// Proves every area that a row reads (all but the search records and folded text), so that
+    /// rendering rows on several threads never writes to the proof. A row renderer must not read
+    /// the search area.
+    func proveForRows() { prove(SegmentProof.rows) }
 
     /// The bytes of the title of `record`, a record that `cold` returned from this segment.
     @inline(__always) func title(of record: ColdRecord) -> UnsafeBufferPointer<UInt8> { unprovenBytes(record.title) }
@@ -655,6 +664,8 @@ final class CacheContext: @unchecked Sendable {
 final class SegmentProof: @unchecked Sendable {
     static let hot: UInt8 = 1, cold: UInt8 = 2, text: UInt8 = 4, refs: UInt8 = 8, search: UInt8 = 16
     static let all = hot | refs | cold | text | search
+    /// The areas a row is rendered from.
+    static let rows = hot | refs | cold | text
 
     enum State { case intact, rebuilt, neutralized }
 

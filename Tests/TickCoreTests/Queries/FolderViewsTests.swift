@@ -361,6 +361,60 @@ struct FolderSearchTests {
         #expect(library.search(["coffee"]).first?.noteLine == nil)
     }
 
+    @Test("a word found across the end of one task's text and the start of the next is no hit")
+    func acrossTasks() {
+        let library = makeLibrary([("a.md", """
+            - [ ] abc
+              def
+            - [ ] ghi
+            - [ ] jk
+              lm jkl
+            - [ ] xyz plumb
+
+            """)])
+        func titles(_ words: [String]) -> [String] { library.titles(library.search(words).map(\.id)) }
+        // The folded text runs "abc", "def", "ghi", "jk", "lm jkl", "xyz plumb" with nothing between.
+        #expect(titles(["cd"]) == [])
+        #expect(titles(["fg"]) == [])
+        #expect(titles(["ijk"]) == [])
+        #expect(titles(["klm"]) == [])
+        #expect(titles(["jkl"]) == ["jk"])
+        #expect(titles(["jk"]) == ["jk"])
+        // The longest word leads the pass over the text; every word is still needed.
+        #expect(titles(["plumb", "x"]) == ["xyz plumb"])
+        #expect(titles(["plumb", "q"]) == [])
+        #expect(titles(["def", "abc"]) == ["abc"])
+    }
+
+    @Test("find agrees with a plain byte-by-byte search, from every start")
+    func findAgrees() {
+        var random = SeededGenerator(seed: 0x66_696E_64)
+        // Few distinct bytes, so that partial matches, repeats and matches at the ends are common.
+        let alphabet: [UInt8] = Array("abk z".utf8) + [0xC3, 0xA9]
+        func text(_ count: Int) -> [UInt8] { (0..<count).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] } }
+        func plain(_ needle: [UInt8], _ haystack: [UInt8], from start: Int) -> Int? {
+            guard haystack.count >= needle.count, start <= haystack.count - needle.count else { return nil }
+            return (start...(haystack.count - needle.count)).first { haystack[$0..<($0 + needle.count)].elementsEqual(needle) }
+        }
+        var compared = 0, found = 0
+        for _ in 0..<400 {
+            let haystack = text(Int(random.next() % 40))
+            let needle = text(1 + Int(random.next() % 4))
+            for start in 0...haystack.count {
+                let expected = plain(needle, haystack, from: start)
+                let actual = needle.withUnsafeBufferPointer { n in
+                    haystack.withUnsafeBufferPointer { find(n, in: $0, from: start) }
+                }
+                #expect(actual == expected, "\(needle) in \(haystack) from \(start)")
+                compared += 1
+                if expected != nil { found += 1 }
+            }
+        }
+        // Both outcomes were tried many times.
+        #expect(found > 1000)
+        #expect(compared - found > 1000)
+    }
+
     @Test("folding maps matches back to characters, whatever their length in bytes")
     func matchRanges() {
         #expect(Folding.fold("Ünïcödé") == Array("unicode".utf8))
