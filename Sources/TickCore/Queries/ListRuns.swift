@@ -62,6 +62,9 @@ extension Library {
         _ = inListRuns { range in
             for l in range where proving[l] { lists[l].segment.proveForRows() }
         }
+        let proofs = lists.indices.compactMap { proving[$0] ? lists[$0].segment.proof : nil }
+        proofs.forEach { $0.rendering = true }
+        defer { proofs.forEach { $0.rendering = false } }
         // Ref lengths are memoized on first use: settle the memo before threads read it.
         _ = shortRefLengths
         let ranges = rowRanges(ids.count)

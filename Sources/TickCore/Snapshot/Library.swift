@@ -678,6 +678,9 @@ final class SegmentProof: @unchecked Sendable {
     private(set) var state = State.intact
     /// How many cold records were proven one by one, by their own checks.
     private(set) var recordsChecked = 0
+    /// Set while rows are rendered on several threads (`Library.renderRows`), when nothing may be
+    /// proven any more: a test build stops if something is.
+    var rendering = false
 
     init(sums: SegmentSums, context: CacheContext) {
         self.sums = sums
@@ -695,6 +698,7 @@ final class SegmentProof: @unchecked Sendable {
     /// The checksums are worked out before taking the lock, so that threads reading lists of their
     /// own (`Library.inListRuns`) prove them at the same time; one segment is read by one thread.
     func prove(_ areas: UInt8, of segment: Segment) {
+        assert(!rendering, "a row read an area that proveForRows did not prove")
         let areas = areas & (SegmentProof.cold | SegmentProof.text) != 0 ? areas | SegmentProof.cold | SegmentProof.text : areas
         let order = [SegmentProof.hot, SegmentProof.refs, SegmentProof.cold, SegmentProof.text, SegmentProof.search]
         var held: UInt8 = 0
@@ -1067,6 +1071,9 @@ public struct Library: Sendable {
         return (fullRef(id, hash: r.refHash).hash, refLength(id), h.done, Int(h.priority), h.flagged, h.dueDay,
                 h.dueMinutes, h.doneDay, h.hasNotes, segment.title(of: c))
     }
+
+    /// A task's due date, from its hot record alone.
+    public func due(_ id: TaskID) -> DueDate? { lists[id.list].segment.hot(id.index).due }
 
     /// The rule of a task's `rec:` token (FORMAT.md 5.10), or nil: what a row's `↻` shows.
     public func recurrence(_ id: TaskID) -> RecurrenceRule? {

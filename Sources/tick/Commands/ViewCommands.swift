@@ -188,7 +188,7 @@ func runView(_ view: SmartView) -> Command.Run {
         switch view {
         case .scheduled, .upcoming:
             if ids.isEmpty { out.line(bold(view == .upcoming ? "Upcoming" : "Scheduled")) }
-            writeRows(group: { ScheduleGroup(due: library.task(ids[$0]).due!, now: now) },
+            writeRows(group: { ScheduleGroup(due: library.due(ids[$0])!, now: now) },
                       heading: { bold($0.title(now: now)) })
         case .all:
             if ids.isEmpty { out.line(bold("All")) }

@@ -106,6 +106,7 @@ struct ListRunsTests {
         // The areas a row reads are proven; the search records and folded text wait for a search.
         for l in Set(ids.map(\.list)) { #expect(proofs[l]?.unproven.pointee == SegmentProof.search) }
         #expect(proofs[rowless]?.unproven.pointee == SegmentProof.all)
+        #expect(proofs.allSatisfy { $0?.rendering == false })
 
         // Below the minimum, one range on this thread.
         var serial = library
