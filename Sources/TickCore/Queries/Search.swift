@@ -67,7 +67,8 @@ extension Library {
     /// after the task before), as a segment built here always is: then every task must be matched.
     private func scan(_ segment: Segment, for needle: [UInt8], _ candidate: (Int) -> Void) -> Bool {
         let count = segment.taskCount
-        // The ranges of each task's folded text, checked to follow one another.
+        // The ranges of each task's folded text, checked to follow one another: a task's notes
+        // (empty ones placed right after its title) end where its text ends.
         var ranges: [(title: Range<Int>, notes: Range<Int>)] = []
         ranges.reserveCapacity(count)
         var end = 0
@@ -88,12 +89,12 @@ extension Library {
         needle.withUnsafeBufferPointer { needle in
             var from = 0, i = 0
             while i < count, let at = TickCore.find(needle, in: text, from: from) {
-                while i < count, max(ranges[i].title.upperBound, ranges[i].notes.upperBound) <= at { i += 1 }
+                while i < count, ranges[i].notes.upperBound <= at { i += 1 }
                 guard i < count else { break }
                 func holds(_ r: Range<Int>) -> Bool { r.lowerBound <= at && at + needle.count <= r.upperBound }
                 if holds(ranges[i].title) || holds(ranges[i].notes) {
                     candidate(i)
-                    from = max(ranges[i].title.upperBound, ranges[i].notes.upperBound)
+                    from = ranges[i].notes.upperBound
                     i += 1
                 } else {
                     from = at + 1

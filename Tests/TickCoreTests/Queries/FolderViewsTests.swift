@@ -374,6 +374,7 @@ struct FolderSearchTests {
             """)])
         func titles(_ words: [String]) -> [String] { library.titles(library.search(words).map(\.id)) }
         // The folded text runs "abc", "def", "ghi", "jk", "lm jkl", "xyz plumb" with nothing between.
+        #expect(Array(library.lists[0].segment.foldedText()) == Array("abcdefghijklm jklxyz plumb".utf8))
         #expect(titles(["cd"]) == [])
         #expect(titles(["fg"]) == [])
         #expect(titles(["ijk"]) == [])
