@@ -12,6 +12,10 @@ int tick_rename_exchange(const char *from, const char *to);
 /// in `haystack`, or NULL.
 const void *tick_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length);
 
+/// Asks the processor to start loading the cache line at `address` for a read soon: a hint that
+/// never faults, whatever the address.
+static inline void tick_prefetch(const void *address) { __builtin_prefetch(address, 0, 3); }
+
 /// errno of the calling thread (Swift cannot read the macro directly on every libc).
 int tick_errno(void);
 

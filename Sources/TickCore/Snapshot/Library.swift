@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import TickFormat
 
 // MARK: - Records
@@ -131,6 +132,11 @@ struct SearchRecord {
 }
 
 extension ColdRecord {
+    /// A record of no text, section or dates: what a damaged record reads as, harmlessly.
+    static let empty = ColdRecord(section: -1, depth: 0, reserved: 0, title: TextRef(offset: 0, length: 0),
+                                  notes: TextRef(offset: 0, length: 0), tags: TextRef(offset: 0, length: 0),
+                                  recurrence: 0, until: .min, check: 0)
+
     /// The days a record's `until` may hold: 0001-01-01 to 9999-12-31.
     static let days = Int32(-Day.firstDayOffset)...Int32(Day(year: 9999, month: 12, day: 31)!.daysSinceEpoch)
 
@@ -342,10 +348,31 @@ struct Segment: @unchecked Sendable {
     /// which the records' own checks, one by one, would only make slower.
     func proveRecordsAndText() { prove(SegmentProof.cold | SegmentProof.text) }
 
-    /// Proves every area that a row reads (all but the search records and folded text), so that
-    /// rendering rows on several threads never writes to the proof. A row renderer must not read
-    /// the search area.
+    /// Proves what rows read before they are rendered on several threads, so that rendering never
+    /// writes to the proof: the hot records, and when `rows` is more than a quarter of the list's
+    /// tasks every area a row reads (all but the search records and folded text), else nothing
+    /// more, since each row's cold record is then proven by its own check as it is read
+    /// (`SegmentProof.rendering`). A row renderer must not read the search area.
+    func proveForRows(_ rows: Int) {
+        prove(rows > taskCount / 4 ? SegmentProof.rows : SegmentProof.hot)
+    }
+
+    /// Proves every area that a row reads.
     func proveForRows() { prove(SegmentProof.rows) }
+
+    /// Starts loading task `i`'s hot, ref and cold records, for a read soon (`Library.prefetchRows`).
+    func prefetchRecords(_ i: Int) {
+        prefetch(base + hotOffset + i * MemoryLayout<HotRecord>.stride)
+        prefetch(base + refsOffset + i * MemoryLayout<RefRecord>.stride)
+        prefetch(base + coldOffset + i * MemoryLayout<ColdRecord>.stride)
+    }
+
+    /// Starts loading the start of task `i`'s title, once its cold record is loaded. The record is
+    /// read unproven, for an address alone, kept within the text.
+    func prefetchTitle(_ i: Int) {
+        let c = base.load(fromByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
+        prefetch(base + textOffset + min(Int(c.title.offset), Int(header.textLength)))
+    }
 
     /// The bytes of the title of `record`, a record that `cold` returned from this segment.
     @inline(__always) func title(of record: ColdRecord) -> UnsafeBufferPointer<UInt8> { unprovenBytes(record.title) }
@@ -494,8 +521,7 @@ struct Segment: @unchecked Sendable {
             memory.storeBytes(of: RefRecord(refHash: 0, title: [], parent: -1),
                               toByteOffset: refsOffset + i * MemoryLayout<RefRecord>.stride, as: RefRecord.self)
             let empty = TextRef(offset: 0, length: 0)
-            memory.storeBytes(of: ColdRecord(section: -1, depth: 0, reserved: 0, title: empty,
-                                             notes: empty, tags: empty, recurrence: 0, until: .min, check: 0),
+            memory.storeBytes(of: ColdRecord.empty,
                               toByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
             memory.storeBytes(of: SearchRecord(title: empty, notes: empty),
                               toByteOffset: searchOffset + i * MemoryLayout<SearchRecord>.stride, as: SearchRecord.self)
@@ -645,6 +671,10 @@ final class CacheContext: @unchecked Sendable {
     let damaged: () -> Void
     let lock = StateLock()
     private var reported = false
+    /// Set when a cold record read while rows were rendered on several threads failed its own
+    /// check (`SegmentProof.rendering`): `Library.renderRows` then proves those lists whole and
+    /// renders the rest again on one thread.
+    let rowDamage = Atomic<Bool>(false)
 
     init(rebuild: @escaping @Sendable (ListFile) -> [UInt8]?, damaged: @escaping () -> Void) {
         self.rebuild = rebuild
@@ -679,7 +709,9 @@ final class SegmentProof: @unchecked Sendable {
     /// How many cold records were proven one by one, by their own checks.
     private(set) var recordsChecked = 0
     /// Set while rows are rendered on several threads (`Library.renderRows`), when nothing may be
-    /// proven any more: a test build stops if something is.
+    /// proven any more (a test build stops if something is): a cold record not proven with its
+    /// area is then proven by its own check alone, which writes nothing, and one that fails it is
+    /// read as an empty record and noted in `context.rowDamage`.
     var rendering = false
 
     init(sums: SegmentSums, context: CacheContext) {
@@ -734,6 +766,11 @@ final class SegmentProof: @unchecked Sendable {
     /// reads those alone), else with all of the segment's records and text (read again, since a
     /// damaged segment is replaced).
     func proven(_ c: ColdRecord, at i: Int, of segment: Segment) -> ColdRecord {
+        if rendering {
+            if segment.holdsCheck(c, at: i) { return c }
+            context.rowDamage.store(true, ordering: .relaxed)
+            return ColdRecord.empty
+        }
         let holds = context.lock.withLock {
             guard recordsChecked <= segment.taskCount / 4, segment.holdsCheck(c, at: i) else { return false }
             recordsChecked += 1
@@ -1059,6 +1096,19 @@ public struct Library: Sendable {
             out.append(contentsOf: bytes)
         } else {
             out.append(contentsOf: String(decoding: bytes, as: UTF8.self).utf8)
+        }
+    }
+
+    /// Starts loading the records of the row `ids[k + 16]` and the title of `ids[k + 8]`: a renderer
+    /// of rows in order calls it before row `k`, so that a row finds what it reads loaded.
+    public func prefetchRows(_ ids: [TaskID], at k: Int) {
+        if k + 16 < ids.count {
+            let id = ids[k + 16]
+            lists[id.list].segment.prefetchRecords(id.index)
+        }
+        if k + 8 < ids.count {
+            let id = ids[k + 8]
+            lists[id.list].segment.prefetchTitle(id.index)
         }
     }
 

@@ -179,6 +179,7 @@ func runView(_ view: SmartView) -> Command.Run {
                         b.append(contentsOf: (text + "\n").utf8)
                     }
                     previous = current
+                    library.prefetchRows(ids, at: k)
                     rows.appendLine(ids[k], level: level(k), to: &b)
                 }
                 return b

@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 import TickFormat
 @testable import TickCore
@@ -114,6 +115,68 @@ struct ListRunsTests {
         let one = RangeRecorder()
         serial.renderRows(ids, render: { range in one.add(range); return [] }, write: { _ in })
         #expect(one.ranges == [ids.indices])
+    }
+}
+
+extension ListRunsTests {
+    /// Each row's ref and title, rendered by `renderRows`.
+    static func rendered(_ ids: [TaskID], of library: Library) -> String {
+        var out: [UInt8] = []
+        library.renderRows(ids, render: { range in
+            Array(range.map { k in
+                let fields = library.rowFields(ids[k])
+                return "\(ids[k].list).\(ids[k].index) \(fields.refHash) \(String(decoding: fields.title, as: UTF8.self))\n"
+            }.joined().utf8)
+        }, write: { out += $0 })
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    @Test("rows of a few tasks of each list are proven by their records' own checks as they render; a damaged record is rendered from its file")
+    func rowRecordChecks() throws {
+        let dir = try Corruption.makeFolder(lists: 70, tasksPerList: 250...350, seed: 37)
+        let folder = Corruption.folder(dir.path)
+        let uncached = Self.inRuns(folder.load(useCache: false).library)
+        _ = folder.load()
+        let original = Corruption.cacheBytes(dir)
+        let files = folder.scan().lists
+        // A fifth of each list's tasks: fewer than a quarter, so no list is proven whole.
+        let ids = uncached.ids.filter { $0.index % 5 == 2 }
+        #expect(ids.count >= Library.parallelRows)
+        let expected = Self.rendered(ids, of: uncached)
+        #expect(expected.split(separator: "\n").count == ids.count)
+
+        func load(_ bytes: [UInt8]) throws -> (library: Library, mapped: MappedFile) {
+            let mapped = try #require(MappedFile(copying: bytes))
+            let cached = ListCache.load(mapped, rebuild: folder.rebuilder) {}
+            return (Self.inRuns(folder.assemble(files, cached: cached).library), mapped)
+        }
+        let sound = try load(original)
+        #expect(Self.rendered(ids, of: sound.library) == expected)
+        for l in Set(ids.map(\.list)) {
+            let proof = try #require(sound.library.lists[l].segment.proof)
+            #expect(proof.unproven.pointee & SegmentProof.hot == 0)
+            #expect(proof.unproven.pointee & (SegmentProof.cold | SegmentProof.refs | SegmentProof.text) != 0)
+            #expect(proof.state == .intact)
+        }
+
+        // A damaged check in one row's cold record: the rows are those of the files all the same.
+        var random = SeededRandom(seed: 43)
+        for round in 0..<8 {
+            let id = try #require(ids.randomElement(using: &random))
+            let segment = sound.library.lists[id.list].segment
+            let at = segment.base - UnsafeRawPointer(sound.mapped.base) + segment.refsOffset
+                + segment.taskCount * MemoryLayout<RefRecord>.stride + id.index * MemoryLayout<ColdRecord>.stride
+                + MemoryLayout<ColdRecord>.offset(of: \ColdRecord.check)!
+            var damaged = original
+            damaged[at] ^= 1 << UInt8.random(in: 0..<8, using: &random)
+            let repaired = try load(damaged)
+            #expect(Self.rendered(ids, of: repaired.library) == expected, "round \(round)")
+            let proof = try #require(repaired.library.lists[id.list].segment.proof)
+            #expect(proof.state == .rebuilt, "round \(round)")
+            let damageNoted = proof.context.rowDamage.load(ordering: .relaxed)
+            #expect(!damageNoted)
+        }
+        withExtendedLifetime(dir) {}  // the lists stay for the damaged segments' parses
     }
 }
 
