@@ -79,8 +79,9 @@ extension Library {
             for l in range {
                 let segment = lists[l].segment
                 let first = places.count
-                for i in 0..<segment.taskCount {
-                    let r = segment.hot(i)
+                let records = segment.hotRecords()
+                for i in records.indices {
+                    let r = records[i]
                     let wanted: Bool
                     switch query.view {
                     case .today: wanted = segment.isForToday(i, r, today: today)
@@ -213,16 +214,16 @@ extension Library {
             var counts = HomeCounts()
             for l in range {
                 let segment = lists[l].segment
-                for i in 0..<segment.taskCount {
-                    let r = segment.hot(i)
+                let records = segment.hotRecords()
+                // Counted without branches on the fields, which no branch predictor guesses.
+                for i in records.indices {
+                    let r = records[i]
                     guard !r.done else { continue }
-                    counts.all += 1
-                    if r.flagged { counts.flagged += 1 }
-                    if segment.isForToday(i, r, today: today) { counts.today += 1 }
-                    if r.dueDay != .min {
-                        counts.scheduled += 1
-                        if r.isOverdue(today: today, minutes: now.minutes) { counts.overdue += 1 }
-                    }
+                    counts.all &+= 1
+                    counts.flagged &+= r.flagged ? 1 : 0
+                    counts.today &+= segment.isForToday(i, r, today: today) ? 1 : 0
+                    counts.scheduled &+= r.dueDay != .min ? 1 : 0
+                    counts.overdue &+= r.isOverdue(today: today, minutes: now.minutes) ? 1 : 0
                 }
             }
             return counts

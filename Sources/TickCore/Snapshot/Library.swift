@@ -193,8 +193,10 @@ struct SegmentHeader {
     var textLength: UInt32
     /// The length of the folded text, which follows the search records.
     var foldedLength: UInt32
-    /// Nothing: it keeps the fields after it aligned.
-    var spare: UInt32
+    /// The length of the names' text (heading, symbol, colour and section names), which follows
+    /// the section refs, padded with zeros to 8 bytes: the refs below and the section refs point
+    /// into it, so that a list's name is read next to its header.
+    var namesLength: UInt32
     var heading: TextRef
     var symbol: TextRef
     var color: TextRef
@@ -207,8 +209,8 @@ struct SegmentHeader {
 
 /// The checksums of a segment's six areas, as the cache keeps them.
 struct SegmentSums: Equatable {
-    /// The header, the section refs and the text of the list's heading, symbol, colour and section
-    /// names (`Segment.headSum`): what a list's name and a row's section read.
+    /// The header, the section refs and the names' text that follows them, up to the hot records
+    /// (`Segment.headSum`): what a list's name and a row's section read.
     var head: UInt64
     var hot: UInt64
     var refs: UInt64
@@ -218,8 +220,8 @@ struct SegmentSums: Equatable {
     var search: UInt64
 }
 
-/// One list's block: header, section names (as text refs), hot records, ref records, cold records,
-/// text, then (8-byte aligned) search records and folded text.
+/// One list's block: header, section refs, the names' text (padded to 8 bytes), hot records, ref
+/// records, cold records, text, then (8-byte aligned) search records and folded text.
 ///
 /// A segment built in this run is trusted. One read from the cache file carries a `SegmentProof`:
 /// its header and names were checked on loading, and each other area (hot records, ref records,
@@ -254,8 +256,8 @@ struct Segment: @unchecked Sendable {
         let plain = Segment(base: base, length: length)
         guard plain.isConsistent else { return nil }
         let h = plain.header
-        let text = UInt64(h.textLength)
-        func fits(_ ref: TextRef) -> Bool { ref.isNone || UInt64(ref.offset) + UInt64(ref.length) <= text }
+        let names = UInt64(h.namesLength)
+        func fits(_ ref: TextRef) -> Bool { ref.isNone || UInt64(ref.offset) + UInt64(ref.length) <= names }
         guard fits(h.heading), fits(h.symbol), fits(h.color), h.openCount <= h.taskCount,
               (0..<Int(h.sectionCount)).allSatisfy({ fits(plain.sectionRef($0)) }), plain.headSum() == sums.head
         else { return nil }
@@ -267,7 +269,8 @@ struct Segment: @unchecked Sendable {
     }
 
     fileprivate var sectionsOffset: Int { MemoryLayout<SegmentHeader>.stride }
-    fileprivate var hotOffset: Int { sectionsOffset + Int(header.sectionCount) * MemoryLayout<TextRef>.stride }
+    fileprivate var namesOffset: Int { sectionsOffset + Int(header.sectionCount) * MemoryLayout<TextRef>.stride }
+    fileprivate var hotOffset: Int { namesOffset + (Int(header.namesLength) + 7) / 8 * 8 }
     var refsOffset: Int { hotOffset + Int(header.taskCount) * MemoryLayout<HotRecord>.stride }
     fileprivate var coldOffset: Int { refsOffset + Int(header.taskCount) * MemoryLayout<RefRecord>.stride }
     fileprivate var textOffset: Int { coldOffset + Int(header.taskCount) * MemoryLayout<ColdRecord>.stride }
@@ -294,6 +297,12 @@ struct Segment: @unchecked Sendable {
     @inline(__always) func hot(_ i: Int) -> HotRecord {
         prove(SegmentProof.hot)
         return base.load(fromByteOffset: hotOffset + i * MemoryLayout<HotRecord>.stride, as: HotRecord.self)
+    }
+
+    /// Every hot record of the list, proven: for a pass over every task.
+    func hotRecords() -> UnsafeBufferPointer<HotRecord> {
+        prove(SegmentProof.hot)
+        return UnsafeBufferPointer(start: (base + hotOffset).assumingMemoryBound(to: HotRecord.self), count: taskCount)
     }
 
     /// Task `i`'s ref record, for a pass over every task of the list: proven with the whole area.
@@ -415,23 +424,16 @@ struct Segment: @unchecked Sendable {
 
     func string(_ ref: TextRef) -> String? { ref.isNone ? nil : String(decoding: bytes(ref), as: UTF8.self) }
 
-    /// The checksum of the header, the section refs and the names' text (every ref in bounds).
-    fileprivate func headSum() -> UInt64 {
-        var sum = Checksum.of(base, count: hotOffset)
-        func add(_ ref: TextRef) {
-            let name = unprovenBytes(ref)
-            sum = (sum ^ (ref.isNone ? 0 : Checksum.of(name.baseAddress!, count: name.count))) &* 0x9E37_79B9_7F4A_7C15
-        }
-        add(header.heading)
-        add(header.symbol)
-        add(header.color)
-        for k in 0..<Int(header.sectionCount) { add(sectionRef(k)) }
-        return sum
-    }
+    /// The checksum of the header, the section refs and the names' text with its padding: the
+    /// bytes before the hot records, in one piece.
+    fileprivate func headSum() -> UInt64 { Checksum.of(base, count: hotOffset) }
 
-    /// A name of the head (heading, symbol, colour, section): proven with the header on loading.
+    /// A name of the head (heading, symbol, colour, section), from the names' text: proven with the
+    /// header on loading.
     func headName(_ ref: TextRef) -> String? {
-        ref.isNone ? nil : String(decoding: unprovenBytes(ref), as: UTF8.self)
+        guard !ref.isNone else { return nil }
+        return String(decoding: UnsafeRawBufferPointer(start: base + namesOffset + Int(ref.offset), count: Int(ref.length)),
+                      as: UTF8.self)
     }
 
     fileprivate func sectionRef(_ k: Int) -> TextRef {
@@ -623,25 +625,38 @@ struct Segment: @unchecked Sendable {
             }
             cold.append(c)
         }
-        var sectionRefs = sections.map { add($0) }
+        var headNames: [UInt8] = []
+        func name(_ string: String?) -> TextRef {
+            guard let string else { return .none }
+            let ref = TextRef(offset: UInt32(headNames.count), length: UInt32(string.utf8.count))
+            headNames.append(contentsOf: string.utf8)
+            return ref
+        }
+        var sectionRefs = sections.map { name($0) }
         var header = SegmentHeader(taskCount: UInt32(count), openCount: open, sectionCount: UInt32(sections.count),
-                                   textLength: 0, foldedLength: 0, spare: 0, heading: add(document.heading),
-                                   symbol: add(document.frontMatter?["symbol"]), color: add(document.frontMatter?["color"]),
+                                   textLength: 0, foldedLength: 0, namesLength: 0, heading: name(document.heading),
+                                   symbol: name(document.frontMatter?["symbol"]), color: name(document.frontMatter?["color"]),
                                    contentLength: UInt64(document.bytes.count), contentSum: Checksum.of(document.bytes))
+        header.namesLength = UInt32(headNames.count)
         header.textLength = UInt32(text.count)
         header.foldedLength = UInt32(foldedText.count)
         _ = consume document
         names = []
 
-        // Header, section refs, hot, ref and cold records, text; then, 8-byte aligned, search records
-        // and folded text, and padding to 8 bytes (zeros, as every gap).
+        // Header, section refs, names' text and padding to 8 bytes, hot, ref and cold records, text;
+        // then, 8-byte aligned, search records and folded text, and padding to 8 bytes (zeros, as
+        // every gap).
         func align(_ n: Int) -> Int { (n + 7) / 8 * 8 }
-        let textStart = MemoryLayout<SegmentHeader>.stride + sectionRefs.count * MemoryLayout<TextRef>.stride
+        let namesStart = MemoryLayout<SegmentHeader>.stride + sectionRefs.count * MemoryLayout<TextRef>.stride
+        let hotStart = align(namesStart + headNames.count)
+        let textStart = hotStart
             + count * (MemoryLayout<HotRecord>.stride + MemoryLayout<RefRecord>.stride + MemoryLayout<ColdRecord>.stride)
         let searchStart = align(textStart + text.count)
         let end = searchStart + count * MemoryLayout<SearchRecord>.stride + foldedText.count
         let length = align(end)
         let memory = UnsafeMutableRawPointer.allocate(byteCount: max(length, 1), alignment: 16)
+        (memory + namesStart + headNames.count).initializeMemory(as: UInt8.self, repeating: 0,
+                                                                 count: hotStart - namesStart - headNames.count)
         (memory + textStart + text.count).initializeMemory(as: UInt8.self, repeating: 0, count: searchStart - textStart - text.count)
         (memory + end).initializeMemory(as: UInt8.self, repeating: 0, count: length - end)
         var at = 0
@@ -653,6 +668,8 @@ struct Segment: @unchecked Sendable {
         withUnsafeBytes(of: header) { (memory + at).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         at += MemoryLayout<SegmentHeader>.stride
         put(&sectionRefs)
+        put(&headNames)
+        at = hotStart
         put(&hot)
         put(&refs)
         put(&cold)

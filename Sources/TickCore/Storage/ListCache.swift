@@ -78,17 +78,18 @@ struct ListCache {
         static let mustVerify: UInt32 = 2
     }
 
-    /// "TKACHE12" for a base and "TKDELT12" for a delta (checksummed; records name tasks by the refs
+    /// "TKACHE13" for a base and "TKDELT13" for a delta (checksummed; records name tasks by the refs
     /// of FORMAT.md 5.8, carry the `rec:` and `until:` of FORMAT.md 5.10, the scheduled and start
     /// days and repetition phrase of FORMAT.md 11, hot records mark subtasks, rules and notes, ref
     /// records hold each task's ref, title length and parent, cold records carry a check of
     /// themselves, their ref record and their title, and
-    /// segments the length and checksum of their file's bytes, and a search's folded text apart with
+    /// segments the length and checksum of their file's bytes, their list's names next to their
+    /// header, and a search's folded text apart with
     /// records of its own; the header names the settings the lists were read with), mixed with the
     /// folding table's fingerprint: the cache holds folded text, so a build that folds differently
     /// does not read it. A cache of an older layout is a miss.
-    static let magic: UInt64 = 0x3231_4548_4341_4B54 ^ Folding.fingerprint
-    static let deltaMagic: UInt64 = 0x3231_544C_4544_4B54 ^ Folding.fingerprint
+    static let magic: UInt64 = 0x3331_4548_4341_4B54 ^ Folding.fingerprint
+    static let deltaMagic: UInt64 = 0x3331_544C_4544_4B54 ^ Folding.fingerprint
     static let recordLayout = UInt32(MemoryLayout<HotRecord>.stride << 20 | MemoryLayout<RefRecord>.stride << 10
                                      | MemoryLayout<ColdRecord>.stride)
     /// Nanoseconds before the cache's writing during which a change makes an entry racy.
