@@ -118,7 +118,7 @@ extension Library {
         var hit = SearchHit(id: TaskID(list: l, index: i), noteLine: nil, words: needles)
         // Folding keeps line feeds, so line k of the folded notes is line k of the notes.
         if !onlyInNotes.isEmpty, let k = firstLine(in: notes, holdingAnyOf: onlyInNotes) {
-            let lines = segment.bytes(segment.cold(i).notes).split(separator: 0x0A, omittingEmptySubsequences: false)
+            let lines = segment.notes(i).split(separator: 0x0A, omittingEmptySubsequences: false)
             if k < lines.count {
                 hit.noteLine = NoteLine(text: String(decoding: lines[k], as: UTF8.self), words: needles)
             }
@@ -146,17 +146,31 @@ func find(_ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer
     }
     let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
     let pattern = UInt64(byte) &* ones
-    // `q` walks the places of the anchor byte: a match starts `anchor` bytes before it.
+    // A high bit for each byte of `at`'s eight equal to the anchor byte (and perhaps for some after
+    // one: each place is compared).
+    @inline(__always) func marks(_ at: Int) -> UInt64 {
+        let x = UnsafeRawPointer(base + at).loadUnaligned(as: UInt64.self) ^ pattern
+        return (x &- ones) & ~x & highs
+    }
+    // `q` walks the places of the anchor byte: a match starts `anchor` bytes before it. Sixteen
+    // bytes at a time while no place is marked, which is most of the text.
     var q = max(start, 0) + anchor
     while q + 8 <= haystack.count, q - anchor <= last {
-        let x = UnsafeRawPointer(base + q).loadUnaligned(as: UInt64.self) ^ pattern
-        // A high bit for each byte equal to the anchor byte (and perhaps for some after it: each is compared).
-        var marks = (x &- ones) & ~x & highs
-        while marks != 0 {
-            let k = q + marks.trailingZeroBitCount / 8 - anchor
+        var found = marks(q)
+        if found == 0, q + 16 <= haystack.count {
+            let next = marks(q + 8)
+            if next == 0 {
+                q += 16
+                continue
+            }
+            q += 8
+            found = next
+        }
+        while found != 0 {
+            let k = q + found.trailingZeroBitCount / 8 - anchor
             if k > last { return nil }
             if base[k + anchor] == byte, isMatch(k) { return k }
-            marks &= marks &- 1
+            found &= found &- 1
         }
         q += 8
     }

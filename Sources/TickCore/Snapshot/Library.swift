@@ -93,6 +93,9 @@ struct ColdRecord {
     var start: Int32 = .min
     /// The Tasks plugin's repetition phrase as written (`every week`), or none.
     var repeatPhrase: TextRef = .none
+    /// The check of the notes' bytes (`ColdRecord.notesCheck`), which the record's own check covers:
+    /// a search showing a note line proves that note alone. It makes the record 64 bytes.
+    var notesCheck: UInt32 = 0
 }
 
 /// What a pass over every task of a list reads beside the hot records: the task's ref, and what
@@ -139,6 +142,12 @@ extension ColdRecord {
 
     /// The days a record's `until` may hold: 0001-01-01 to 9999-12-31.
     static let days = Int32(-Day.firstDayOffset)...Int32(Day(year: 9999, month: 12, day: 31)!.daysSinceEpoch)
+
+    /// The check of a task's notes' bytes, in 32 bits.
+    static func notesCheck(of notes: UnsafeRawBufferPointer) -> UInt32 {
+        let h = notes.isEmpty ? 0 : Checksum.of(notes.baseAddress!, count: notes.count)
+        return UInt32(truncatingIfNeeded: h ^ h >> 32)
+    }
 
     /// The check of `record` (its `check` field aside), of its task's ref record and of its title's
     /// bytes, in 32 bits.
@@ -383,6 +392,19 @@ struct Segment: @unchecked Sendable {
         prefetch(base + textOffset + min(Int(c.title.offset), Int(header.textLength)))
     }
 
+    /// The bytes of task `i`'s notes. While the text is not proven whole, they are proven by the
+    /// notes check of the task's cold record (itself proven): a search showing a few note lines of
+    /// a list reads those alone. Notes that fail it prove the text whole (a damaged segment is
+    /// replaced) and are read again.
+    func notes(_ i: Int) -> UnsafeBufferPointer<UInt8> {
+        let c = cold(i)
+        if let unproven, unproven.pointee & SegmentProof.text != 0 {
+            let notes = unprovenBytes(c.notes)
+            if ColdRecord.notesCheck(of: UnsafeRawBufferPointer(notes)) == c.notesCheck { return notes }
+        }
+        return bytes(cold(i).notes)
+    }
+
     /// The bytes of the title of `record`, a record that `cold` returned from this segment.
     @inline(__always) func title(of record: ColdRecord) -> UnsafeBufferPointer<UInt8> { unprovenBytes(record.title) }
 
@@ -619,6 +641,10 @@ struct Segment: @unchecked Sendable {
                                scheduled: task.scheduled.map { Int32($0.daysSinceEpoch) } ?? .min,
                                start: task.start.map { Int32($0.daysSinceEpoch) } ?? .min,
                                repeatPhrase: phrase)
+            c.notesCheck = text.withUnsafeBytes { bytes in
+                ColdRecord.notesCheck(of: UnsafeRawBufferPointer(
+                    rebasing: bytes[Int(noteRef.offset)..<Int(noteRef.offset + noteRef.length)]))
+            }
             c.check = text.withUnsafeBytes { bytes in
                 ColdRecord.check(of: c, ref: ref, title: UnsafeRawBufferPointer(
                     rebasing: bytes[Int(title.offset)..<Int(title.offset + title.length)]))

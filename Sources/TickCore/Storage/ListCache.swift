@@ -82,7 +82,7 @@ struct ListCache {
     /// of FORMAT.md 5.8, carry the `rec:` and `until:` of FORMAT.md 5.10, the scheduled and start
     /// days and repetition phrase of FORMAT.md 11, hot records mark subtasks, rules and notes, ref
     /// records hold each task's ref, title length and parent, cold records carry a check of
-    /// themselves, their ref record and their title, and
+    /// themselves, their ref record and their title, and one of their notes, and
     /// segments the length and checksum of their file's bytes, their list's names next to their
     /// header, and a search's folded text apart with
     /// records of its own; the header names the settings the lists were read with), mixed with the

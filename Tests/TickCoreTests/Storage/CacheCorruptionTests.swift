@@ -254,6 +254,44 @@ struct CacheCorruptionTests {
         #expect(reparsedProof.state == .rebuilt)
     }
 
+    @Test("a search's note line is proven by its record's notes check alone; a damaged note is read from the file")
+    func noteChecks() throws {
+        let dir = TemporaryFolder()
+        try Posix.mkdir(dir.path + "/.tick")
+        var text = "# Home\n\n"
+        for t in 0..<40 {
+            text += "- [ ] Task \(t)\n"
+            if t == 7 || t == 23 { text += "  first line\n  call the plumber about \(t)\n" } else if t % 3 == 0 { text += "  a note\n" }
+        }
+        try dir.write("home.md", text)
+        var times = [timespec(tv_sec: 1_700_000_000, tv_nsec: 0), timespec(tv_sec: 1_700_000_000, tv_nsec: 0)]
+        utimensat(AT_FDCWD, dir.path + "/home.md", &times, 0)
+        let folder = Self.folder(dir.path)
+        func found(_ library: Library) -> [String] {
+            library.search(["plumber"]).map { "\($0.id.index): \($0.noteLine?.text ?? "-")" }
+        }
+        #expect(found(folder.load(useCache: false).library) == ["7: call the plumber about 7", "23: call the plumber about 23"])
+        _ = folder.load()
+        let original = Self.cacheBytes(dir)
+        let files = folder.scan().lists
+
+        let library = Self.library(folder, files, cache: original)
+        #expect(found(library) == ["7: call the plumber about 7", "23: call the plumber about 23"])
+        let proof = try #require(library.lists[0].segment.proof)
+        #expect(proof.unproven.pointee & SegmentProof.text != 0)
+        #expect(proof.recordsChecked == 2)
+        #expect(proof.state == .intact)
+
+        // A flipped bit in the second note's text: the list is parsed again, and the line is the file's.
+        let note = Array("call the plumber about 23".utf8)
+        let at = try #require((0..<(original.count - note.count)).first { original[$0..<($0 + note.count)].elementsEqual(note) })
+        var damaged = original
+        damaged[at + 5] ^= 0x04
+        let repaired = Self.library(folder, files, cache: damaged)
+        #expect(found(repaired) == ["7: call the plumber about 7", "23: call the plumber about 23"])
+        #expect(try #require(repaired.lists[0].segment.proof).state == .rebuilt)
+    }
+
     /// A segment built from `text`, with `forge` applied to its bytes and checksums that match the
     /// forged bytes: a cache written to deceive, not damaged by chance.
     static func forged(_ text: String, _ forge: (UnsafeMutableRawPointer, Segment) -> Void)
