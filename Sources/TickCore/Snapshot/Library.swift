@@ -719,9 +719,29 @@ final class CacheContext: @unchecked Sendable {
     /// renders the rest again on one thread.
     let rowDamage = Atomic<Bool>(false)
 
+    /// Blocks of bytes for the proofs' unproven areas (`flag`), freed with the context.
+    private var flagBlocks: [UnsafeMutablePointer<UInt8>] = []
+    private var flagsLeft = 0
+
     init(rebuild: @escaping @Sendable (ListFile) -> [UInt8]?, damaged: @escaping () -> Void) {
         self.rebuild = rebuild
         self.damaged = damaged
+    }
+
+    deinit { flagBlocks.forEach { $0.deallocate() } }
+
+    /// A byte holding `value`, for one proof: taken from blocks of 1,024, so that loading a cache
+    /// of many lists allocates once per block rather than once per list. Called on one thread, as
+    /// the cache is loaded.
+    func flag(_ value: UInt8) -> UnsafeMutablePointer<UInt8> {
+        if flagsLeft == 0 {
+            flagBlocks.append(.allocate(capacity: 1024))
+            flagsLeft = 1024
+        }
+        flagsLeft -= 1
+        let flag = flagBlocks[flagBlocks.count - 1] + flagsLeft
+        flag.initialize(to: value)
+        return flag
     }
 
     /// Removes the damaged cache file (once), so that the next run writes it anew.
@@ -737,6 +757,8 @@ final class CacheContext: @unchecked Sendable {
 final class SegmentProof: @unchecked Sendable {
     static let hot: UInt8 = 1, cold: UInt8 = 2, text: UInt8 = 4, refs: UInt8 = 8, search: UInt8 = 16
     static let all = hot | refs | cold | text | search
+    /// The areas in the order they are proven.
+    private static let order = [hot, refs, cold, text, search]
     /// The areas a row is rendered from.
     static let rows = hot | refs | cold | text
 
@@ -760,11 +782,8 @@ final class SegmentProof: @unchecked Sendable {
     init(sums: SegmentSums, context: CacheContext) {
         self.sums = sums
         self.context = context
-        unproven = .allocate(capacity: 1)
-        unproven.initialize(to: SegmentProof.all)
+        unproven = context.flag(SegmentProof.all)
     }
-
-    deinit { unproven.deallocate() }
 
     /// Checks the unproven areas among `areas`. A damaged area is a cache miss: the list is parsed
     /// again and the whole segment replaced by the result in this process's private copy of the
@@ -775,13 +794,12 @@ final class SegmentProof: @unchecked Sendable {
     func prove(_ areas: UInt8, of segment: Segment) {
         assert(!rendering, "a row read an area that proveForRows did not prove")
         let areas = areas & (SegmentProof.cold | SegmentProof.text) != 0 ? areas | SegmentProof.cold | SegmentProof.text : areas
-        let order = [SegmentProof.hot, SegmentProof.refs, SegmentProof.cold, SegmentProof.text, SegmentProof.search]
         var held: UInt8 = 0
-        for area in order where areas & area != 0 && unproven.pointee & area != 0 && segment.check(area, against: sums) {
+        for area in SegmentProof.order where areas & area != 0 && unproven.pointee & area != 0 && segment.check(area, against: sums) {
             held |= area
         }
         context.lock.withLock {
-            for area in order where areas & area != 0 {
+            for area in SegmentProof.order where areas & area != 0 {
                 guard unproven.pointee & area != 0 else { continue }
                 if held & area != 0 {
                     unproven.pointee &= ~area

@@ -418,13 +418,28 @@ enum Checksum {
             a = round(a, p.loadUnaligned(fromByteOffset: i, as: UInt64.self))
             i += 8
         }
+        // The last bytes, fewer than eight, as a little-endian number.
         var tail: UInt64 = 0
-        var shift: UInt64 = 0
-        while i < count {
-            tail |= UInt64(p.load(fromByteOffset: i, as: UInt8.self)) << shift
-            shift += 8
-            i += 1
+        let rest = count - i
+        #if _endian(little)
+        if rest > 0, count >= 8 {
+            // The last eight bytes, of which the first were read already.
+            tail = p.loadUnaligned(fromByteOffset: count - 8, as: UInt64.self) >> UInt64(8 * (8 - rest))
+        } else if rest > 0 {
+            var k = 0
+            if rest & 4 != 0 {
+                tail = UInt64(p.loadUnaligned(fromByteOffset: i, as: UInt32.self))
+                k = 4
+            }
+            if rest & 2 != 0 {
+                tail |= UInt64(p.loadUnaligned(fromByteOffset: i + k, as: UInt16.self)) << UInt64(8 * k)
+                k += 2
+            }
+            if rest & 1 != 0 { tail |= UInt64(p.load(fromByteOffset: i + k, as: UInt8.self)) << UInt64(8 * k) }
         }
+        #else
+        for k in 0..<rest { tail |= UInt64(p.load(fromByteOffset: i + k, as: UInt8.self)) << UInt64(8 * k) }
+        #endif
         var h = round(round(round(round(round(UInt64(count) &* k2, a), b), c), d), tail)
         h ^= h >> 33
         h = h &* k1
