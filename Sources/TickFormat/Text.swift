@@ -61,6 +61,11 @@ private func escaped(_ scalar: Unicode.Scalar) -> String {
 /// marks, controls and invisible format characters none, everything else one. ANSI colour
 /// sequences count nothing. The one width rule: list symbols and the rows `tick` prints both use it.
 public func terminalWidth(_ text: String) -> Int {
+    // Printable ASCII alone, the common case: a column a byte.
+    let ascii = text.utf8.withContiguousStorageIfAvailable { bytes in
+        bytes.allSatisfy { $0 >= 0x20 && $0 < 0x7F } ? bytes.count : nil
+    }
+    if let ascii, let ascii { return ascii }
     var width = 0
     var inEscape = false
     for character in text {

@@ -218,12 +218,12 @@ extension Library {
                 // Counted without branches on the fields, which no branch predictor guesses.
                 for i in records.indices {
                     let r = records[i]
-                    guard !r.done else { continue }
-                    counts.all &+= 1
-                    counts.flagged &+= r.flagged ? 1 : 0
-                    counts.today &+= segment.isForToday(i, r, today: today) ? 1 : 0
-                    counts.scheduled &+= r.dueDay != .min ? 1 : 0
-                    counts.overdue &+= r.isOverdue(today: today, minutes: now.minutes) ? 1 : 0
+                    let open = Int(bit: !r.done)
+                    counts.all &+= open
+                    counts.flagged &+= open & Int(bit: r.flagged)
+                    counts.today &+= open & Int(bit: segment.isForToday(i, r, today: today))
+                    counts.scheduled &+= open & Int(bit: r.dueDay != .min)
+                    counts.overdue &+= open & Int(bit: r.isOverdue(today: today, minutes: now.minutes))
                 }
             }
             return counts
@@ -421,8 +421,15 @@ extension Segment {
     /// not starting later (FORMAT.md 11). The cold record is read only for a task with such days.
     @inline(__always)
     func isForToday(_ i: Int, _ r: HotRecord, today: Int32) -> Bool {
-        let due = r.dueDay != .min && r.dueDay <= today
+        let due = Int(bit: r.dueDay != .min) & Int(bit: r.dueDay <= today) != 0
         guard r.hasPlannedDays else { return due }
+        return isPlannedForToday(i, due: due, today: today)
+    }
+
+    /// `isForToday` for a task with scheduled or start days: apart, so that a pass over many
+    /// records keeps its own work in registers.
+    @inline(never)
+    private func isPlannedForToday(_ i: Int, due: Bool, today: Int32) -> Bool {
         let c = cold(i)
         if c.start != .min, c.start > today { return false }
         return due || (c.scheduled != .min && c.scheduled <= today)

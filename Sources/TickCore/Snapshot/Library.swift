@@ -1367,10 +1367,16 @@ public struct Library: Sendable {
     /// Each list's name, followed by its file when another list's name is the same ignoring case
     /// and accents (`Work` and `work`, `Über` and `Uber`): `Work (a/work.md)`.
     public func listLabels() -> [String] {
-        let folded = lists.map { Folding.fold($0.name) }
-        var count: [[UInt8]: Int] = [:]
+        /// A folded name, hashed as one run of bytes rather than byte by byte.
+        struct Folded: Hashable {
+            let bytes: [UInt8]
+            func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
+        }
+        let names = lists.map(\.name)
+        let folded = names.map { Folded(bytes: Folding.fold($0)) }
+        var count: [Folded: Int] = Dictionary(minimumCapacity: folded.count)
         for name in folded { count[name, default: 0] += 1 }
-        return lists.indices.map { i in count[folded[i]]! > 1 ? "\(lists[i].name) (\(lists[i].file.path))" : lists[i].name }
+        return names.indices.map { i in count[folded[i]]! > 1 ? "\(names[i]) (\(lists[i].file.path))" : names[i] }
     }
 }
 

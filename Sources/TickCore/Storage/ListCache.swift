@@ -379,9 +379,14 @@ struct CachedLists {
 
     /// The short-ref lengths of every task, when their checksum holds and each is a possible length.
     var shortRefLengths: [UInt8]? {
-        guard Checksum.of(refs.baseAddress!, count: refs.count) == refsSum,
-              refs.allSatisfy({ Int($0) >= Ref.minimumLength && Int($0) <= Ref.fullLength })
-        else { return nil }
+        guard Checksum.of(refs.baseAddress!, count: refs.count) == refsSum else { return nil }
+        // The smallest and largest length, in a loop without branches.
+        var low = UInt8.max, high = UInt8.min
+        for length in refs {
+            low = min(low, length)
+            high = max(high, length)
+        }
+        guard refs.isEmpty || (Int(low) >= Ref.minimumLength && Int(high) <= Ref.fullLength) else { return nil }
         return Array(refs)
     }
 }

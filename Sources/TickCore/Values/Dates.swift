@@ -451,9 +451,12 @@ extension DueDate {
     /// The overdue rule, the one place it is written, on a record's numbers: a due `day` (days since
     /// 1970-01-01, `.min` for none) before `today`, or today with a due time (`minutes` after
     /// midnight, -1 for none) not after `nowMinutes`.
+    /// Written on bits rather than with `&&` and `||`, so that a pass over many records does not
+    /// branch (and guess wrong) on each.
     @inlinable
     public static func isOverdue(day: Int32, minutes: Int16, today: Int32, nowMinutes: Int) -> Bool {
-        day != .min && (day < today || (day == today && minutes >= 0 && Int(minutes) <= nowMinutes))
+        let timed = Int(bit: day == today) & Int(bit: minutes >= 0) & Int(bit: Int(minutes) <= nowMinutes)
+        return Int(bit: day != .min) & (Int(bit: day < today) | timed) != 0
     }
 
     /// Whether the due falls today or earlier (the Today view), whatever its time.
@@ -464,4 +467,10 @@ extension DueDate {
 private func timeText(_ minutes: Int) -> String {
     let h = minutes / 60, m = minutes % 60
     return (h < 10 ? "0" : "") + String(h) + ":" + (m < 10 ? "0" : "") + String(m)
+}
+
+extension Int {
+    /// 1 for true, 0 for false: for sums and masks that do not branch.
+    @inlinable @inline(__always)
+    public init(bit: Bool) { self = bit ? 1 : 0 }
 }
