@@ -806,6 +806,10 @@ final class SegmentProof: @unchecked Sendable {
                     continue
                 }
                 context.reportDamage()
+                // The mapped cache is read-only until a segment must be replaced.
+                guard MappedFile.allowWrites(segment.base, count: segment.length) else {
+                    preconditionFailure("the system refused to let tick replace a damaged cache segment in its memory")
+                }
                 let memory = UnsafeMutableRawPointer(mutating: segment.base)
                 if let file, let fresh = context.rebuild(file), fresh.count == segment.length,
                    fresh.withUnsafeBytes({ $0.prefix(MemoryLayout<SegmentHeader>.stride).elementsEqual(

@@ -4,18 +4,24 @@ import Glibc
 import Musl
 #endif
 
-/// A regular file mapped into memory privately: its pages are read as they are touched, and a
-/// change made through `base` stays in this process (copy on write), never reaching the file.
+/// A regular file mapped into memory privately, for reading: a change made through `base` (after
+/// `allowWrites`) stays in this process (copy on write), never reaching the file.
 final class MappedFile: @unchecked Sendable {
     let base: UnsafeMutableRawPointer
     let length: Int
     /// The file's status when it was mapped.
     let status: stat
+    /// The largest file whose page table is filled when it is mapped (`MAP_POPULATE`): a query over
+    /// the whole folder touches nearly every page of the cache anyway, and one call costs less than
+    /// a fault for every 64 KiB. A larger file's pages are mapped as they are touched, so that a
+    /// query over one list of a huge folder maps little.
+    static let populateLimit = 32 << 20
 
     /// Maps the whole of the open regular file `fd`; nil when it is empty or cannot be mapped.
     init?(fd: Int32, status: stat) {
         let length = Int(status.st_size)
-        guard length > 0, let map = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0), map != MAP_FAILED
+        let flags = MAP_PRIVATE | (length <= MappedFile.populateLimit ? MAP_POPULATE : 0)
+        guard length > 0, let map = mmap(nil, length, PROT_READ, flags, fd, 0), map != MAP_FAILED
         else { return nil }
         base = map
         self.length = length
@@ -34,6 +40,16 @@ final class MappedFile: @unchecked Sendable {
     }
 
     deinit { munmap(base, length) }
+
+    /// Lets this process write the `count` bytes at `start`, in a private mapping (or in memory of
+    /// its own): the pages holding them become writable, copied on their first write. False when
+    /// the system refuses.
+    static func allowWrites(_ start: UnsafeRawPointer, count: Int) -> Bool {
+        let page = Int(sysconf(Int32(_SC_PAGESIZE)))
+        let from = Int(bitPattern: start) / page * page
+        let to = (Int(bitPattern: start) + count + page - 1) / page * page
+        return mprotect(UnsafeMutableRawPointer(bitPattern: from), to - from, PROT_READ | PROT_WRITE) == 0
+    }
 }
 
 /// A lock for the rare slow paths that more than one thread could take at once.
