@@ -47,9 +47,7 @@ extension Library {
                         hits.append((hit, ViewOrderKey(h, list: l, now: nil)))
                     }
                 }
-                if !scan(segment, for: scanned, match) {
-                    for i in 0..<segment.taskCount { match(i) }
-                }
+                scan(segment, for: scanned, match)
             }
             return hits
         }
@@ -62,46 +60,34 @@ extension Library {
     }
 
     /// Calls `candidate` with each task, in order, whose folded title or notes hold `needle`, found
-    /// by one pass over the segment's whole folded text. Returns false, having called it for none,
-    /// when the search records are not laid out in task order (each task's title, then its notes,
-    /// after the task before), as a segment built here always is: then every task must be matched.
-    private func scan(_ segment: Segment, for needle: [UInt8], _ candidate: (Int) -> Void) -> Bool {
+    /// by one pass over the segment's whole folded text. The search records follow task order (each
+    /// task's title, then its notes, after the task before), as a segment built here always does and
+    /// a cached one is proven to (`Segment.check`), so the task holding each place found is the
+    /// first whose text ends after it.
+    private func scan(_ segment: Segment, for needle: [UInt8], _ candidate: (Int) -> Void) {
         let count = segment.taskCount
-        // The ranges of each task's folded text, checked to follow one another: a task's notes
-        // (empty ones placed right after its title) end where its text ends.
-        var ranges: [(title: Range<Int>, notes: Range<Int>)] = []
-        ranges.reserveCapacity(count)
-        var end = 0
-        for i in 0..<count {
-            let r = segment.search(i)
-            let title = Int(r.title.offset)..<(Int(r.title.offset) + Int(r.title.length))
-            guard title.lowerBound >= end else { return false }
-            end = title.upperBound
-            var notes = end..<end
-            if r.notes.length > 0 {
-                notes = Int(r.notes.offset)..<(Int(r.notes.offset) + Int(r.notes.length))
-                guard notes.lowerBound >= end else { return false }
-                end = notes.upperBound
-            }
-            ranges.append((title, notes))
-        }
         let text = segment.foldedText()
         needle.withUnsafeBufferPointer { needle in
             var from = 0, i = 0
             while i < count, let at = TickCore.find(needle, in: text, from: from) {
-                while i < count, ranges[i].notes.upperBound <= at { i += 1 }
-                guard i < count else { break }
-                func holds(_ r: Range<Int>) -> Bool { r.lowerBound <= at && at + needle.count <= r.upperBound }
-                if holds(ranges[i].title) || holds(ranges[i].notes) {
+                var r = segment.search(i)
+                while r.end <= at {
+                    i += 1
+                    guard i < count else { return }
+                    r = segment.search(i)
+                }
+                func holds(_ ref: TextRef) -> Bool {
+                    Int(ref.offset) <= at && at + needle.count <= Int(ref.offset) + Int(ref.length)
+                }
+                if holds(r.title) || (r.notes.length > 0 && holds(r.notes)) {
                     candidate(i)
-                    from = ranges[i].notes.upperBound
+                    from = r.end
                     i += 1
                 } else {
                     from = at + 1
                 }
             }
         }
-        return true
     }
 
     /// The hit of task `i` when its folded title, notes or tags hold every one of `needles`.

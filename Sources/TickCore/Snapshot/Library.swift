@@ -132,6 +132,16 @@ struct SearchRecord {
         UInt64(title.offset) + UInt64(title.length) <= foldedLength
             && UInt64(notes.offset) + UInt64(notes.length) <= foldedLength
     }
+
+    /// Where the task's folded text ends: after its notes, or its title when it has none.
+    var end: Int { notes.length > 0 ? Int(notes.offset) + Int(notes.length) : Int(title.offset) + Int(title.length) }
+
+    /// Whether the task's title starts at or after `previousEnd` (the end of the task before) and
+    /// its notes, if any, after its title: task order, as a segment is built.
+    func follows(_ previousEnd: Int) -> Bool {
+        Int(title.offset) >= previousEnd
+            && (notes.length == 0 || Int(notes.offset) >= Int(title.offset) + Int(title.length))
+    }
 }
 
 extension ColdRecord {
@@ -283,7 +293,7 @@ struct Segment: @unchecked Sendable {
     var refsOffset: Int { hotOffset + Int(header.taskCount) * MemoryLayout<HotRecord>.stride }
     fileprivate var coldOffset: Int { refsOffset + Int(header.taskCount) * MemoryLayout<RefRecord>.stride }
     fileprivate var textOffset: Int { coldOffset + Int(header.taskCount) * MemoryLayout<ColdRecord>.stride }
-    fileprivate var searchOffset: Int { (textOffset + Int(header.textLength) + 7) / 8 * 8 }
+    var searchOffset: Int { (textOffset + Int(header.textLength) + 7) / 8 * 8 }
     fileprivate var foldedOffset: Int { searchOffset + Int(header.taskCount) * MemoryLayout<SearchRecord>.stride }
     fileprivate var end: Int { foldedOffset + Int(header.foldedLength) }
 
@@ -526,11 +536,15 @@ struct Segment: @unchecked Sendable {
             return true
         case SegmentProof.search:
             guard Checksum.of(base + searchOffset, count: end - searchOffset) == sums.search else { return false }
+            // In bounds and in task order, which a search's pass over the folded text relies on.
             let folded = UInt64(header.foldedLength)
-            return (0..<taskCount).allSatisfy {
-                base.load(fromByteOffset: searchOffset + $0 * MemoryLayout<SearchRecord>.stride, as: SearchRecord.self)
-                    .isSound(foldedLength: folded)
+            var end = 0
+            for i in 0..<taskCount {
+                let r = base.load(fromByteOffset: searchOffset + i * MemoryLayout<SearchRecord>.stride, as: SearchRecord.self)
+                guard r.isSound(foldedLength: folded), r.follows(end) else { return false }
+                end = r.end
             }
+            return true
         default:
             return Checksum.of(base + textOffset, count: Int(header.textLength)) == sums.text
         }

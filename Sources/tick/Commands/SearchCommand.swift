@@ -15,9 +15,10 @@ import TickCore
     }
 
     let terminal = invocation.terminal
-    var rows = TaskRows(library: library, now: invocation.now, terminal: terminal, showList: true,
-                        rows: hits.map(\.id))
-    for hit in hits {
+    let ids = hits.map(\.id)
+    var rows = TaskRows(library: library, now: invocation.now, terminal: terminal, showList: true, rows: ids)
+    for (k, hit) in hits.enumerated() {
+        library.prefetchRows(ids, at: k)
         let title = terminal.color ? hit.matches(in: library.task(hit.id).title) : []
         rows.write(hit.id, to: out, indent: 0, highlight: title)
         if let note = hit.noteLine {

@@ -329,6 +329,30 @@ struct CacheCorruptionTests {
         #expect(one.proof.state == .neutralized)
     }
 
+    @Test("search records out of task order are refused even when their checksums match")
+    func forgedSearchOrder() throws {
+        let text = "- [ ] one plumber\n- [ ] two\n- [ ] three plumber\n  a note\n"
+        let stride = MemoryLayout<SearchRecord>.stride
+        // The first and last tasks' search records change places: each range is in bounds, but a
+        // pass over the folded text would find the tasks out of order.
+        func forge(_ memory: UnsafeMutableRawPointer, _ plain: Segment) {
+            let first = memory.load(fromByteOffset: plain.searchOffset, as: SearchRecord.self)
+            let last = memory.load(fromByteOffset: plain.searchOffset + 2 * stride, as: SearchRecord.self)
+            #expect(first.end <= Int(last.title.offset))
+            memory.storeBytes(of: last, toByteOffset: plain.searchOffset, as: SearchRecord.self)
+            memory.storeBytes(of: first, toByteOffset: plain.searchOffset + 2 * stride, as: SearchRecord.self)
+        }
+        let forged = Self.forged(text, forge)
+        defer { forged.memory.deallocate() }
+        #expect(forged.segment.search(0).title.length == 0)
+        #expect(forged.proof.state == .neutralized)
+        // The same segment as built passes.
+        let sound = Self.forged(text) { _, _ in }
+        defer { sound.memory.deallocate() }
+        #expect(sound.segment.search(0).title.length > 0)
+        #expect(sound.proof.state == .intact)
+    }
+
     @Test("a hot record marks a subtask, a rule and notes exactly when its cold record holds them, cached or not")
     func hotMarks() throws {
         let dir = try Self.makeFolder(lists: 3, tasksPerList: 6...12, seed: 11)
