@@ -47,10 +47,18 @@ public struct PickWeights: Equatable, Sendable {
 
     /// The weight of an open task with these fields at `now`: at least `base`.
     public func weight(due: DueDate?, priority: Priority, flagged: Bool, at now: Now) -> Int {
+        weight(dueDay: due.map { Int32($0.day.daysSinceEpoch) } ?? .min, dueMinutes: Int16(due?.minutes ?? -1),
+               priority: priority, flagged: flagged, today: Int32(now.day.daysSinceEpoch), nowMinutes: now.minutes)
+    }
+
+    /// The weight on a record's numbers: a due day (days since 1970-01-01, `.min` for none) and
+    /// minutes (-1 for none), and today's day number and the minutes after midnight now. What
+    /// `weight(due:priority:flagged:at:)` gives, without making a date for each task.
+    func weight(dueDay: Int32, dueMinutes: Int16, priority: Priority, flagged: Bool, today: Int32, nowMinutes: Int) -> Int {
         var weight = base + self.priority[priority.rawValue] + (flagged ? self.flagged : 0)
-        if let due {
-            let days = now.days(until: due.day)
-            if due.isOverdue(at: now) {
+        if dueDay != .min {
+            let days = Int(dueDay) - Int(today)
+            if DueDate.isOverdue(day: dueDay, minutes: dueMinutes, today: today, nowMinutes: nowMinutes) {
                 weight += overdue + min(max(-days, 0) * perDayOverdue, overdueDaysCap)
             } else if days == 0 {
                 weight += dueToday
@@ -92,9 +100,11 @@ extension Library {
         let today = Int32(now.day.daysSinceEpoch)
         guard let view = scope.view else {
             var result: [TaskID] = []
+            result.reserveCapacity(taskCount)
             for l in lists.indices where scope.list == nil || l == scope.list {
                 let segment = lists[l].segment
-                for i in 0..<lists[l].taskCount where !segment.hot(i).done && !segment.startsLater(i, today: today) {
+                let records = segment.hotRecords()
+                for i in records.indices where !records[i].done && !segment.startsLater(i, today: today) {
                     result.append(TaskID(list: l, index: i))
                 }
             }
@@ -118,10 +128,12 @@ extension Library {
         case .uniform: weights = Array(repeating: 1, count: pool.count)
         case .urgency(let urgency):
             // The hot records hold all that a weight needs.
+            let today = Int32(now.day.daysSinceEpoch)
             weights = pool.map {
                 let task = lists[$0.list].segment.hot($0.index)
-                return urgency.weight(due: task.due, priority: Priority(rawValue: Int(task.priority)) ?? .none,
-                                      flagged: task.flagged, at: now)
+                return urgency.weight(dueDay: task.dueDay, dueMinutes: task.dueMinutes,
+                                      priority: Priority(rawValue: Int(task.priority)) ?? .none, flagged: task.flagged,
+                                      today: today, nowMinutes: now.minutes)
             }
         }
         return Pick.choose(weights: weights, using: &generator).map { pool[$0] }
