@@ -103,7 +103,7 @@ extension Library {
             result.reserveCapacity(taskCount)
             for l in lists.indices where scope.list == nil || l == scope.list {
                 let segment = lists[l].segment
-                let records = segment.hotRecords()
+                let records = hotRecords(ofList: l)
                 for i in records.indices where !records[i].done && !segment.startsLater(i, today: today) {
                     result.append(TaskID(list: l, index: i))
                 }

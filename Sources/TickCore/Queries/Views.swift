@@ -79,7 +79,7 @@ extension Library {
             for l in range {
                 let segment = lists[l].segment
                 let first = places.count
-                let records = segment.hotRecords()
+                let records = hotRecords(ofList: l)
                 for i in records.indices {
                     let r = records[i]
                     let wanted: Bool
@@ -214,7 +214,7 @@ extension Library {
             var counts = HomeCounts()
             for l in range {
                 let segment = lists[l].segment
-                let records = segment.hotRecords()
+                let records = hotRecords(ofList: l)
                 // Counted without branches on the fields, which no branch predictor guesses.
                 for i in records.indices {
                     let r = records[i]

@@ -388,6 +388,21 @@ struct Segment: @unchecked Sendable {
     /// Proves every area that a row reads.
     func proveForRows() { prove(SegmentProof.rows) }
 
+    /// Starts loading the first 2 KiB of the hot records (the processor follows on from there), for
+    /// a pass over them soon (`Library.hotRecords(ofList:)`).
+    func prefetchHotRecords() {
+        let end = min(refsOffset, hotOffset + 2048)
+        for at in stride(from: hotOffset, to: end, by: 64) { prefetch(base + at) }
+    }
+
+    /// Starts loading the first 2 KiB of the search records and of the folded text, for a search's
+    /// pass over them soon.
+    func prefetchSearchArea() {
+        for start in [searchOffset, foldedOffset] {
+            for at in stride(from: start, to: min(end, start + 2048), by: 64) { prefetch(base + at) }
+        }
+    }
+
     /// Starts loading task `i`'s hot, ref and cold records, for a read soon (`Library.prefetchRows`).
     func prefetchRecords(_ i: Int) {
         prefetch(base + hotOffset + i * MemoryLayout<HotRecord>.stride)
@@ -1189,6 +1204,13 @@ public struct Library: Sendable {
             let id = ids[k + 8]
             lists[id.list].segment.prefetchTitle(id.index)
         }
+    }
+
+    /// List `l`'s hot records, proven, for a pass over every task of the lists in order: the next
+    /// list's start loading meanwhile.
+    func hotRecords(ofList l: Int) -> UnsafeBufferPointer<HotRecord> {
+        if l + 1 < lists.count { lists[l + 1].segment.prefetchHotRecords() }
+        return lists[l].segment.hotRecords()
     }
 
     /// What a row shows, read from the record once, without making dates or strings.
