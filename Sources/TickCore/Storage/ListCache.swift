@@ -195,6 +195,13 @@ struct ListCache {
         proofs.reserveCapacity(listCount)
         for k in 0..<listCount {
             let entry = base.loadUnaligned(fromByteOffset: entriesOffset + k * MemoryLayout<Entry>.stride, as: Entry.self)
+            // The header of the segment four lists on starts loading meanwhile (only an address is
+            // taken from its entry, kept within its file).
+            if k + 4 < listCount {
+                let ahead = base.loadUnaligned(fromByteOffset: entriesOffset + (k + 4) * MemoryLayout<Entry>.stride, as: Entry.self)
+                let file = isDelta && ahead.flags & Entry.inBase != 0 ? mapped : directory
+                prefetch(UnsafeRawPointer(file.base) + Int(min(ahead.segmentOffset, UInt64(file.length - 1))))
+            }
             guard UInt64(entry.pathOffset) + UInt64(entry.pathLength) <= header.pathsLength else { return nil }
             let name = String(decoding: UnsafeRawBufferPointer(start: base + pathsOffset + Int(entry.pathOffset),
                                                                count: Int(entry.pathLength)), as: UTF8.self)
