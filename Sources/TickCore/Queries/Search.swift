@@ -40,7 +40,10 @@ extension Library {
             var hits: [(hit: SearchHit, key: ViewOrderKey)] = []
             for l in range {
                 let segment = lists[l].segment
-                if l + 1 < lists.count { lists[l + 1].segment.prefetchSearchArea() }
+                if l + 1 < lists.count {
+                    lists[l + 1].segment.prefetchSearchArea()
+                    lists[l + 1].segment.prefetchHotRecords()
+                }
                 func match(_ i: Int) {
                     let h = segment.hot(i)
                     if h.done, !includeCompleted { return }
