@@ -1,6 +1,6 @@
 import Dispatch
 
-// Whole-folder passes (views, search, the home counts) over a large folder run on several threads.
+// Whole-folder passes (views, search) over a large folder run on several threads.
 // Each thread takes whole lists, so a list's segment, and the proof of its cached areas, is read by
 // one thread alone; the results come back in list order, so a pass gives the same answer either way.
 
