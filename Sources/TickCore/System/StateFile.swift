@@ -141,11 +141,12 @@ final class StateFolder: @unchecked Sendable {
         unlinkat(fd, name, 0) == 0 ? 0 : Posix.errno
     }
 
-    /// Maps `name` when it is a regular file (see `openRegular`).
-    func map(_ name: String) -> MappedFile? {
+    /// Maps `name` when it is a regular file (see `openRegular`), its page table filled when
+    /// `populate` (`MappedFile.populateLimit`).
+    func map(_ name: String, populate: Bool = false) -> MappedFile? {
         guard let (file, info) = openRegular(name) else { return nil }
         defer { close(file) }
-        return MappedFile(fd: file, status: info)
+        return MappedFile(fd: file, status: info, populate: populate)
     }
 
     /// Removes `name` only while it is still the file that `mapped` maps.
