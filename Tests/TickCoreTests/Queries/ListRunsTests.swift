@@ -133,16 +133,14 @@ extension ListRunsTests {
 
     @Test("rows of a few tasks of each list are proven by their records' own checks as they render; a damaged record is rendered from its file")
     func rowRecordChecks() throws {
-        let dir = try Corruption.makeFolder(lists: 70, tasksPerList: 250...350, seed: 37)
-        let folder = Corruption.folder(dir.path)
-        let uncached = Self.inRuns(folder.load(useCache: false).library)
-        _ = folder.load()
-        let original = Corruption.cacheBytes(dir)
-        let files = folder.scan().lists
         // A fifth of each list's tasks: fewer than a quarter, so no list is proven whole.
-        let ids = uncached.ids.filter { $0.index % 5 == 2 }
+        var ids: [TaskID] = []
+        let (dir, folder, files, original, expected) = try Corruption.cachedFolder(
+            lists: 70, tasksPerList: 250...350, seed: 37) { uncached in
+            ids = uncached.ids.filter { $0.index % 5 == 2 }
+            return Self.rendered(ids, of: Self.inRuns(uncached))
+        }
         #expect(ids.count >= Library.parallelRows)
-        let expected = Self.rendered(ids, of: uncached)
         #expect(expected.split(separator: "\n").count == ids.count)
 
         func load(_ bytes: [UInt8]) throws -> (library: Library, mapped: MappedFile) {
