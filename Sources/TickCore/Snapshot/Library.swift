@@ -423,10 +423,9 @@ struct Segment: @unchecked Sendable {
     /// replaced) and are read again.
     func notes(_ i: Int) -> UnsafeBufferPointer<UInt8> {
         let c = cold(i)
-        if let unproven, unproven.pointee & SegmentProof.text != 0 {
-            let notes = unprovenBytes(c.notes)
-            if ColdRecord.notesCheck(of: UnsafeRawBufferPointer(notes)) == c.notesCheck { return notes }
-        }
+        guard let unproven, unproven.pointee & SegmentProof.text != 0 else { return unprovenBytes(c.notes) }
+        let notes = unprovenBytes(c.notes)
+        if ColdRecord.notesCheck(of: UnsafeRawBufferPointer(notes)) == c.notesCheck { return notes }
         return bytes(cold(i).notes)
     }
 
@@ -598,11 +597,13 @@ struct Segment: @unchecked Sendable {
         let count = document.tasks.count
         var text: [UInt8] = []
         text.reserveCapacity(document.bytes.count)
-        func add(_ bytes: some Collection<UInt8>) -> TextRef {
-            let ref = TextRef(offset: UInt32(text.count), length: UInt32(bytes.count))
-            text.append(contentsOf: bytes)
+        /// Appends `bytes` to `area` (the text, or the names' text) and returns where they are.
+        func append(_ bytes: some Collection<UInt8>, to area: inout [UInt8]) -> TextRef {
+            let ref = TextRef(offset: UInt32(area.count), length: UInt32(bytes.count))
+            area.append(contentsOf: bytes)
             return ref
         }
+        func add(_ bytes: some Collection<UInt8>) -> TextRef { append(bytes, to: &text) }
         func add(_ string: String?) -> TextRef { string.map { add($0.utf8) } ?? .none }
         var sections: [String] = []
         var sectionIndex: [String: Int32] = [:]
@@ -681,12 +682,7 @@ struct Segment: @unchecked Sendable {
             cold.append(c)
         }
         var headNames: [UInt8] = []
-        func name(_ string: String?) -> TextRef {
-            guard let string else { return .none }
-            let ref = TextRef(offset: UInt32(headNames.count), length: UInt32(string.utf8.count))
-            headNames.append(contentsOf: string.utf8)
-            return ref
-        }
+        func name(_ string: String?) -> TextRef { string.map { append($0.utf8, to: &headNames) } ?? .none }
         var sectionRefs = sections.map { name($0) }
         var header = SegmentHeader(taskCount: UInt32(count), openCount: open, sectionCount: UInt32(sections.count),
                                    textLength: 0, foldedLength: 0, namesLength: 0, heading: name(document.heading),

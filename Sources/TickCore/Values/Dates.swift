@@ -471,6 +471,6 @@ private func timeText(_ minutes: Int) -> String {
 
 extension Int {
     /// 1 for true, 0 for false: for sums and masks that do not branch.
-    @inlinable @inline(__always)
-    public init(bit: Bool) { self = bit ? 1 : 0 }
+    @usableFromInline @inline(__always)
+    init(bit: Bool) { self = bit ? 1 : 0 }
 }
