@@ -10,8 +10,10 @@ struct Command: Sendable {
     var name: String
     /// One line, no final period: shown in command lists and as the first line of the command's help.
     var summary: String
-    /// Further paragraphs for the command's own help (blank-line separated), or "".
-    var discussion: String = ""
+    /// Further paragraphs for the command's own help (blank-line separated), or "": made when help
+    /// is shown, so that a run that shows none never builds the text.
+    var discussion: String { makeDiscussion() }
+    private let makeDiscussion: @Sendable () -> String
     var arguments: [Argument]
     var options: [Option]
     /// Commands one level down (`tick list new`); the first positional word selects one.
@@ -20,11 +22,11 @@ struct Command: Sendable {
     var run: Run?
 
     /// A command whose options are the typed keys its `run` looks their values up by.
-    init(name: String, summary: String, discussion: String = "", arguments: [Argument] = [],
+    init(name: String, summary: String, discussion: @autoclosure @escaping @Sendable () -> String = "", arguments: [Argument] = [],
          options: [any OptionKey] = [], subcommands: [Command] = [], run: Run? = nil) {
         self.name = name
         self.summary = summary
-        self.discussion = discussion
+        makeDiscussion = discussion
         self.arguments = arguments
         self.options = options.map(\.option)
         self.subcommands = subcommands
@@ -77,9 +79,24 @@ struct Option: Equatable, Sendable {
     var short: Character? = nil
     /// The value's name in help (`LIST`), or nil for a flag.
     var valueName: String? = nil
-    var help: String
+    /// Made when help is shown (some is built from tables, such as the colour names).
+    var help: String { makeHelp() }
+    private let makeHelp: @Sendable () -> String
     /// When not empty, the only values accepted.
     var choices: [String] = []
+
+    init(name: String, short: Character? = nil, valueName: String? = nil, help: @autoclosure @escaping @Sendable () -> String,
+         choices: [String] = []) {
+        self.name = name
+        self.short = short
+        self.valueName = valueName
+        makeHelp = help
+        self.choices = choices
+    }
+
+    static func == (a: Option, b: Option) -> Bool {
+        a.name == b.name && a.short == b.short && a.valueName == b.valueName && a.choices == b.choices && a.help == b.help
+    }
 
     var isFlag: Bool { valueName == nil }
 
@@ -102,8 +119,8 @@ protocol OptionKey: Sendable {
 struct Flag: OptionKey {
     let option: Option
 
-    init(_ name: String, short: Character? = nil, help: String) {
-        option = Option(name: name, short: short, help: help)
+    init(_ name: String, short: Character? = nil, help: @autoclosure @escaping @Sendable () -> String) {
+        option = Option(name: name, short: short, help: help())
     }
 }
 
@@ -111,8 +128,9 @@ struct Flag: OptionKey {
 struct ValueOption: OptionKey {
     let option: Option
 
-    init(_ name: String, short: Character? = nil, valueName: String, help: String, choices: [String] = []) {
-        option = Option(name: name, short: short, valueName: valueName, help: help, choices: choices)
+    init(_ name: String, short: Character? = nil, valueName: String, help: @autoclosure @escaping @Sendable () -> String,
+         choices: [String] = []) {
+        option = Option(name: name, short: short, valueName: valueName, help: help(), choices: choices)
     }
 }
 

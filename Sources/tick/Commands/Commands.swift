@@ -33,10 +33,10 @@ enum Commands {
         + "then line. With --json: an array of task objects."
 
     /// The command that shows `view`, named after it: `--all` and `--list`, and the rows explained.
-    static func viewCommand(_ view: SmartView, summary: String, about: String = "",
+    static func viewCommand(_ view: SmartView, summary: String, about: @autoclosure @escaping @Sendable () -> String = "",
                             arguments: [Argument] = []) -> Command {
         Command(name: view.rawValue, summary: summary,
-                discussion: about.isEmpty ? viewDiscussion : about + "\n\n" + viewDiscussion,
+                discussion: [about(), viewDiscussion].filter { !$0.isEmpty }.joined(separator: "\n\n"),
                 arguments: arguments, options: [allOption, listOption] + queryViewOptions, run: runView(view))
     }
 
