@@ -36,6 +36,9 @@ extension Library {
         // The longest word is looked for in a list's whole folded text at once; only the tasks
         // where it occurs are matched against every word.
         let scanned = needles.max { $0.count < $1.count }!
+        // Where each word is looked for first, worked out once for every list and task.
+        let anchors = needles.map { $0.withUnsafeBufferPointer(rarestByte) }
+        let scannedAnchor = scanned.withUnsafeBufferPointer(rarestByte)
         let runs = inListRuns(only: list) { range in
             var hits: [(hit: SearchHit, key: ViewOrderKey)] = []
             for l in range {
@@ -47,11 +50,11 @@ extension Library {
                 func match(_ i: Int) {
                     let h = segment.hot(i)
                     if h.done, !includeCompleted { return }
-                    if let hit = self.match(needles, task: i, of: segment, list: l) {
+                    if let hit = self.match(needles, anchors: anchors, task: i, of: segment, list: l) {
                         hits.append((hit, ViewOrderKey(h, list: l, now: nil)))
                     }
                 }
-                scan(segment, for: scanned, match)
+                scan(segment, for: scanned, anchor: scannedAnchor, match)
             }
             return hits
         }
@@ -68,12 +71,12 @@ extension Library {
     /// task's title, then its notes, after the task before), as a segment built here always does and
     /// a cached one is proven to (`Segment.check`), so the task holding each place found is the
     /// first whose text ends after it.
-    private func scan(_ segment: Segment, for needle: [UInt8], _ candidate: (Int) -> Void) {
+    private func scan(_ segment: Segment, for needle: [UInt8], anchor: Int, _ candidate: (Int) -> Void) {
         let count = segment.taskCount
         let text = segment.foldedText()
         needle.withUnsafeBufferPointer { needle in
             var from = 0, i = 0
-            while i < count, let at = TickCore.find(needle, in: text, from: from) {
+            while i < count, let at = TickCore.find(needle, in: text, from: from, anchor: anchor) {
                 var r = segment.search(i)
                 while r.end <= at {
                     i += 1
@@ -94,15 +97,16 @@ extension Library {
         }
     }
 
-    /// The hit of task `i` when its folded title, notes or tags hold every one of `needles`.
-    private func match(_ needles: [[UInt8]], task i: Int, of segment: Segment, list l: Int) -> SearchHit? {
+    /// The hit of task `i` when its folded title, notes or tags hold every one of `needles` (whose
+    /// rarest bytes are at `anchors`).
+    private func match(_ needles: [[UInt8]], anchors: [Int], task i: Int, of segment: Segment, list l: Int) -> SearchHit? {
         let r = segment.search(i)
         let title = segment.folded(r.title)
         let notes = segment.folded(r.notes)
         var onlyInNotes: [[UInt8]] = []
-        for needle in needles {
-            if contains(title, needle) { continue }
-            if contains(notes, needle) { onlyInNotes.append(needle); continue }
+        for (needle, anchor) in zip(needles, anchors) {
+            if contains(title, needle, anchor: anchor) { continue }
+            if contains(notes, needle, anchor: anchor) { onlyInNotes.append(needle); continue }
             return nil
         }
         var hit = SearchHit(id: TaskID(list: l, index: i), noteLine: nil, words: needles)
@@ -117,18 +121,20 @@ extension Library {
     }
 }
 
-/// Whether `needle` occurs in `haystack`.
-func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8]) -> Bool {
-    needle.withUnsafeBufferPointer { find($0, in: haystack, from: 0) != nil }
+/// Whether `needle` occurs in `haystack` (`anchor`: as for `find`).
+func contains(_ haystack: UnsafeBufferPointer<UInt8>, _ needle: [UInt8], anchor: Int? = nil) -> Bool {
+    needle.withUnsafeBufferPointer { find($0, in: haystack, from: 0, anchor: anchor) != nil }
 }
 
 /// Where `needle` first occurs in `haystack` at or after `start`. Eight bytes at a time are
-/// looked over for the needle's least common byte (by English letter frequency), and each place
+/// looked over for the needle's least common byte (by English letter frequency; `anchor`, its index
+/// as `rarestByte` gives it, when the caller worked it out once for many calls), and each place
 /// found is then compared whole.
-func find(_ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+func find(_ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer<UInt8>, from start: Int,
+          anchor given: Int? = nil) -> Int? {
     guard !needle.isEmpty, haystack.count >= needle.count, let base = haystack.baseAddress else { return nil }
     let last = haystack.count - needle.count
-    let anchor = rarestByte(of: needle), byte = needle[anchor]
+    let anchor = given ?? rarestByte(of: needle), byte = needle[anchor]
     @inline(__always) func isMatch(_ k: Int) -> Bool {
         var j = 0
         while j < needle.count, base[k + j] == needle[j] { j += 1 }
@@ -173,7 +179,7 @@ func find(_ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer
 
 /// The index in `needle` of its least common byte in English text: letters by their frequency,
 /// the space and punctuation as common, every other byte (digits, other scripts) as rare.
-private func rarestByte(of needle: UnsafeBufferPointer<UInt8>) -> Int {
+func rarestByte(of needle: UnsafeBufferPointer<UInt8>) -> Int {
     func commonness(_ b: UInt8) -> Int {
         switch b {
         case 0x20, 0x2C, 0x2E, 0x0A: return 30

@@ -398,9 +398,8 @@ struct Segment: @unchecked Sendable {
     /// Starts loading the first 2 KiB of the search records and of the folded text, for a search's
     /// pass over them soon.
     func prefetchSearchArea() {
-        for start in [searchOffset, foldedOffset] {
-            for at in stride(from: start, to: min(end, start + 2048), by: 64) { prefetch(base + at) }
-        }
+        for at in stride(from: searchOffset, to: min(end, searchOffset + 2048), by: 64) { prefetch(base + at) }
+        for at in stride(from: foldedOffset, to: min(end, foldedOffset + 2048), by: 64) { prefetch(base + at) }
     }
 
     /// Starts loading task `i`'s hot, ref and cold records, for a read soon (`Library.prefetchRows`).
