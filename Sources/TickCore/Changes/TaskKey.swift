@@ -105,7 +105,7 @@ extension Library {
             }
         }
         entries = entries.map { (entry: $0, key: Array($0.file.path.utf8)) }
-            .sorted { $0.key.lexicographicallyPrecedes($1.key) }.map(\.entry)
+            .sorted { Path.precedes($0.key, $1.key) }.map(\.entry)
         // The new storage keeps the old one (and so the old segments) alive.
         let old = storage
         let storage = SegmentStorage { _ = old }

@@ -242,9 +242,25 @@ extension FileSystem {
 public enum Path {
     /// `base/relative`, or `relative` alone when it is absolute.
     public static func join(_ base: String, _ relative: String) -> String {
-        if relative.hasPrefix("/") || base.isEmpty { return relative }
+        if relative.utf8.first == UInt8(ascii: "/") || base.isEmpty { return relative }
         if relative.isEmpty { return base }
-        return base.hasSuffix("/") ? base + relative : base + "/" + relative
+        // Made in one buffer of the right size (a folder scan joins a path for every list).
+        var joined = base
+        joined.reserveCapacity(base.utf8.count + 1 + relative.utf8.count)
+        if base.utf8.last != UInt8(ascii: "/") { joined.append("/") }
+        joined.append(relative)
+        return joined
+    }
+
+    /// Whether the UTF-8 bytes `a` sort before `b`: the order of list paths and of the names of a
+    /// folder's walk (sorted by keys made once, `Array(path.utf8)`).
+    public static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
+        a.withUnsafeBufferPointer { x in
+            b.withUnsafeBufferPointer { y in
+                for k in 0..<min(x.count, y.count) where x[k] != y[k] { return x[k] < y[k] }
+                return x.count < y.count
+            }
+        }
     }
 
     /// The folder holding `path` (`/` for a top-level entry, "" for a bare name).

@@ -138,9 +138,10 @@ public struct LocalFileSystem: FileSystem {
         // A folder that cannot be opened is looked up by whole paths, which give its errors.
         let fd = opened >= 0 ? opened : AT_FDCWD
         @Sendable func status(_ k: Int) -> Result<FileStatus?, FileSystemError> {
-            let path = Path.join(directory, names[k])
-            return Result { () throws(FileSystemError) in
-                try Self.status(at: fd, opened >= 0 ? names[k] : path, shownAs: path)
+            // The whole path is made only when it is looked up or shown in an error.
+            Result { () throws(FileSystemError) in
+                try Self.status(at: fd, opened >= 0 ? names[k] : Path.join(directory, names[k]),
+                                shownAs: Path.join(directory, names[k]))
             }
         }
         let chunk = LocalFileSystem.statusChunk
