@@ -1496,8 +1496,9 @@ extension Folder {
         var segments = [Segment?](repeating: nil, count: files.count)
         var stale: [Int] = []
         var candidates: [Segment?] = []
+        let (found, samePaths) = cached?.entries(for: files) ?? (Array(repeating: nil, count: files.count), false)
         for (i, file) in files.enumerated() {
-            switch cached?.lookup(file) ?? .miss {
+            switch cached?.lookup(file, in: found[i]) ?? .miss {
             case .hit(let segment):
                 segments[i] = segment
             case .verify(let segment):
@@ -1557,9 +1558,10 @@ extension Folder {
         }
         // The cached short-ref lengths stand while the lists are the same and every list parsed
         // again names its tasks by the same refs (a task completed, dated or flagged by hand).
-        let sameLists = readErrors.isEmpty && cached?.matches(files: files) == true
+        let sameLists = readErrors.isEmpty && samePaths && cached?.isDamaged == false
+        // With the same lists, `found` holds the cached segment of each, whatever its file holds now.
         let sameRefs = sameLists && parsed.allSatisfy { i in
-            cached?.anySegment(at: files[i].path).map { segments[i]!.hasSameRefs(as: $0) } ?? false
+            found[i].map { segments[i]!.hasSameRefs(as: $0.1) } ?? false
         }
         let library = Library.assemble(files: kept, segments: keptSegments, storage: storage,
                                        shortRefLengths: sameRefs ? cached?.shortRefLengths : nil,

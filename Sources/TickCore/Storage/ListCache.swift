@@ -186,7 +186,9 @@ struct ListCache {
         let refsOffset = pathsOffset + Int(header.pathsLength)
         let context = CacheContext(rebuild: rebuild, damaged: damaged)
         let listCount = Int(header.listCount)
-        var entries: [String: (Entry, Segment)] = Dictionary(minimumCapacity: listCount)
+        // In the directory's order, nil for an entry whose segment is damaged.
+        var entries: [(Entry, Segment)?] = []
+        entries.reserveCapacity(listCount)
         var order: [String] = []
         order.reserveCapacity(listCount)
         var damaged = false
@@ -217,9 +219,10 @@ struct ListCache {
                                         length: Int(entry.segmentLength), proof: proof)
             else {
                 damaged = true
+                entries.append(nil)
                 continue
             }
-            entries[name] = (entry, segment)
+            entries.append((entry, segment))
             proofs.append(proof)
         }
         let refs = UnsafeRawBufferPointer(start: base + refsOffset, count: Int(header.taskCount))
@@ -356,7 +359,9 @@ struct CachedLists {
     }
 
     let created: Int64
-    let entries: [String: (ListCache.Entry, Segment)]
+    /// The entry and segment of each list, in `order`: nil for a damaged one.
+    let entries: [(ListCache.Entry, Segment)?]
+    /// The lists' paths, in the directory's order.
     let order: [String]
     let refs: UnsafeRawBufferPointer
     let refsSum: UInt64
@@ -365,9 +370,24 @@ struct CachedLists {
     let base: Base
     let storage: SegmentStorage
 
+    /// The entry of each of `files`, and whether the cache lists exactly their paths in their order.
+    /// A folder whose lists were not added, removed or renamed since is looked up by position,
+    /// without hashing a path; otherwise by path.
+    func entries(for files: [ListFile]) -> (entries: [(ListCache.Entry, Segment)?], samePaths: Bool) {
+        if order.count == files.count, zip(order, files).allSatisfy({ $0 == $1.path }) { return (entries, true) }
+        var byPath: [String: Int] = Dictionary(minimumCapacity: order.count)
+        for (k, path) in order.enumerated() { byPath[path] = k }
+        return (files.map { file in byPath[file.path].flatMap { entries[$0] } }, false)
+    }
+
     /// The cached segment of `file`, and whether it must be checked against the file's bytes.
     func lookup(_ file: ListFile) -> CacheLookup {
-        guard let (entry, segment) = entries[file.path], let status = file.status,
+        lookup(file, in: order.firstIndex(of: file.path).flatMap { entries[$0] })
+    }
+
+    /// `lookup` for `file`, whose entry is `found` (`entries(for:)`).
+    func lookup(_ file: ListFile, in found: (ListCache.Entry, Segment)?) -> CacheLookup {
+        guard let (entry, segment) = found, let status = file.status,
               entry.size == UInt64(status.size), entry.modified == status.modified, entry.changed == status.changed,
               entry.inode == status.inode, entry.device == status.device
         else { return .miss }
@@ -376,13 +396,6 @@ struct CachedLists {
         return racy ? .verify(segment) : .hit(segment)
     }
 
-    /// The segment the cache holds for the list at `path`, whatever its file holds now.
-    func anySegment(at path: String) -> Segment? { entries[path]?.1 }
-
-    /// Whether the cache holds exactly these lists, in this order.
-    func matches(files: [ListFile]) -> Bool {
-        !isDamaged && order.count == files.count && zip(order, files).allSatisfy { $0 == $1.path }
-    }
 
     /// The short-ref lengths of every task, when their checksum holds and each is a possible length.
     var shortRefLengths: [UInt8]? {

@@ -87,6 +87,31 @@ struct ListCacheTests {
         #expect(segment.taskCount == 1)
     }
 
+    @Test("each list finds its own cached entry, by position while the lists are the same and by path once one is added or removed")
+    func entriesByPositionAndPath() throws {
+        let dir = TemporaryFolder()
+        try Posix.mkdir(dir.path + "/.tick")
+        // Each list holds as many tasks as its place, so that an entry shows whose it is.
+        for (k, name) in ["a.md", "b.md", "c.md"].enumerated() {
+            try dir.write(name, String(repeating: "- [ ] task\n", count: k + 1))
+            setTimes(dir.path + "/" + name, seconds: 1_700_000_000)
+        }
+        _ = folder(dir.path).load()
+        let cached = try #require(ListCache(folder: folder(dir.path), environment: [:])?.load())
+        let files = folder(dir.path).scan().lists
+        let same = cached.entries(for: files)
+        #expect(same.samePaths)
+        #expect(same.entries.map { $0?.1.taskCount } == [1, 2, 3])
+
+        // b.md gone and d.md new: the others found by path, d.md not at all.
+        Posix.unlink(dir.path + "/b.md")
+        try dir.write("d.md", "- [ ] new\n")
+        let changed = cached.entries(for: folder(dir.path).scan().lists)
+        #expect(!changed.samePaths)
+        #expect(changed.entries.map { $0?.1.taskCount } == [1, 3, nil])
+        #expect(folder(dir.path).scan().lists.map(\.path) == ["a.md", "c.md", "d.md"])
+    }
+
     @Test("TICK_NO_CACHE turns the cache off, and a folder without .tick caches under XDG_CACHE_HOME")
     func cacheLocation() throws {
         let dir = TemporaryFolder()
