@@ -89,6 +89,12 @@ struct TaskRows: Sendable {
         var widest = Ref.minimumLength
         for id in rows { widest = max(widest, library.refLength(id)) }
         refWidth = widest
+        // The rows' list names, made here once: a large view renders its ranges of rows with
+        // copies of this value, which then share them.
+        if showList, !rows.isEmpty {
+            listNames = Array(repeating: nil, count: library.lists.count)
+            for id in rows where listNames[id.list] == nil { listNames[id.list] = Array(library.lists[id.list].name.utf8) }
+        }
         today = now.dayNumber
         bytes.reserveCapacity(256)
     }
