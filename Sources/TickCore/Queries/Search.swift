@@ -58,12 +58,17 @@ extension Library {
             }
             return hits
         }
-        var hits = runs.count == 1 ? runs[0] : runs.flatMap { $0 }
-        hits.sort { a, b in
-            if a.key.done != b.key.done { return !a.key.done }
-            return a.key.precedes(b.key)
+        let found = runs.count == 1 ? runs[0] : runs.flatMap { $0 }
+        // The places of the hits are sorted, not the hits: a place moves as one number.
+        var order = Array(found.indices)
+        found.withUnsafeBufferPointer { found in
+            order.sort { a, b in
+                let x = found[a].key, y = found[b].key
+                if x.done != y.done { return !x.done }
+                return x.precedes(y)
+            }
         }
-        return hits.map(\.hit)
+        return order.map { found[$0].hit }
     }
 
     /// Calls `candidate` with each task, in order, whose folded title or notes hold `needle`, found

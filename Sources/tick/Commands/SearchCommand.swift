@@ -17,12 +17,12 @@ import TickCore
     let terminal = invocation.terminal
     let ids = hits.map(\.id)
     var rows = TaskRows(library: library, now: invocation.now, terminal: terminal, showList: true, rows: ids)
+    let lead = String(repeating: " ", count: rows.refWidth + 2) + "  ↳ "
     for (k, hit) in hits.enumerated() {
         library.prefetchRows(ids, at: k)
         let title = terminal.color ? hit.matches(in: library.task(hit.id).title) : []
         rows.write(hit.id, to: out, indent: 0, highlight: title)
         if let note = hit.noteLine {
-            let lead = String(repeating: " ", count: rows.refWidth + 2) + "  ↳ "
             var text = note.text
             if let width = terminal.width { text = fit(text, to: max(RowLayout.shortestTitle, width - displayWidth(lead))) }
             if terminal.color {
@@ -34,7 +34,8 @@ import TickCore
                 }
                 text = highlighted(text, matches, enabled: true)
             }
-            out.line(lead + text)
+            out.write(lead)
+            out.line(text)
         }
     }
     if hits.isEmpty {
