@@ -118,15 +118,33 @@ public struct FolderLocation: Equatable, Sendable {
 public struct ListFile: Equatable, Sendable {
     /// Path relative to the folder, `/`-separated: the list's identity.
     public var path: String
-    /// Absolute path.
-    public var absolutePath: String
+    /// Absolute path: for a list found by a folder scan, joined from the folder's path when asked
+    /// (a read served from the cache never asks).
+    public var absolutePath: String {
+        get { absolute ?? Path.join(folder, path) }
+        set { absolute = newValue }
+    }
+    private var absolute: String?
+    /// The folder's path, for a list found by a scan.
+    private var folder = ""
     /// Its status when the folder was scanned (of the target, for a symbolic link).
     public var status: FileStatus? = nil
 
     public init(path: String, absolutePath: String, status: FileStatus? = nil) {
         self.path = path
-        self.absolutePath = absolutePath
+        absolute = absolutePath
         self.status = status
+    }
+
+    /// The list at `path` in the folder at `folder`.
+    init(path: String, inFolder folder: String, status: FileStatus?) {
+        self.path = path
+        self.folder = folder
+        self.status = status
+    }
+
+    public static func == (a: ListFile, b: ListFile) -> Bool {
+        a.path == b.path && a.status == b.status && a.absolutePath == b.absolutePath
     }
 
     /// The file name without `.md`: the list's name when the file has no level-1 heading.
@@ -254,14 +272,13 @@ public struct Folder: Sendable {
                 if FolderWriter.isTemporaryName(name) { result.leftovers.append(child) }
                 continue
             }
-            let full = absolute(child)
             let isListName = name.hasSuffix(".md")
             let linkStatus = statuses.next()!
             let status: FileStatus
             do {
                 guard let link = try linkStatus.get() else { continue }
                 if link.kind == .symlink {
-                    guard let target = try fileSystem.status(full, followSymlinks: true) else {
+                    guard let target = try fileSystem.status(absolute(child), followSymlinks: true) else {
                         if isListName { result.problems.append(.danglingSymlink(path: child)) }
                         continue
                     }
@@ -290,7 +307,7 @@ public struct Folder: Sendable {
                 inner.insert(id)
                 walk(relative: child, ancestors: inner, visited: &visited, into: &result)
             case .file:
-                if isListName { result.lists.append(ListFile(path: child, absolutePath: full, status: status)) }
+                if isListName { result.lists.append(ListFile(path: child, inFolder: path, status: status)) }
             case .symlink, .other:
                 if isListName { result.problems.append(.notARegularFile(path: child)) }
             }
