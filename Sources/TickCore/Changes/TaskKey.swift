@@ -104,8 +104,8 @@ extension Library {
                 sameRefs = false
             }
         }
-        entries = entries.map { (entry: $0, key: Array($0.file.path.utf8)) }
-            .sorted { Path.precedes($0.key, $1.key) }.map(\.entry)
+        let unsorted = entries
+        entries = Path.byteOrder(unsorted.map(\.file.path)).map { unsorted[$0] }
         // The new storage keeps the old one (and so the old segments) alive.
         let old = storage
         let storage = SegmentStorage { _ = old }

@@ -223,8 +223,8 @@ public struct Folder: Sendable {
         walk(relative: "", ancestors: visited, visited: &visited, into: &result)
         // Paths sort by their bytes; each folder was walked in that order, but "a/b.md" must come
         // after "a.md" and before "a0.md" as bytes, which a depth-first walk does not guarantee.
-        result.lists = result.lists.map { (list: $0, key: Array($0.path.utf8)) }
-            .sorted { Path.precedes($0.key, $1.key) }.map(\.list)
+        let lists = result.lists
+        result.lists = Path.byteOrder(lists.map(\.path)).map { lists[$0] }
         return result
     }
 
@@ -261,8 +261,7 @@ public struct Folder: Sendable {
            (try? fileSystem.status(absolute(relative + "/" + FolderLocation.stateFolderName), followSymlinks: false))??.kind == .directory {
             return
         }
-        let sorted = names.map { (name: $0, key: Array($0.utf8)) }.sorted { Path.precedes($0.key, $1.key) }
-            .map(\.name)
+        let sorted = Path.byteOrder(names).map { names[$0] }
         // The status of every name that is not hidden, at once (see `FileSystem.statuses`).
         var statuses = fileSystem.statuses(of: sorted.filter { !$0.hasPrefix(".") }, in: absolute(relative))
             .makeIterator()

@@ -252,15 +252,29 @@ public enum Path {
         return joined
     }
 
-    /// Whether the UTF-8 bytes `a` sort before `b`: the order of list paths and of the names of a
-    /// folder's walk (sorted by keys made once, `Array(path.utf8)`).
-    public static func precedes(_ a: [UInt8], _ b: [UInt8]) -> Bool {
-        a.withUnsafeBufferPointer { x in
-            b.withUnsafeBufferPointer { y in
-                for k in 0..<min(x.count, y.count) where x[k] != y[k] { return x[k] < y[k] }
-                return x.count < y.count
+    /// The indices of `strings` in the order of their UTF-8 bytes (the order of list paths and of
+    /// the names of a folder's walk), equal strings in their given order. Each string's first 16
+    /// bytes, as two big-endian numbers, decide most comparisons (a shorter string is padded with
+    /// zeros, which no path holds); only strings that share those are compared whole.
+    public static func byteOrder(_ strings: [String]) -> [Int] {
+        var keys: [(high: UInt64, low: UInt64, index: Int)] = []
+        keys.reserveCapacity(strings.count)
+        for (k, string) in strings.enumerated() {
+            var high: UInt64 = 0, low: UInt64 = 0, shift = 120
+            for byte in string.utf8.prefix(16) {
+                if shift >= 64 { high |= UInt64(byte) << UInt64(shift - 64) } else { low |= UInt64(byte) << UInt64(shift) }
+                shift -= 8
             }
+            keys.append((high, low, k))
         }
+        keys.sort { a, b in
+            if a.high != b.high { return a.high < b.high }
+            if a.low != b.low { return a.low < b.low }
+            let x = strings[a.index].utf8, y = strings[b.index].utf8
+            if x.elementsEqual(y) { return a.index < b.index }
+            return x.lexicographicallyPrecedes(y)
+        }
+        return keys.map(\.index)
     }
 
     /// The folder holding `path` (`/` for a top-level entry, "" for a bare name).

@@ -16,21 +16,26 @@ struct PathTests {
         #expect(Path.join("sub", "deeper/x.md") == "sub/deeper/x.md")
     }
 
-    @Test("precedes orders byte strings as lexicographicallyPrecedes does (400 seeded pairs)")
+    @Test("byteOrder sorts strings by their UTF-8 bytes, keeping equal ones in order (300 seeded lists)")
     func order() {
         var random = SeededRandom(seed: 7)
-        // Few distinct bytes, so that shared prefixes, equal strings and bytes past ASCII are common.
-        let alphabet: [UInt8] = [0x2D, 0x2E, 0x2F, 0x30, 0x61, 0x62, 0xC3, 0xFF]
-        func word() -> [UInt8] {
-            (0..<Int.random(in: 0...6, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+        // Few distinct characters, and a shared 16-byte start half the time, so that equal strings,
+        // prefixes, bytes past ASCII and ties past the first 16 bytes are all common.
+        let pieces = ["-", ".", "/", "0", "a", "b", "é", "ü"]
+        func word() -> String {
+            let start = Bool.random(using: &random) ? "abcdefghijklmnop" : ""
+            return start + (0..<Int.random(in: 0...5, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
         }
-        for _ in 0..<400 {
-            let a = word(), b = Bool.random(using: &random) ? word() : a + word()
-            #expect(Path.precedes(a, b) == a.lexicographicallyPrecedes(b), "\(a) \(b)")
-            #expect(Path.precedes(b, a) == b.lexicographicallyPrecedes(a), "\(b) \(a)")
+        for _ in 0..<300 {
+            let strings = (0..<Int.random(in: 0...12, using: &random)).map { _ in word() }
+            let expected = strings.indices.sorted { a, b in
+                let x = Array(strings[a].utf8), y = Array(strings[b].utf8)
+                return x == y ? a < b : x.lexicographicallyPrecedes(y)
+            }
+            #expect(Path.byteOrder(strings) == expected, "\(strings)")
         }
         // A folder's list sorts between the list named like it and the next name.
-        let paths = ["a0.md", "a/b.md", "a.md", "B.md", "é.md"].map { Array($0.utf8) }.sorted(by: Path.precedes)
-        #expect(paths.map { String(decoding: $0, as: UTF8.self) } == ["B.md", "a.md", "a/b.md", "a0.md", "é.md"])
+        let paths = ["a0.md", "a/b.md", "a.md", "B.md", "é.md"]
+        #expect(Path.byteOrder(paths).map { paths[$0] } == ["B.md", "a.md", "a/b.md", "a0.md", "é.md"])
     }
 }
