@@ -10,14 +10,21 @@ public enum CurrentProcess {
     public static var id: Int32 { getpid() }
 
     /// The environment as a dictionary (the first definition of a repeated name wins, as in `getenv`).
-    public static var environment: [String: String] {
+    public static var environment: [String: String] { environment(from: environ) }
+
+    /// The dictionary of a C environment list (`NAME=value` entries up to a null pointer): each
+    /// entry is split at its first `=` as bytes, before any text is made of it.
+    static func environment(from entries: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> [String: String] {
         var result: [String: String] = [:]
-        var entry = environ
+        var entry = entries
         while let pointer = entry.pointee {
-            let text = String(cString: pointer)
-            if let eq = text.firstIndex(of: "=") {
-                let name = String(text[..<eq])
-                if result[name] == nil { result[name] = String(text[text.index(after: eq)...]) }
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self),
+                                            count: strlen(pointer))
+            if let eq = bytes.firstIndex(of: UInt8(ascii: "=")) {
+                let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<eq]), as: UTF8.self)
+                if result[name] == nil {
+                    result[name] = String(decoding: UnsafeBufferPointer(rebasing: bytes[(eq + 1)...]), as: UTF8.self)
+                }
             }
             entry += 1
         }
