@@ -184,7 +184,7 @@ func find(_ needle: UnsafeBufferPointer<UInt8>, in haystack: UnsafeBufferPointer
 
 /// The index in `needle` of its least common byte in English text: letters by their frequency,
 /// the space and punctuation as common, every other byte (digits, other scripts) as rare.
-func rarestByte(of needle: UnsafeBufferPointer<UInt8>) -> Int {
+private func rarestByte(of needle: UnsafeBufferPointer<UInt8>) -> Int {
     func commonness(_ b: UInt8) -> Int {
         switch b {
         case 0x20, 0x2C, 0x2E, 0x0A: return 30

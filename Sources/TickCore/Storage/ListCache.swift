@@ -396,7 +396,6 @@ struct CachedLists {
         return racy ? .verify(segment) : .hit(segment)
     }
 
-
     /// The short-ref lengths of every task, when their checksum holds and each is a possible length.
     var shortRefLengths: [UInt8]? {
         guard Checksum.of(refs.baseAddress!, count: refs.count) == refsSum else { return nil }
