@@ -109,7 +109,10 @@ struct RefRecord {
 
     init(refHash: UInt64, title: some Collection<UInt8>, parent: Int32) {
         self.refHash = refHash
-        titleShape = UInt32(clamping: min(title.count, Int(Int32.max))) | (title.allSatisfy { $0 < 0x80 } ? 0 : 1 << 31)
+        // The bytes' union has its high bit when any byte is beyond ASCII: one pass over a
+        // contiguous title (a string's bytes are), without a branch per byte.
+        let union = title.withContiguousStorageIfAvailable { $0.reduce(0, |) } ?? title.reduce(0, |)
+        titleShape = UInt32(clamping: min(title.count, Int(Int32.max))) | (union < 0x80 ? 0 : 1 << 31)
         self.parent = parent
     }
 
@@ -1153,8 +1156,22 @@ public struct Library: Sendable {
         if let table = refLengths.table { return Int(table[position(of: id)]) }
         // A few lookups measure the task against all others; many build the whole table once.
         refLengths.singles += 1
-        if refLengths.singles > 32 { return Int(shortRefLengths[position(of: id)]) }
+        if refLengths.singles > Library.singleRefLookups { return Int(shortRefLengths[position(of: id)]) }
         return lengthAlone(id, hash: record(id).refHash)
+    }
+
+    /// How many refs are measured one by one, each against every task, before the whole table of
+    /// lengths is made instead.
+    static let singleRefLookups = 32
+
+    /// The widest shown ref among `ids` (at least `Ref.minimumLength`). For more rows than
+    /// `singleRefLookups`, the table of lengths is made at once rather than after that many
+    /// lookups one by one (a cold read of a large view).
+    public func refWidth(of ids: [TaskID]) -> Int {
+        if ids.count > Library.singleRefLookups, refLengths.table == nil { _ = shortRefLengths }
+        var widest = Ref.minimumLength
+        for id in ids { widest = max(widest, refLength(id)) }
+        return widest
     }
 
     /// Whether every byte is below 0x80: eight at a time.

@@ -86,9 +86,7 @@ struct TaskRows: Sendable {
         styler = Styler(enabled: terminal.color)
         width = terminal.width
         self.showList = showList
-        var widest = Ref.minimumLength
-        for id in rows { widest = max(widest, library.refLength(id)) }
-        refWidth = widest
+        refWidth = library.refWidth(of: rows)
         // The rows' list names, made here once: a large view renders its ranges of rows with
         // copies of this value, which then share them.
         if showList, !rows.isEmpty {
