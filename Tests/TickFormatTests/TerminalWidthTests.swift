@@ -20,4 +20,15 @@ struct TerminalWidthTests {
         #expect(terminalWidth("\u{1B}[31mred\u{1B}[0m") == 3)
         #expect(terminalWidth("") == 0)
     }
+
+    @Test("text of printable ASCII is a column a byte, as its characters one by one say (FORMAT.md's `groceries`: 9)")
+    func printableASCII() {
+        let printable = String((0x20..<0x7F).map { Character(Unicode.Scalar(UInt8($0))) })
+        // Controls and DEL are not printable: such text takes the character-by-character rule.
+        for text in [printable, "groceries", "a\tb", "a\u{7F}b", "x\u{1F}"] {
+            #expect(terminalWidth(text) == text.reduce(0) { $0 + terminalWidth(of: $1) }, "\(text.debugDescription)")
+        }
+        #expect(terminalWidth(printable) == 95)
+        #expect(terminalWidth("groceries") == 9)
+    }
 }
