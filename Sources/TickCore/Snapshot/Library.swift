@@ -1474,14 +1474,12 @@ struct LoadedCache: @unchecked Sendable {
 extension Folder {
     /// Reads every list: from the cache where a list is unchanged, else parsing it, on all cores.
     /// Never writes a list; it may write the cache (`useCache`), unless `saveCache` is false (a
-    /// write command, which updates the cache itself after its change: `TaskFolder`). A read
-    /// command passes `wholeFolder`: its query reads every list, so the cache's page table is
-    /// filled at once (`MappedFile.populateLimit`).
+    /// write command, which updates the cache itself after its change: `TaskFolder`).
     public func load(useCache: Bool = true, saveCache: Bool = true, environment: [String: String] = [:],
-                     scan given: FolderScan? = nil, wholeFolder: Bool = false) -> LoadResult {
+                     scan given: FolderScan? = nil) -> LoadResult {
         let scan = given ?? scan()
         let cache = useCache ? ListCache(folder: self, environment: environment) : nil
-        let cached = cache?.load(rebuild: rebuilder, populate: wholeFolder)
+        let cached = cache?.load(rebuild: rebuilder)
         let (library, readErrors, unchanged, parsed, checked) = assemble(scan.lists, cached: cached)
         // A list checked against its bytes (changed within the racy window, or just written by
         // tick) whose change is now older than the window can be vouched for by its status alone:

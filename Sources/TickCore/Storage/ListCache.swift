@@ -135,9 +135,9 @@ struct ListCache {
     /// The cache as last written, mapped; nil when missing, not a regular file, not of this
     /// build's layout, or damaged in its header or directory. `rebuild` parses a list again, for
     /// a segment found damaged later.
-    func load(rebuild: @escaping @Sendable (ListFile) -> [UInt8]? = { _ in nil }, populate: Bool = false) -> CachedLists? {
-        guard let folder = StateFolder.open(directory), let base = folder.map(name, populate: populate) else { return nil }
-        let delta = folder.map(deltaName, populate: populate)
+    func load(rebuild: @escaping @Sendable (ListFile) -> [UInt8]? = { _ in nil }) -> CachedLists? {
+        guard let folder = StateFolder.open(directory), let base = folder.map(name) else { return nil }
+        let delta = folder.map(deltaName)
         return ListCache.load(base, delta: delta, rebuild: rebuild, settings: settings) {
             folder.remove(self.name, ifStill: base)
             if let delta { folder.remove(self.deltaName, ifStill: delta) }

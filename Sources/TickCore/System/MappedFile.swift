@@ -11,18 +11,11 @@ final class MappedFile: @unchecked Sendable {
     let length: Int
     /// The file's status when it was mapped.
     let status: stat
-    /// The largest file whose page table `populate` fills when it is mapped (`MAP_POPULATE`): a
-    /// read over the whole folder touches nearly every page of the cache anyway, and one call costs
-    /// less than a fault for every 64 KiB. A larger file's pages are mapped as they are touched, so
-    /// that a huge folder's cache is never mapped whole at once.
-    static let populateLimit = 32 << 20
-
-    /// Maps the whole of the open regular file `fd`, with its page table filled when `populate`
-    /// (up to `populateLimit`); nil when it is empty or cannot be mapped.
-    init?(fd: Int32, status: stat, populate: Bool = false) {
+    /// Maps the whole of the open regular file `fd` (its pages are read as they are touched); nil
+    /// when it is empty or cannot be mapped.
+    init?(fd: Int32, status: stat) {
         let length = Int(status.st_size)
-        let flags = MAP_PRIVATE | (populate && length <= MappedFile.populateLimit ? MAP_POPULATE : 0)
-        guard length > 0, let map = mmap(nil, length, PROT_READ, flags, fd, 0), map != MAP_FAILED
+        guard length > 0, let map = mmap(nil, length, PROT_READ, MAP_PRIVATE, fd, 0), map != MAP_FAILED
         else { return nil }
         base = map
         self.length = length

@@ -141,12 +141,11 @@ final class StateFolder: @unchecked Sendable {
         unlinkat(fd, name, 0) == 0 ? 0 : Posix.errno
     }
 
-    /// Maps `name` when it is a regular file (see `openRegular`), its page table filled when
-    /// `populate` (`MappedFile.populateLimit`).
-    func map(_ name: String, populate: Bool = false) -> MappedFile? {
+    /// Maps `name` when it is a regular file (see `openRegular`).
+    func map(_ name: String) -> MappedFile? {
         guard let (file, info) = openRegular(name) else { return nil }
         defer { close(file) }
-        return MappedFile(fd: file, status: info, populate: populate)
+        return MappedFile(fd: file, status: info)
     }
 
     /// Removes `name` only while it is still the file that `mapped` maps.

@@ -16,7 +16,7 @@ extension Invocation {
     /// false (`tick status`, which a shell prompt runs), unreadable ones errors.
     func load(warnings: Bool = true) throws -> LoadedFolder {
         let folder = try folder()
-        return try loaded(folder.load(environment: context.environment, wholeFolder: true), in: folder, warnings: warnings)
+        return try loaded(folder.load(environment: context.environment), in: folder, warnings: warnings)
     }
 
     /// The lists read from `folder`: skipped files become warnings; a list or subfolder that could
