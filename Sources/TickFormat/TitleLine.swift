@@ -251,11 +251,25 @@ struct TitleLine: Sendable {
 
     private mutating func tag(_ b: [UInt8], _ w: Range<Int>) {
         guard b[w.lowerBound] == UInt8(ascii: "#") else { return }
+        // Most tags are ASCII: take the name's bytes while they are ASCII name characters, and go
+        // by Unicode properties only from the first byte that is not ASCII.
+        var end = w.lowerBound + 1
+        while end < w.upperBound, b[end] < 0x80, TitleLine.isASCIITagByte(b[end]) { end += 1 }
+        guard end < w.upperBound, b[end] >= 0x80 else {
+            if end > w.lowerBound + 1 { tags.append(String(decoding: b[(w.lowerBound + 1)..<end], as: UTF8.self)) }
+            return
+        }
         let rest = String(decoding: b[(w.lowerBound + 1)..<w.upperBound], as: UTF8.self)
         let name = rest.unicodeScalars.prefix { s in
             s.properties.isAlphabetic || ("0"..."9").contains(s) || s == "_" || s == "-" || s == "/"
         }
         if !name.isEmpty { tags.append(String(String.UnicodeScalarView(name))) }
+    }
+
+    /// Whether an ASCII byte belongs to a tag name: a letter, a digit, `_`, `-` or `/`.
+    static func isASCIITagByte(_ c: UInt8) -> Bool {
+        (c >= 0x30 && c <= 0x39) || (c | 0x20 >= 0x61 && c | 0x20 <= 0x7A)
+            || c == UInt8(ascii: "_") || c == UInt8(ascii: "-") || c == UInt8(ascii: "/")
     }
 
     /// The byte ranges that removing `tokens` takes away: each token with one adjacent
@@ -264,34 +278,52 @@ struct TitleLine: Sendable {
     static func removalRanges(of tokens: [Token], in b: [UInt8], line: Range<Int>) -> [Range<Int>] {
         var removed: [Range<Int>] = []
         for token in tokens.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
-            var range = token.range
-            let limit = max(line.lowerBound + 1, removed.last?.upperBound ?? 0)
-            if var before = separatorStart(b, endingAt: range.lowerBound, notBefore: limit) {
-                // A Dataview field takes the whole run before it (the plugin writes two spaces there).
-                if token.style == .dataview {
-                    while let earlier = separatorStart(b, endingAt: before, notBefore: limit) { before = earlier }
-                }
-                range = before..<range.upperBound
-            } else if range.upperBound < line.upperBound,
-                      case let n = separatorLength(b, range.upperBound, line.upperBound), n > 0 {
-                range = range.lowerBound..<(range.upperBound + n)
-            }
-            removed.append(range)
+            removed.append(removal(of: token, in: b, line: line, after: removed.last?.upperBound))
         }
         return removed
     }
 
-    /// The title: the line without its tokens (each with one separator), trimmed.
-    private static func title(_ b: [UInt8], line: Range<Int>, tokens: [Token]) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(line.count)
-        var cursor = line.lowerBound
-        for r in removalRanges(of: tokens, in: b, line: line) {
-            out += b[cursor..<r.lowerBound]
-            cursor = r.upperBound
+    /// The range that removing `token` takes away, when the removals before it end at `previous`.
+    private static func removal(of token: Token, in b: [UInt8], line: Range<Int>, after previous: Int?) -> Range<Int> {
+        let limit = max(line.lowerBound + 1, previous ?? 0)
+        if var before = separatorStart(b, endingAt: token.range.lowerBound, notBefore: limit) {
+            // A Dataview field takes the whole run before it (the plugin writes two spaces there).
+            if token.style == .dataview {
+                while let earlier = separatorStart(b, endingAt: before, notBefore: limit) { before = earlier }
+            }
+            return before..<token.range.upperBound
         }
-        out += b[cursor..<line.upperBound]
-        return String(decoding: trimmedSeparators(out), as: UTF8.self)
+        if token.range.upperBound < line.upperBound,
+           case let n = separatorLength(b, token.range.upperBound, line.upperBound), n > 0 {
+            return token.range.lowerBound..<(token.range.upperBound + n)
+        }
+        return token.range
+    }
+
+    /// The title: the line without its tokens (each with one separator), trimmed. `tokens` are in
+    /// line order, as the scan meets them.
+    private static func title(_ b: [UInt8], line: Range<Int>, tokens: [Token]) -> String {
+        if tokens.isEmpty { return String(decoding: b[trimmedSeparators(b, line)], as: UTF8.self) }
+        return b.withUnsafeBufferPointer { source in
+            String(unsafeUninitializedCapacity: line.count) { out in
+                let from = UnsafeRawPointer(source.baseAddress!), to = UnsafeMutableRawPointer(out.baseAddress!)
+                var count = 0, cursor = line.lowerBound, previous: Int? = nil
+                for token in tokens {
+                    let r = removal(of: token, in: b, line: line, after: previous)
+                    assert(r.lowerBound >= cursor, "title tokens out of line order")
+                    previous = r.upperBound
+                    to.advanced(by: count).copyMemory(from: from.advanced(by: cursor), byteCount: r.lowerBound - cursor)
+                    count += r.lowerBound - cursor
+                    cursor = r.upperBound
+                }
+                to.advanced(by: count).copyMemory(from: from.advanced(by: cursor), byteCount: line.upperBound - cursor)
+                count += line.upperBound - cursor
+                // Trim in place: the kept bytes move to the front.
+                let kept = trimmedSeparators(UnsafeBufferPointer(rebasing: out[0..<count]), 0..<count)
+                to.copyMemory(from: to.advanced(by: kept.lowerBound), byteCount: kept.count)
+                return kept.count
+            }
+        }
     }
 
     /// Byte ranges inside code spans. A span opened on the title line and closed on a later line of
@@ -362,7 +394,7 @@ struct TitleLine: Sendable {
 
 /// The byte length of the separator at `i`: space, tab, or a Unicode space separator (Zs).
 @inline(__always)
-func separatorLength(_ b: [UInt8], _ i: Int, _ end: Int) -> Int {
+func separatorLength<Bytes: RandomAccessCollection<UInt8>>(_ b: Bytes, _ i: Int, _ end: Int) -> Int where Bytes.Index == Int {
     let c = b[i]
     if c < 0x80 { return c == 0x20 || c == 0x09 ? 1 : 0 }
     if c == 0xC2, i + 1 < end, b[i + 1] == 0xA0 { return 2 }  // U+00A0
@@ -395,10 +427,14 @@ private func isNoBreakSpace(_ b: [UInt8], _ r: Range<Int>) -> Bool {
 }
 
 /// `bytes` without leading and trailing separators.
-func trimmedSeparators(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
-    var lo = 0
-    while lo < bytes.count, case let n = separatorLength(bytes, lo, bytes.count), n > 0 { lo += n }
-    var hi = bytes.count
+func trimmedSeparators(_ bytes: [UInt8]) -> ArraySlice<UInt8> { bytes[trimmedSeparators(bytes, bytes.indices)] }
+
+/// The part of `bytes[range]` without leading and trailing separators.
+func trimmedSeparators<Bytes: RandomAccessCollection<UInt8>>(_ bytes: Bytes, _ range: Range<Int>) -> Range<Int>
+where Bytes.Index == Int {
+    var lo = range.lowerBound
+    while lo < range.upperBound, case let n = separatorLength(bytes, lo, range.upperBound), n > 0 { lo += n }
+    var hi = range.upperBound
     while hi > lo {
         // Walk back over one separator: try the 1-, 2- and 3-byte forms.
         if bytes[hi - 1] == 0x20 || bytes[hi - 1] == 0x09 { hi -= 1; continue }
@@ -406,7 +442,7 @@ func trimmedSeparators(_ bytes: [UInt8]) -> ArraySlice<UInt8> {
         if hi - 3 >= lo, separatorLength(bytes, hi - 3, hi) == 3 { hi -= 3; continue }
         break
     }
-    return bytes[lo..<hi]
+    return lo..<hi
 }
 
 func text(_ b: [UInt8], _ r: Range<Int>) -> String { String(decoding: b[r], as: UTF8.self) }

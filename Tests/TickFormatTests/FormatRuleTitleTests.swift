@@ -305,6 +305,22 @@ struct FormatRuleTagTests {
         #expect(try onlyTask("- [ ] Buy #café\n").tags == ["café"])
     }
 
+    @Test("an ASCII name runs into letters of other scripts, and stops at the first that is no letter")
+    func mixedScripts() throws {
+        #expect(try onlyTask("- [ ] Sand #diy/wöod #über #ab·c\n").tags == ["diy/wöod", "über", "ab"])
+    }
+
+    @Test("each ASCII character is in a tag exactly when it is a letter, a digit, _, - or /")
+    func asciiTagCharacters() throws {
+        // The backtick opens a code span and the space ends the word: neither can be tried here.
+        for code in UInt8(0x21)...UInt8(0x7E) where code != UInt8(ascii: "`") {
+            let c = Character(Unicode.Scalar(code))
+            let inName = c.isASCII && (c.isLetter || c.isNumber || c == "_" || c == "-" || c == "/")
+            let task = try onlyTask("- [ ] Buy #a\(c)b\n")
+            #expect(task.tags == [inName ? "a\(c)b" : "a"], "character \(c)")
+        }
+    }
+
     @Test("# followed by no letter, digit, _, - or / is no tag")
     func emptyTag() throws {
         #expect(try onlyTask("- [ ] a # #, #!\n").tags == [])
@@ -394,6 +410,9 @@ struct FormatRuleTitleTests {
     func trimmed() throws {
         #expect(try onlyTask("- [ ]   Call mum \t\n").title == "Call mum")
         #expect(try onlyTask("- [ ] \u{00A0}Call mum\u{3000}\n").title == "Call mum")
+        // With tokens taken out first.
+        #expect(try onlyTask("- [ ] \u{00A0}Call mum !!\u{3000}\n").title == "Call mum")
+        #expect(try onlyTask("- [ ] !! \u{2003}Call mum #flag \t\n").title == "Call mum")
     }
 
     @Test("a title line of tokens only gives an empty title")
@@ -408,6 +427,8 @@ struct FormatRuleTitleTests {
         let bytes: [UInt8] = Array("- [ ] a".utf8) + [0xC3, 0x28, 0x00] + Array(" b\n".utf8)
         let document = parsed(bytes: bytes)
         #expect(document.tasks.map(\.title) == ["a\u{FFFD}(\u{0} b"])
+        let withToken: [UInt8] = Array("- [ ] a".utf8) + [0xC3, 0x28] + Array(" !! b\n".utf8)
+        #expect(parsed(bytes: withToken).tasks.map(\.title) == ["a\u{FFFD}( b"])
     }
 
     @Test("a backslash glued to the last word is part of that word")
