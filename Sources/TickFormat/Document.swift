@@ -345,22 +345,23 @@ public struct Document: Sendable {
     /// The lines of task `i` that are notes: after the title line up to its last content line,
     /// except the lines of its subtasks.
     func noteLines(_ i: Int) -> [Int] {
-        let task = tasks[i]
-        guard task.contentEndLine > task.line else { return [] }
+        // Fields one by one: a task is a large value, and a copy of it costs more than this does.
+        let line = tasks[i].line, contentEndLine = tasks[i].contentEndLine
+        guard contentEndLine > line else { return [] }
         var result: [Int] = []
-        var n = task.line + 1
+        var n = line + 1
         for j in (i + 1)..<descendantsEnd(i) where tasks[j].parent == i {
             while n < tasks[j].firstLine { result.append(n); n += 1 }
             n = tasks[j].lastLine + 1
         }
-        while n <= task.contentEndLine { result.append(n); n += 1 }
+        while n <= contentEndLine { result.append(n); n += 1 }
         return result
     }
 
     private func noteText(_ i: Int) -> String {
-        let task = tasks[i]
+        let quoteDepth = tasks[i].quoteDepth, column = tasks[i].contentColumn
         let texts: [ArraySlice<UInt8>] = noteLines(i).map { n in
-            bytes[indentEnd(line: n, quoteDepth: task.quoteDepth, column: task.contentColumn)..<lines.contentEnd(n)]
+            bytes[indentEnd(line: n, quoteDepth: quoteDepth, column: column)..<lines.contentEnd(n)]
         }
         func blank(_ s: ArraySlice<UInt8>) -> Bool { s.allSatisfy(isSpaceOrTab) }
         // Without the leading and trailing blank lines (a slice: removing them one by one from the

@@ -624,7 +624,8 @@ struct Segment: @unchecked Sendable {
             foldedText.append(contentsOf: folded)
             return ref
         }
-        for (i, task) in document.tasks.enumerated() {
+        for i in 0..<count {
+            let task = document.tasks[i]
             var section: Int32 = -1
             if let s = task.section {
                 if let k = sectionIndex[s] { section = k } else {
