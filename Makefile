@@ -142,15 +142,19 @@ soak: deps test-deps
 	$(SWIFT) build $(SWIFTPM_FLAGS)
 	TICK_SOAK_SECONDS=$(TICK_SOAK_SECONDS) $(SWIFT) test $(SWIFTPM_FLAGS) --filter 'ConcurrencyTests.*soak'
 
-# libFuzzer over parse, serialize, a random edit and re-parse (Tests/Fuzz). FUZZ_SECONDS sets
+# libFuzzer over parse, serialize, a random edit and re-parse (Tests/Fuzz), with cmark's arena
+# (Sources/CCmarkArena) built by the toolchain's clang. FUZZ_SECONDS sets
 # how long it runs; new inputs go to $(BUILD_DIR)/fuzz/corpus, seeded from Tests/Fuzz/corpus.
 FUZZ_SECONDS ?= 60
 .PHONY: fuzz
 fuzz: deps
 	mkdir -p $(BUILD_DIR)/fuzz/corpus
 	cp Tests/Fuzz/corpus/* $(BUILD_DIR)/fuzz/corpus/
+	$(dir $(shell command -v $(SWIFT)c))clang -fsanitize=address -O2 -c Sources/CCmarkArena/cmark_arena.c \
+		-ISources/CCmarkArena/include -o $(BUILD_DIR)/fuzz/cmark_arena.o
 	$(SWIFT)c -sanitize=fuzzer,address -parse-as-library -O -module-name TickFuzz -I Sources/CCmark \
-		Sources/TickFormat/*.swift Tests/Fuzz/FuzzTarget.swift -lcmark -o $(BUILD_DIR)/fuzz/tick-fuzz
+		-I Sources/CCmarkArena/include Sources/TickFormat/*.swift Tests/Fuzz/FuzzTarget.swift \
+		$(BUILD_DIR)/fuzz/cmark_arena.o -lcmark -o $(BUILD_DIR)/fuzz/tick-fuzz
 	$(BUILD_DIR)/fuzz/tick-fuzz -max_len=8192 -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $(BUILD_DIR)/fuzz/corpus
 
 # The test suite under AddressSanitizer, then ThreadSanitizer, each in its own build folder. The

@@ -15,13 +15,14 @@ let package = Package(
             providers: [.apt(["libcmark-dev"])]
         ),
         .target(name: "CTickSystem"),
-        .target(name: "TickFormat", dependencies: ["CCmark"]),
+        .target(name: "CCmarkArena", dependencies: ["CCmark"]),
+        .target(name: "TickFormat", dependencies: ["CCmark", "CCmarkArena"]),
         .target(name: "TickCore", dependencies: ["TickFormat", "CTickSystem"]),
         // MemberImportVisibility: the CLI sees only what TickCore declares, not members that
         // TickFormat's extensions would otherwise leak through it.
         .executableTarget(name: "tick", dependencies: ["TickCore"],
                           swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
-        .testTarget(name: "TickFormatTests", dependencies: ["TickFormat", "TickCore"], exclude: ["Fixtures"]),
+        .testTarget(name: "TickFormatTests", dependencies: ["TickFormat", "TickCore", "CCmarkArena"], exclude: ["Fixtures"]),
         .testTarget(name: "TickCoreTests", dependencies: ["TickCore", "TickFormat"]),
         .testTarget(name: "TickCLITests", dependencies: ["TickCore", "TickFormat", "CTickSystem"], exclude: ["Fixtures"]),
     ]

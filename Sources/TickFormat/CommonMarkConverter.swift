@@ -1,4 +1,5 @@
 import CCmark
+import CCmarkArena
 
 /// The block structure of a document as cmark sees it, reduced to what tick needs.
 ///
@@ -37,21 +38,31 @@ struct BlockOutline {
 }
 
 enum CommonMarkConverter {
+    /// The largest list, in bytes, parsed in an arena.
+    static let arenaLimit = 1 << 20
+
     /// Parses `bytes` (already stripped of a leading BOM and with front matter blanked).
     /// `columnShiftOnFirstLine` is added to columns on line 1 (the length of a stripped BOM).
     /// With `paragraphStarts`, the outline also holds where every paragraph starts, from the same
     /// parse.
+    /// `arena` chooses the allocator (tests parse the same text both ways); by default, an arena
+    /// up to `arenaLimit` bytes.
     static func outline(of bytes: UnsafeBufferPointer<UInt8>, columnShiftOnFirstLine shift: Int,
-                        paragraphStarts: Bool = false) -> BlockOutline {
+                        paragraphStarts: Bool = false, arena: Bool? = nil) -> BlockOutline {
         var outline = BlockOutline()
         if paragraphStarts { outline.paragraphStarts = [] }
-        let document: OpaquePointer? = bytes.withMemoryRebound(to: CChar.self) { chars in
-            cmark_parse_document(chars.baseAddress, chars.count, CMARK_OPT_DEFAULT)
-        }
+        // A list of ordinary size is parsed in an arena (CCmarkArena): its nodes are freed at once.
+        // A huge one goes through malloc, so that what cmark frees while it parses is given back.
+        let arena = arena ?? (bytes.count <= arenaLimit)
+        let parser = cmark_parser_new_with_mem(CMARK_OPT_DEFAULT, arena ? tick_arena_begin() : cmark_get_default_mem_allocator())
+        defer { if arena { tick_arena_end() } }
+        bytes.withMemoryRebound(to: CChar.self) { chars in cmark_parser_feed(parser, chars.baseAddress, chars.count) }
+        let document = cmark_parser_finish(parser)
+        cmark_parser_free(parser)
         guard let document else { return outline }
-        defer { cmark_node_free(document) }
+        defer { if !arena { cmark_node_free(document) } }
         guard let iterator = cmark_iter_new(document) else { return outline }
-        defer { cmark_iter_free(iterator) }
+        defer { if !arena { cmark_iter_free(iterator) } }
 
         var itemStack: [Int] = []
         var quoteDepth = 0
