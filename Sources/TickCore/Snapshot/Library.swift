@@ -1054,7 +1054,7 @@ public struct Library: Sendable {
         if let table = refLengths.table { return table }
         let hashes = refLengths.hashes(of: self).map { Ref(hash: $0) }
         let index = RefIndex(hashes)
-        let table = (0..<hashes.count).map { UInt8(index.shortRef(at: $0).utf8.count) }
+        let table = (0..<hashes.count).map { UInt8(index.shortRefLength(at: $0)) }
         refLengths.table = table
         return table
     }

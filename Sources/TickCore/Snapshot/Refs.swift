@@ -281,7 +281,10 @@ public struct RefIndex: Sendable {
     public var count: Int { refs.count }
 
     /// The ref shown for the task at `index`: its shortest unique prefix of at least 3 symbols.
-    public func shortRef(at index: Int) -> String { refs[index].prefix(Int(lengths[index])) }
+    public func shortRef(at index: Int) -> String { refs[index].prefix(shortRefLength(at: index)) }
+
+    /// The number of symbols of `shortRef(at: index)`.
+    public func shortRefLength(at index: Int) -> Int { Int(lengths[index]) }
 
     /// The shortest prefix of `ref` (at least 3 symbols) that no other ref of the index shares.
     ///
