@@ -310,7 +310,7 @@ struct TitleLine: Sendable {
                 var count = 0, cursor = line.lowerBound, previous: Int? = nil
                 for token in tokens {
                     let r = removal(of: token, in: b, line: line, after: previous)
-                    assert(r.lowerBound >= cursor, "title tokens out of line order")
+                    precondition(r.lowerBound >= cursor, "title tokens out of line order")
                     previous = r.upperBound
                     to.advanced(by: count).copyMemory(from: from.advanced(by: cursor), byteCount: r.lowerBound - cursor)
                     count += r.lowerBound - cursor
