@@ -23,7 +23,7 @@ public struct GlobalFilter: Sendable, Hashable, CustomStringConvertible {
         let expected = "a tag: '#' and letters, digits, '_', '-' or '/'"
         let scalars = text.unicodeScalars
         guard scalars.first == "#", scalars.count > 1,
-              scalars.dropFirst().allSatisfy({ $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" || $0 == "/" })
+              scalars.dropFirst().allSatisfy(isTagNameScalar)
         else { return expected }
         if text.lowercased() == "#flag" { return "a tag other than #flag, which flags a task" }
         return nil

@@ -1,3 +1,9 @@
+/// Whether `s` may be part of a tag's name (FORMAT.md 5.5): a letter of any script (Unicode's
+/// Alphabetic property), a digit `0` to `9`, `_`, `-` or `/`.
+public func isTagNameScalar(_ s: Unicode.Scalar) -> Bool {
+    s.properties.isAlphabetic || ("0"..."9").contains(s) || s == "_" || s == "-" || s == "/"
+}
+
 /// The metadata tokens of a task's title line, found by scanning its bytes.
 ///
 /// Words are separated by spaces, tabs and Unicode space separators (category Zs). A word inside
@@ -254,23 +260,18 @@ struct TitleLine: Sendable {
         // Most tags are ASCII: take the name's bytes while they are ASCII name characters, and go
         // by Unicode properties only from the first byte that is not ASCII.
         var end = w.lowerBound + 1
-        while end < w.upperBound, b[end] < 0x80, TitleLine.isASCIITagByte(b[end]) { end += 1 }
+        while end < w.upperBound, b[end] < 0x80, TitleLine.asciiTagBytes[Int(b[end])] { end += 1 }
         guard end < w.upperBound, b[end] >= 0x80 else {
             if end > w.lowerBound + 1 { tags.append(String(decoding: b[(w.lowerBound + 1)..<end], as: UTF8.self)) }
             return
         }
         let rest = String(decoding: b[(w.lowerBound + 1)..<w.upperBound], as: UTF8.self)
-        let name = rest.unicodeScalars.prefix { s in
-            s.properties.isAlphabetic || ("0"..."9").contains(s) || s == "_" || s == "-" || s == "/"
-        }
+        let name = rest.unicodeScalars.prefix(while: isTagNameScalar)
         if !name.isEmpty { tags.append(String(String.UnicodeScalarView(name))) }
     }
 
-    /// Whether an ASCII byte belongs to a tag name: a letter, a digit, `_`, `-` or `/`.
-    static func isASCIITagByte(_ c: UInt8) -> Bool {
-        (c >= 0x30 && c <= 0x39) || (c | 0x20 >= 0x61 && c | 0x20 <= 0x7A)
-            || c == UInt8(ascii: "_") || c == UInt8(ascii: "-") || c == UInt8(ascii: "/")
-    }
+    /// `isTagNameScalar` of each ASCII byte, looked up by the scan of a tag.
+    static let asciiTagBytes: [Bool] = (0..<128).map { isTagNameScalar(Unicode.Scalar(UInt8($0))) }
 
     /// The byte ranges that removing `tokens` takes away: each token with one adjacent
     /// separator, the one before it unless that one is right after the checkbox (at

@@ -305,6 +305,11 @@ struct FormatRuleTagTests {
         #expect(try onlyTask("- [ ] Buy #café\n").tags == ["café"])
     }
 
+    @Test("digits are 0 to 9 only: a digit of another script is no tag character")
+    func otherDigits() throws {
+        #expect(try onlyTask("- [ ] Page #\u{0663} #a\u{0663}\n").tags == ["a"])
+    }
+
     @Test("an ASCII name runs into letters of other scripts, and stops at the first that is no letter")
     func mixedScripts() throws {
         #expect(try onlyTask("- [ ] Sand #diy/wöod #über #ab·c\n").tags == ["diy/wöod", "über", "ab"])

@@ -84,9 +84,7 @@ public enum Interchange {
 
     /// Whether `name` can be a tick tag as it is (FORMAT.md 5.5).
     public static func isTagName(_ name: String) -> Bool {
-        !name.isEmpty && name.unicodeScalars.allSatisfy {
-            $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-" || $0 == "/"
-        }
+        !name.isEmpty && name.unicodeScalars.allSatisfy(isTagNameScalar)
     }
 
     /// Builds a task from a tick title line (`words` as they go into the file, with tokens) through
