@@ -192,35 +192,24 @@ public struct QueryMatcher: Sendable {
             return s >= 0 && sections[n][probe.list][Int(s)]
         case .text(let n):
             let needle = needles[n]
-            let r = probe.segment.search(probe.index)
-            return contains(probe.segment.folded(r.title), needle) || contains(probe.segment.folded(r.notes), needle)
+            let (title, notes, caseless) = probe.segment.searchText(probe.index, probe.hot)
+            return contains(title, needle, caseless: caseless) || contains(notes, needle, caseless: caseless)
         case .tag(let n):
             let tagsRef = probe.cold.tags
             guard tagsRef.length > 0 else { return false }
-            scratch.removeAll(keepingCapacity: true)
-            Folding.fold(probe.segment.bytes(tagsRef), into: &scratch)
-            return Self.holdsTag(scratch, tags[n])
+            // Each name is folded alone: a name holds no space, but its folding might.
+            for name in Segment.tagNames(in: probe.segment.bytes(tagsRef)) {
+                scratch.removeAll(keepingCapacity: true)
+                Folding.fold(name, into: &scratch)
+                if Self.isTag(scratch, orUnder: tags[n]) { return true }
+            }
+            return false
         }
     }
 
-    /// Whether the folded tags (joined by line feeds) hold `tag` or a tag nested under it.
-    static func holdsTag(_ joined: [UInt8], _ tag: [UInt8]) -> Bool {
-        var start = 0
-        while start <= joined.count {
-            var end = start
-            while end < joined.count, joined[end] != 0x0A { end += 1 }
-            let length = end - start
-            if length >= tag.count {
-                var same = true
-                for j in 0..<tag.count where joined[start + j] != tag[j] {
-                    same = false
-                    break
-                }
-                if same, length == tag.count || joined[start + tag.count] == UInt8(ascii: "/") { return true }
-            }
-            start = end + 1
-        }
-        return false
+    /// Whether the folded tag `name` is `tag` or a tag nested under it.
+    static func isTag(_ name: [UInt8], orUnder tag: [UInt8]) -> Bool {
+        name.count >= tag.count && name.starts(with: tag) && (name.count == tag.count || name[tag.count] == UInt8(ascii: "/"))
     }
 }
 
@@ -230,7 +219,7 @@ struct Probe {
     let list: Int
     var index: Int
     var hot: HotRecord
-    private var coldRecord: ColdRecord?
+    private var coldRecord: ColdFields?
 
     init(segment: Segment, list: Int, index: Int) {
         self.segment = segment
@@ -246,7 +235,7 @@ struct Probe {
         coldRecord = nil
     }
 
-    var cold: ColdRecord {
+    var cold: ColdFields {
         mutating get {
             if let coldRecord { return coldRecord }
             let c = segment.cold(index)

@@ -80,7 +80,7 @@ extension Library {
         let items = ids.enumerated().map { position, id -> Item in
             let segment = lists[id.list].segment
             let h = segment.hot(id.index)
-            let title = needsTitle ? Array(segment.folded(segment.search(id.index).title)) : []
+            let title = needsTitle ? segment.foldedTitle(id.index) : []
             return Item(id: id, position: position,
                         due: h.dueDay == .min ? .max : Int64(h.dueDay) * 1441 + Int64(h.dueMinutes) + 1,
                         priority: h.priority, line: h.line, done: h.doneDay, title: title)

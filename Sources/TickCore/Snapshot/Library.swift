@@ -19,18 +19,19 @@ struct TaskRecord {
     var refHash: UInt64
     var dueDay: Int32          // days since 1970-01-01, or .min
     var dueMinutes: Int16      // minutes after midnight, or -1
-    var flags: UInt8           // 1: done, 2: flagged, 4: a scheduled or start date (in the cold record),
-                               // 8: a subtask, 16: a rule (`rec:`), 32: notes
+    var flags: UInt8           // 1: done, 2: flagged, 4: a scheduled or start date (in the extra record),
+                               // 8: a subtask, 16: a rule (`rec:`), 32: notes, 64: an extra record,
+                               // 128: folded text (`HotRecord`)
     var priority: UInt8
     var doneDay: Int32         // or .min
     var line: UInt32
     var parent: Int32          // index in the list, or -1
     var depth: UInt16
-    var reserved: UInt16
+    var idLength: UInt16
     var section: Int32         // index in the segment's sections, or -1
     var title: TextRef
     var notes: TextRef
-    var tags: TextRef          // tags joined by "\n"
+    var tags: TextRef          // " #a #b"
 
     var done: Bool { flags & 1 != 0 }
     var flagged: Bool { flags & 2 != 0 }
@@ -58,9 +59,15 @@ struct HotRecord {
     var done: Bool { flags & 1 != 0 }
     var flagged: Bool { flags & 2 != 0 }
     var due: DueDate? { DueDate(recordDay: dueDay, minutes: dueMinutes) }
-    /// Whether the cold record holds a scheduled or start date (FORMAT.md 11), so that Today reads
+    /// Whether the extra record holds a scheduled or start date (FORMAT.md 11), so that Today reads
     /// it only for those tasks.
     var hasPlannedDays: Bool { flags & 4 != 0 }
+    /// Whether the task has an extra record (a rule, an `until:`, a scheduled or start date, or a
+    /// repetition phrase).
+    var hasExtra: Bool { flags & 64 != 0 }
+    /// Whether the task's title, tags or notes hold a byte beyond ASCII, so that a search reads
+    /// its folded text (`FoldedRecord`) rather than its text.
+    var isFolded: Bool { flags & 128 != 0 }
     /// Whether the task has a parent, a rule or notes: a row reads the cold record for those only then.
     var isSubtask: Bool { flags & 8 != 0 }
     var hasRule: Bool { flags & 16 != 0 }
@@ -72,30 +79,94 @@ struct HotRecord {
     }
 }
 
-/// The rest of a record (the ref and parent are in the ref record).
+/// The rest of a record (the ref and parent are in the ref record), as a segment keeps it: where
+/// the task's text is, and the checks that prove it. A task's text is one run in the segment's
+/// text: its title, its tags as a title line's end would hold them (" #a #b", so that title and
+/// tags are searched as one string), its notes, its `id:` value, then its repetition phrase.
+/// The fields that few tasks have are in an `ExtraRecord` of their own.
 struct ColdRecord {
-    var section: Int32
+    var section: Int32         // index in the segment's sections, or -1
     var depth: UInt16
-    var reserved: UInt16
-    var title: TextRef
-    var notes: TextRef
-    var tags: TextRef
+    /// The length of the `id:` value: 64 bytes at most (FORMAT.md 5.8).
+    var idLength: UInt8
+    var spare: UInt8 = 0
+    /// Where the task's text starts in the segment's text.
+    var text: UInt32
+    var titleLength: UInt32
+    var tagsLength: UInt32
+    var notesLength: UInt32
+    /// The record's own check (`ColdRecord.check`): of its bytes, its extra record's, its ref
+    /// record's and its title's, so that a view that reads a few records of a cached list proves
+    /// those alone.
+    var check: UInt32 = 0
+
+    /// Where the searched text (title, tags and notes) ends, and where the whole of the task's
+    /// text ends, before its repetition phrase.
+    var searchEnd: UInt64 { UInt64(text) + UInt64(titleLength) + UInt64(tagsLength) + UInt64(notesLength) }
+    var end: UInt64 { searchEnd + UInt64(idLength) }
+}
+
+/// What few tasks have (FORMAT.md 5.10 and 11), kept beside the cold records in the order of
+/// their tasks, one for each task whose hot record says it has one (`HotRecord.hasExtra`).
+struct ExtraRecord {
+    var task: UInt32
     /// The `rec:` rule (`RecurrenceRule.packed`), or 0 for none.
     var recurrence: UInt32
     /// The `until:` day (days since 1970-01-01), or .min.
     var until: Int32
-    /// The record's own check (`ColdRecord.check`): of its bytes, its ref record's and its title's,
-    /// so that a view that reads a few records of a cached list proves those alone.
-    var check: UInt32
-    /// The scheduled day (`⏳`, days since 1970-01-01), or .min.
-    var scheduled: Int32 = .min
+    /// The scheduled day (`⏳`), or .min.
+    var scheduled: Int32
     /// The start day (`🛫`), or .min.
-    var start: Int32 = .min
-    /// The Tasks plugin's repetition phrase as written (`every week`), or none.
-    var repeatPhrase: TextRef = .none
-    /// The check of the notes' bytes (`ColdRecord.notesCheck`), which the record's own check covers:
-    /// a search showing a note line proves that note alone. It makes the record 64 bytes.
-    var notesCheck: UInt32 = 0
+    var start: Int32
+    /// The length of the Tasks plugin's repetition phrase as written (`every week`) plus one, or 0
+    /// for none. It follows the task's `id:` value in the text.
+    var phrase: UInt32
+
+    /// Whether every value is one a record can hold.
+    var isSound: Bool {
+        (recurrence == 0 || RecurrenceRule(packed: recurrence) != nil)
+            && (until == .min || ColdRecord.days.contains(until))
+            && (scheduled == .min || ColdRecord.days.contains(scheduled))
+            && (start == .min || ColdRecord.days.contains(start))
+    }
+}
+
+/// A task's cold fields, read from its cold record and extra record, with its text as ranges of
+/// the segment's text.
+struct ColdFields {
+    var section: Int32
+    var depth: UInt16
+    var idLength: UInt16
+    var title: TextRef
+    /// " #a #b": every tag after a space and a `#`.
+    var tags: TextRef
+    var notes: TextRef
+    var repeatPhrase: TextRef
+    var recurrence: UInt32
+    var until: Int32
+    var scheduled: Int32
+    var start: Int32
+
+    init(_ c: ColdRecord, extra: ExtraRecord?) {
+        section = c.section
+        depth = c.depth
+        idLength = UInt16(c.idLength)
+        title = TextRef(offset: c.text, length: c.titleLength)
+        tags = TextRef(offset: c.text &+ c.titleLength, length: c.tagsLength)
+        notes = TextRef(offset: c.text &+ c.titleLength &+ c.tagsLength, length: c.notesLength)
+        recurrence = extra?.recurrence ?? 0
+        until = extra?.until ?? .min
+        scheduled = extra?.scheduled ?? .min
+        start = extra?.start ?? .min
+        if let extra, extra.phrase > 0 {
+            repeatPhrase = TextRef(offset: UInt32(truncatingIfNeeded: c.end), length: extra.phrase - 1)
+        } else {
+            repeatPhrase = .none
+        }
+    }
+
+    /// A record of no text, section or dates: what a damaged record reads as, harmlessly.
+    static let empty = ColdFields(ColdRecord.empty, extra: nil)
 }
 
 /// What a pass over every task of a list reads beside the hot records: the task's ref, and what
@@ -123,70 +194,49 @@ struct RefRecord {
     func isSound(taskCount: Int32) -> Bool { parent >= -1 && parent < taskCount }
 }
 
-/// What a search reads of a task beside its hot record: its folded title (with its "#tag"s) and
-/// folded notes, as ranges of the segment's folded text. Kept apart from the cold records and the
-/// text, with that folded text, so that a search proves and reads those alone.
-struct SearchRecord {
-    var title: TextRef
-    var notes: TextRef
+/// The folded text of a task whose title, tags or notes hold a byte beyond ASCII (its hot record
+/// says so: `HotRecord.isFolded`): a search compares the text of every other task with its words
+/// ignoring ASCII case, which is what folding ASCII does. Kept after the text, in task order,
+/// each task's folded title with its tags, then its folded notes, right after the task before.
+struct FoldedRecord {
+    var task: UInt32
+    /// Where the task's folded text starts in the folded text.
+    var offset: UInt32
+    var titleLength: UInt32
+    var notesLength: UInt32
 
-    /// Whether both ranges lie within `foldedLength` bytes of folded text.
-    func isSound(foldedLength: UInt64) -> Bool {
-        UInt64(title.offset) + UInt64(title.length) <= foldedLength
-            && UInt64(notes.offset) + UInt64(notes.length) <= foldedLength
-    }
-
-    /// Where the task's folded text ends: after its notes, or its title when it has none.
-    var end: Int { notes.length > 0 ? Int(notes.offset) + Int(notes.length) : Int(title.offset) + Int(title.length) }
-
-    /// Whether the task's title starts at or after `previousEnd` (the end of the task before) and
-    /// its notes, if any, after its title: task order, as a segment is built.
-    func follows(_ previousEnd: Int) -> Bool {
-        Int(title.offset) >= previousEnd
-            && (notes.length == 0 || Int(notes.offset) >= Int(title.offset) + Int(title.length))
-    }
+    var length: UInt64 { UInt64(titleLength) + UInt64(notesLength) }
 }
 
 extension ColdRecord {
     /// A record of no text, section or dates: what a damaged record reads as, harmlessly.
-    static let empty = ColdRecord(section: -1, depth: 0, reserved: 0, title: TextRef(offset: 0, length: 0),
-                                  notes: TextRef(offset: 0, length: 0), tags: TextRef(offset: 0, length: 0),
-                                  recurrence: 0, until: .min, check: 0)
+    static let empty = ColdRecord(section: -1, depth: 0, idLength: 0, text: 0, titleLength: 0, tagsLength: 0,
+                                  notesLength: 0)
 
-    /// The days a record's `until` may hold: 0001-01-01 to 9999-12-31.
+    /// The days a record's dates may hold: 0001-01-01 to 9999-12-31.
     static let days = Int32(-Day.firstDayOffset)...Int32(Day(year: 9999, month: 12, day: 31)!.daysSinceEpoch)
 
-    /// The check of a task's notes' bytes, in 32 bits.
-    static func notesCheck(of notes: UnsafeRawBufferPointer) -> UInt32 {
-        let h = notes.isEmpty ? 0 : Checksum.of(notes.baseAddress!, count: notes.count)
-        return UInt32(truncatingIfNeeded: h ^ h >> 32)
-    }
-
-    /// The check of `record` (its `check` field aside), of its task's ref record and of its title's
-    /// bytes, in 32 bits.
-    static func check(of record: ColdRecord, ref: RefRecord, title: UnsafeRawBufferPointer) -> UInt32 {
+    /// The check of `record` (its `check` field aside), of its task's extra record (or its
+    /// absence), of its ref record and of its title's bytes, in 32 bits.
+    static func check(of record: ColdRecord, extra: ExtraRecord?, ref: RefRecord, title: UnsafeRawBufferPointer) -> UInt32 {
         var plain = record
         plain.check = 0
         var refRecord = ref
         let own = withUnsafeBytes(of: &plain) { Checksum.of($0.baseAddress!, count: $0.count) }
         let refs = withUnsafeBytes(of: &refRecord) { Checksum.of($0.baseAddress!, count: $0.count) }
+        var extras: UInt64 = 0x5851_F42D_4C95_7F2D
+        if var extra { extras = withUnsafeBytes(of: &extra) { Checksum.of($0.baseAddress!, count: $0.count) } }
         let text = title.isEmpty ? 0 : Checksum.of(title.baseAddress!, count: title.count)
-        let h = own ^ (refs &* 0xC2B2_AE3D_27D4_EB4F) ^ (text &* 0x9E37_79B9_7F4A_7C15)
+        let h = own ^ (refs &* 0xC2B2_AE3D_27D4_EB4F) ^ (text &* 0x9E37_79B9_7F4A_7C15) ^ (extras &* 0x1656_67B1_9E37_79F9)
         return UInt32(truncatingIfNeeded: h ^ h >> 32)
     }
 
-    /// Whether every index, length and value of the record is one that a segment with `sectionCount`
-    /// sections and `textLength` bytes of text can hold.
-    func isSound(sectionCount: Int32, textLength: UInt64) -> Bool {
-        @inline(__always) func fits(_ ref: TextRef) -> Bool {
-            ref.isNone || UInt64(ref.offset) + UInt64(ref.length) <= textLength
-        }
-        return section >= -1 && section < sectionCount && fits(title)
-            && fits(notes) && fits(tags) && fits(repeatPhrase)
-            && (recurrence == 0 || RecurrenceRule(packed: recurrence) != nil)
-            && (until == .min || ColdRecord.days.contains(until))
-            && (scheduled == .min || ColdRecord.days.contains(scheduled))
-            && (start == .min || ColdRecord.days.contains(start))
+    /// Whether every index and length of the record is one that a segment with `sectionCount`
+    /// sections and `textLength` bytes of text can hold, with the repetition phrase of `extra`.
+    func isSound(sectionCount: Int32, textLength: UInt64, extra: ExtraRecord?) -> Bool {
+        let phrase = extra.map { UInt64($0.phrase) } ?? 0
+        return section >= -1 && section < sectionCount && idLength <= 64
+            && end + (phrase > 0 ? phrase - 1 : 0) <= textLength
     }
 }
 
@@ -213,7 +263,10 @@ struct SegmentHeader {
     var openCount: UInt32
     var sectionCount: UInt32
     var textLength: UInt32
-    /// The length of the folded text, which follows the search records.
+    /// The number of extra records, which follow the cold records.
+    var extraCount: UInt32
+    /// The number of folded records, and the length of the folded text that follows them.
+    var foldedCount: UInt32
     var foldedLength: UInt32
     /// The length of the names' text (heading, symbol, colour and section names), which follows
     /// the section refs, padded with zeros to 8 bytes: the refs below and the section refs point
@@ -236,21 +289,24 @@ struct SegmentSums: Equatable {
     var head: UInt64
     var hot: UInt64
     var refs: UInt64
+    /// The cold records and the extra records.
     var cold: UInt64
     var text: UInt64
-    /// The search records and the folded text.
+    /// The folded records and the folded text.
     var search: UInt64
 }
 
 /// One list's block: header, section refs, the names' text (padded to 8 bytes), hot records, ref
-/// records, cold records, text, then (8-byte aligned) search records and folded text.
+/// records, cold records, extra records, text, then (8-byte aligned) folded records and folded
+/// text.
 ///
 /// A segment built in this run is trusted. One read from the cache file carries a `SegmentProof`:
 /// its header and names were checked on loading, and each other area (hot records, ref records,
-/// cold records, text, search records with folded text) on its first use, so that a view reading
-/// only hot records never reads the rest, and a search reads hot records and folded text alone.
-/// A view that reads a few cold records (Today's rows) proves each with its title by the record's
-/// own check instead, and reads nothing else of the area.
+/// cold records with extra records, text, folded records with folded text) on its first use, so
+/// that a view reading only hot records never reads the rest. A search reads hot records, cold
+/// records, the text and the folded area. A view that reads a few cold records (Today's rows)
+/// proves each with its title by the record's own check instead, and reads nothing else of the
+/// area.
 struct Segment: @unchecked Sendable {
     let base: UnsafeRawPointer
     let length: Int
@@ -281,6 +337,7 @@ struct Segment: @unchecked Sendable {
         let names = UInt64(h.namesLength)
         func fits(_ ref: TextRef) -> Bool { ref.isNone || UInt64(ref.offset) + UInt64(ref.length) <= names }
         guard fits(h.heading), fits(h.symbol), fits(h.color), h.openCount <= h.taskCount,
+              h.extraCount <= h.taskCount, h.foldedCount <= h.taskCount,
               (0..<Int(h.sectionCount)).allSatisfy({ fits(plain.sectionRef($0)) }), plain.headSum() == sums.head
         else { return nil }
         self.base = base
@@ -294,16 +351,17 @@ struct Segment: @unchecked Sendable {
     fileprivate var namesOffset: Int { sectionsOffset + Int(header.sectionCount) * MemoryLayout<TextRef>.stride }
     fileprivate var hotOffset: Int { namesOffset + (Int(header.namesLength) + 7) / 8 * 8 }
     var refsOffset: Int { hotOffset + Int(header.taskCount) * MemoryLayout<HotRecord>.stride }
-    fileprivate var coldOffset: Int { refsOffset + Int(header.taskCount) * MemoryLayout<RefRecord>.stride }
-    fileprivate var textOffset: Int { coldOffset + Int(header.taskCount) * MemoryLayout<ColdRecord>.stride }
-    var searchOffset: Int { (textOffset + Int(header.textLength) + 7) / 8 * 8 }
-    fileprivate var foldedOffset: Int { searchOffset + Int(header.taskCount) * MemoryLayout<SearchRecord>.stride }
+    var coldOffset: Int { refsOffset + Int(header.taskCount) * MemoryLayout<RefRecord>.stride }
+    fileprivate var extrasOffset: Int { coldOffset + Int(header.taskCount) * MemoryLayout<ColdRecord>.stride }
+    fileprivate var textOffset: Int { extrasOffset + Int(header.extraCount) * MemoryLayout<ExtraRecord>.stride }
+    var foldedRecordsOffset: Int { (textOffset + Int(header.textLength) + 7) / 8 * 8 }
+    fileprivate var foldedOffset: Int { foldedRecordsOffset + Int(header.foldedCount) * MemoryLayout<FoldedRecord>.stride }
     fileprivate var end: Int { foldedOffset + Int(header.foldedLength) }
 
     var taskCount: Int { Int(header.taskCount) }
     /// The alignment padding after the text and after the folded text (offsets in the segment),
     /// which no checksum covers and no reader looks at.
-    var padding: [Range<Int>] { [(textOffset + Int(header.textLength))..<searchOffset, end..<length] }
+    var padding: [Range<Int>] { [(textOffset + Int(header.textLength))..<foldedRecordsOffset, end..<length] }
 
     /// Whether the header's counts fit the segment's length (a cache file could be damaged).
     var isConsistent: Bool {
@@ -337,10 +395,30 @@ struct Segment: @unchecked Sendable {
         base.load(fromByteOffset: refsOffset + i * MemoryLayout<RefRecord>.stride, as: RefRecord.self)
     }
 
-    /// Task `i`'s cold record and ref record, for the reads of one task: while the cold records are
-    /// proven one by one, the cold record's check proves its ref record too; once the cold area is
-    /// proven whole, the ref records' area is proven with it.
-    @inline(__always) func coldAndRef(_ i: Int) -> (cold: ColdRecord, ref: RefRecord) {
+    @inline(__always) private func unprovenCold(_ i: Int) -> ColdRecord {
+        base.load(fromByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
+    }
+
+    @inline(__always) private func unprovenExtra(at k: Int) -> ExtraRecord {
+        base.load(fromByteOffset: extrasOffset + k * MemoryLayout<ExtraRecord>.stride, as: ExtraRecord.self)
+    }
+
+    /// Task `i`'s extra record, found by halving among the extra records (in task order), or nil.
+    private func unprovenExtra(of i: Int) -> ExtraRecord? {
+        var low = 0, high = Int(header.extraCount)
+        while low < high {
+            let mid = (low + high) / 2
+            let task = unprovenExtra(at: mid).task
+            if task == UInt32(truncatingIfNeeded: i) { return unprovenExtra(at: mid) }
+            if task < UInt32(truncatingIfNeeded: i) { low = mid + 1 } else { high = mid }
+        }
+        return nil
+    }
+
+    /// Task `i`'s cold fields and ref record, for the reads of one task: while the cold records
+    /// are proven one by one, the cold record's check proves its ref record too; once the cold area
+    /// is proven whole, the ref records' area is proven with it.
+    @inline(__always) func coldAndRef(_ i: Int) -> (cold: ColdFields, ref: RefRecord) {
         let c = cold(i)
         if let unproven, unproven.pointee & (SegmentProof.cold | SegmentProof.refs) == SegmentProof.refs {
             prove(SegmentProof.refs)
@@ -348,27 +426,77 @@ struct Segment: @unchecked Sendable {
         return (c, unprovenRef(i))
     }
 
-    /// Task `i`'s cold record. Its title's bytes (`title(of:)`) are proven with it.
-    @inline(__always) func cold(_ i: Int) -> ColdRecord {
-        let c = base.load(fromByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
+    /// Task `i`'s cold fields. Its title's bytes (`title(of:)`) are proven with them.
+    @inline(__always) func cold(_ i: Int) -> ColdFields {
+        let c = unprovenCold(i)
         if let unproven, unproven.pointee & SegmentProof.cold != 0 { return proof!.proven(c, at: i, of: self) }
-        return c
+        return fields(c, of: i)
     }
 
-    /// Task `i`'s search record, for a pass over every task of the list: proven with the folded text.
-    @inline(__always) func search(_ i: Int) -> SearchRecord {
+    /// The fields of task `i`'s cold record `c` (proven) with its extra record.
+    @inline(__always) fileprivate func fields(_ c: ColdRecord, of i: Int) -> ColdFields {
+        ColdFields(c, extra: header.extraCount == 0 ? nil : unprovenExtra(of: i))
+    }
+
+    /// The text that a search compares task `i`'s words with: its title with its tags, and its
+    /// notes, from the text (compared ignoring ASCII case) or from the folded text (compared as
+    /// they are) for a task whose hot record `h` says it is folded.
+    func searchText(_ i: Int, _ h: HotRecord) -> (title: UnsafeBufferPointer<UInt8>, notes: UnsafeBufferPointer<UInt8>,
+                                                  caseless: Bool) {
+        if h.isFolded, let at = foldedIndex(of: i) {
+            let (r, start) = at
+            let text = foldedText()
+            let title = UnsafeBufferPointer(rebasing: text[start..<(start + Int(r.titleLength))])
+            let notes = UnsafeBufferPointer(rebasing: text[(start + Int(r.titleLength))..<(start + Int(r.length))])
+            return (title, notes, false)
+        }
+        let c = searchRecord(i)
+        let text = self.text()
+        let titleEnd = Int(c.text) + Int(c.titleLength) + Int(c.tagsLength)
+        return (UnsafeBufferPointer(rebasing: text[Int(c.text)..<titleEnd]),
+                UnsafeBufferPointer(rebasing: text[titleEnd..<Int(c.searchEnd)]), true)
+    }
+
+    /// The folded title with its tags of task `i` (`Folding.fold` of them), for sorting by title.
+    func foldedTitle(_ i: Int) -> [UInt8] {
+        let (title, _, caseless) = searchText(i, hot(i))
+        return caseless ? title.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 } : Array(title)
+    }
+
+    /// Task `i`'s cold record for a search's pass over every task: proven with the area and the text.
+    @inline(__always) func searchRecord(_ i: Int) -> ColdRecord {
+        prove(SegmentProof.cold | SegmentProof.text)
+        return unprovenCold(i)
+    }
+
+    /// The segment's whole text, proven.
+    func text() -> UnsafeBufferPointer<UInt8> {
+        prove(SegmentProof.text)
+        return UnsafeBufferPointer(start: (base + textOffset).assumingMemoryBound(to: UInt8.self),
+                                   count: Int(header.textLength))
+    }
+
+    /// The folded record `k`, for a search's pass over every one: proven with the folded text.
+    @inline(__always) func foldedRecord(_ k: Int) -> FoldedRecord {
         prove(SegmentProof.search)
-        return base.load(fromByteOffset: searchOffset + i * MemoryLayout<SearchRecord>.stride, as: SearchRecord.self)
+        return base.load(fromByteOffset: foldedRecordsOffset + k * MemoryLayout<FoldedRecord>.stride, as: FoldedRecord.self)
     }
 
-    /// The bytes of a search record's range of folded text.
-    @inline(__always) func folded(_ ref: TextRef) -> UnsafeBufferPointer<UInt8> {
-        prove(SegmentProof.search)
-        return UnsafeBufferPointer(start: (base + foldedOffset + Int(ref.offset)).assumingMemoryBound(to: UInt8.self),
-                                   count: Int(ref.length))
+    var foldedCount: Int { Int(header.foldedCount) }
+
+    /// Task `i`'s folded record, found by halving among the folded records (in task order), or nil.
+    private func foldedIndex(of i: Int) -> (FoldedRecord, Int)? {
+        var low = 0, high = foldedCount
+        while low < high {
+            let mid = (low + high) / 2
+            let r = foldedRecord(mid)
+            if r.task == UInt32(truncatingIfNeeded: i) { return (r, Int(r.offset)) }
+            if r.task < UInt32(truncatingIfNeeded: i) { low = mid + 1 } else { high = mid }
+        }
+        return nil
     }
 
-    /// The segment's whole folded text, which the search records' ranges point into.
+    /// The segment's whole folded text, which the folded records divide.
     func foldedText() -> UnsafeBufferPointer<UInt8> {
         prove(SegmentProof.search)
         return UnsafeBufferPointer(start: (base + foldedOffset).assumingMemoryBound(to: UInt8.self),
@@ -381,9 +509,9 @@ struct Segment: @unchecked Sendable {
 
     /// Proves what rows read before they are rendered on several threads, so that rendering never
     /// writes to the proof: the hot records, and when `rows` is more than a quarter of the list's
-    /// tasks every area a row reads (all but the search records and folded text), else nothing
+    /// tasks every area a row reads (all but the folded records and folded text), else nothing
     /// more, since each row's cold record is then proven by its own check as it is read
-    /// (`SegmentProof.rendering`). A row renderer must not read the search area.
+    /// (`SegmentProof.rendering`). A row renderer must not read the folded area.
     func proveForRows(_ rows: Int) {
         prove(rows > taskCount / 4 ? SegmentProof.rows : SegmentProof.hot)
     }
@@ -398,11 +526,11 @@ struct Segment: @unchecked Sendable {
         for at in stride(from: hotOffset, to: end, by: 64) { prefetch(base + at) }
     }
 
-    /// Starts loading the first 2 KiB of the search records and of the folded text, for a search's
-    /// pass over them soon.
+    /// Starts loading the first 2 KiB of the cold records and of the text, for a search's pass over
+    /// them soon.
     func prefetchSearchArea() {
-        for at in stride(from: searchOffset, to: min(end, searchOffset + 2048), by: 64) { prefetch(base + at) }
-        for at in stride(from: foldedOffset, to: min(end, foldedOffset + 2048), by: 64) { prefetch(base + at) }
+        for at in stride(from: coldOffset, to: min(extrasOffset, coldOffset + 2048), by: 64) { prefetch(base + at) }
+        for at in stride(from: textOffset, to: min(end, textOffset + 2048), by: 64) { prefetch(base + at) }
     }
 
     /// Starts loading task `i`'s hot, ref and cold records, for a read soon (`Library.prefetchRows`).
@@ -415,33 +543,25 @@ struct Segment: @unchecked Sendable {
     /// Starts loading the start of task `i`'s title, once its cold record is loaded. The record is
     /// read unproven, for an address alone, kept within the text.
     func prefetchTitle(_ i: Int) {
-        let c = base.load(fromByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
-        prefetch(base + textOffset + min(Int(c.title.offset), Int(header.textLength)))
+        prefetch(base + textOffset + min(Int(unprovenCold(i).text), Int(header.textLength)))
     }
 
-    /// The bytes of task `i`'s notes. While the text is not proven whole, they are proven by the
-    /// notes check of the task's cold record (itself proven): a search showing a few note lines of
-    /// a list reads those alone. Notes that fail it prove the text whole (a damaged segment is
-    /// replaced) and are read again.
-    func notes(_ i: Int) -> UnsafeBufferPointer<UInt8> {
-        let c = cold(i)
-        guard let unproven, unproven.pointee & SegmentProof.text != 0 else { return unprovenBytes(c.notes) }
-        let notes = unprovenBytes(c.notes)
-        if ColdRecord.notesCheck(of: UnsafeRawBufferPointer(notes)) == c.notesCheck { return notes }
-        return bytes(cold(i).notes)
-    }
+    /// The bytes of task `i`'s notes.
+    func notes(_ i: Int) -> UnsafeBufferPointer<UInt8> { bytes(cold(i).notes) }
 
-    /// The bytes of the title of `record`, a record that `cold` returned from this segment.
-    @inline(__always) func title(of record: ColdRecord) -> UnsafeBufferPointer<UInt8> { unprovenBytes(record.title) }
+    /// The bytes of the title of `record`, fields that `cold` returned from this segment.
+    @inline(__always) func title(of record: ColdFields) -> UnsafeBufferPointer<UInt8> { unprovenBytes(record.title) }
 
-    /// Whether task `i`'s cold record is sound and holds its own check (of itself, its ref record and
-    /// its title).
+    /// Whether task `i`'s cold record is sound and holds its own check (of itself, its extra
+    /// record, its ref record and its title).
     fileprivate func holdsCheck(_ c: ColdRecord, at i: Int) -> Bool {
         let text = UInt64(header.textLength), r = unprovenRef(i)
-        guard c.isSound(sectionCount: Int32(header.sectionCount), textLength: text),
-              r.isSound(taskCount: Int32(header.taskCount))
+        let extra = header.extraCount == 0 ? nil : unprovenExtra(of: i)
+        guard c.isSound(sectionCount: Int32(header.sectionCount), textLength: text, extra: extra),
+              extra?.isSound ?? true, r.isSound(taskCount: Int32(header.taskCount))
         else { return false }
-        return ColdRecord.check(of: c, ref: r, title: UnsafeRawBufferPointer(unprovenBytes(c.title))) == c.check
+        let title = unprovenBytes(TextRef(offset: c.text, length: c.titleLength))
+        return ColdRecord.check(of: c, extra: extra, ref: r, title: UnsafeRawBufferPointer(title)) == c.check
     }
 
     /// The parent index of task `i`, or -1 (the ref record is read for a subtask only).
@@ -455,7 +575,7 @@ struct Segment: @unchecked Sendable {
         let h = hot(i), (c, r) = coldAndRef(i)
         return TaskRecord(refHash: r.refHash, dueDay: h.dueDay, dueMinutes: h.dueMinutes, flags: h.flags,
                           priority: h.priority, doneDay: h.doneDay, line: h.line, parent: r.parent, depth: c.depth,
-                          reserved: c.reserved, section: c.section, title: c.title, notes: c.notes, tags: c.tags)
+                          idLength: c.idLength, section: c.section, title: c.title, notes: c.notes, tags: c.tags)
     }
 
     @inline(__always) func bytes(_ ref: TextRef) -> UnsafeBufferPointer<UInt8> {
@@ -471,6 +591,16 @@ struct Segment: @unchecked Sendable {
     }
 
     func string(_ ref: TextRef) -> String? { ref.isNone ? nil : String(decoding: bytes(ref), as: UTF8.self) }
+
+    /// The tag names of a record's tags (" #a #b").
+    func tagNames(_ ref: TextRef) -> [String] {
+        Segment.tagNames(in: bytes(ref)).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// The tag names in `tags`, every one after a space and a `#` (a name holds neither).
+    static func tagNames<C: Collection<UInt8>>(in tags: C) -> [C.SubSequence] {
+        tags.split(separator: 0x20).map { $0.dropFirst() }
+    }
 
     /// The checksum of the header, the section refs and the names' text with its padding: the
     /// bytes before the hot records, in one piece.
@@ -488,14 +618,12 @@ struct Segment: @unchecked Sendable {
         base.loadUnaligned(fromByteOffset: sectionsOffset + k * MemoryLayout<TextRef>.stride, as: TextRef.self)
     }
 
-    /// The `id:` value of task `i`: the `reserved` bytes right after its title's text (nil when none, or
-    /// when a damaged cache points outside the text).
+    /// The `id:` value of task `i`, which follows its notes in the text (nil when none).
     func taskID(_ i: Int) -> String? {
         let c = cold(i)
-        guard c.reserved > 0, !c.title.isNone else { return nil }
-        let start = Int(c.title.offset) + Int(c.title.length)
-        guard start + Int(c.reserved) <= Int(header.textLength) else { return nil }
-        return String(decoding: bytes(TextRef(offset: UInt32(start), length: UInt32(c.reserved))), as: UTF8.self)
+        guard c.idLength > 0 else { return nil }
+        let start = c.notes.offset &+ c.notes.length
+        return String(decoding: bytes(TextRef(offset: start, length: UInt32(c.idLength))), as: UTF8.self)
     }
 
     func section(_ k: Int32) -> String? {
@@ -522,7 +650,7 @@ struct Segment: @unchecked Sendable {
                     refs: Checksum.of(base + refsOffset, count: coldOffset - refsOffset),
                     cold: Checksum.of(base + coldOffset, count: textOffset - coldOffset),
                     text: Checksum.of(base + textOffset, count: Int(header.textLength)),
-                    search: Checksum.of(base + searchOffset, count: end - searchOffset))
+                    search: Checksum.of(base + foldedRecordsOffset, count: end - foldedRecordsOffset))
     }
 
     /// The checksums to write to a new cache: every area proven first (a damaged one is parsed
@@ -544,23 +672,40 @@ struct Segment: @unchecked Sendable {
             return (0..<taskCount).allSatisfy { unprovenRef($0).isSound(taskCount: count) }
         case SegmentProof.cold:
             guard Checksum.of(base + coldOffset, count: textOffset - coldOffset) == sums.cold else { return false }
+            // Extra records in task order, of tasks the list has; cold records in bounds and in task
+            // order, which a search's pass over the text relies on.
+            let extras = Int(header.extraCount)
+            for k in 0..<extras {
+                let e = unprovenExtra(at: k)
+                guard e.isSound, e.task < header.taskCount, k == 0 || unprovenExtra(at: k - 1).task < e.task
+                else { return false }
+            }
             let text = UInt64(header.textLength), sections = Int32(header.sectionCount)
+            var k = 0, end: UInt64 = 0
             for i in 0..<taskCount {
-                let c = base.load(fromByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
-                guard c.isSound(sectionCount: sections, textLength: text) else { return false }
+                let c = unprovenCold(i)
+                var extra: ExtraRecord? = nil
+                if k < extras, unprovenExtra(at: k).task == UInt32(i) {
+                    extra = unprovenExtra(at: k)
+                    k += 1
+                }
+                guard UInt64(c.text) >= end, c.isSound(sectionCount: sections, textLength: text, extra: extra)
+                else { return false }
+                end = c.end + (extra.map { $0.phrase > 0 ? UInt64($0.phrase) - 1 : 0 } ?? 0)
             }
             return true
         case SegmentProof.search:
-            guard Checksum.of(base + searchOffset, count: end - searchOffset) == sums.search else { return false }
-            // In bounds and in task order, which a search's pass over the folded text relies on.
-            let folded = UInt64(header.foldedLength)
-            var end = 0
-            for i in 0..<taskCount {
-                let r = base.load(fromByteOffset: searchOffset + i * MemoryLayout<SearchRecord>.stride, as: SearchRecord.self)
-                guard r.isSound(foldedLength: folded), r.follows(end) else { return false }
-                end = r.end
+            guard Checksum.of(base + foldedRecordsOffset, count: end - foldedRecordsOffset) == sums.search else { return false }
+            // Of tasks the list has, in task order, dividing the folded text exactly.
+            var length: UInt64 = 0, next: UInt32 = 0
+            for k in 0..<foldedCount {
+                let r = base.load(fromByteOffset: foldedRecordsOffset + k * MemoryLayout<FoldedRecord>.stride,
+                                  as: FoldedRecord.self)
+                guard r.task >= next, r.task < header.taskCount, UInt64(r.offset) == length else { return false }
+                next = r.task + 1
+                length += r.length
             }
-            return true
+            return length == UInt64(header.foldedLength)
         default:
             return Checksum.of(base + textOffset, count: Int(header.textLength)) == sums.text
         }
@@ -574,14 +719,20 @@ struct Segment: @unchecked Sendable {
                               toByteOffset: hotOffset + i * MemoryLayout<HotRecord>.stride, as: HotRecord.self)
             memory.storeBytes(of: RefRecord(refHash: 0, title: [], parent: -1),
                               toByteOffset: refsOffset + i * MemoryLayout<RefRecord>.stride, as: RefRecord.self)
-            let empty = TextRef(offset: 0, length: 0)
             memory.storeBytes(of: ColdRecord.empty,
                               toByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
-            memory.storeBytes(of: SearchRecord(title: empty, notes: empty),
-                              toByteOffset: searchOffset + i * MemoryLayout<SearchRecord>.stride, as: SearchRecord.self)
+        }
+        // No task has an extra record or folded text any more (every task number is past the list).
+        for k in 0..<Int(header.extraCount) {
+            memory.storeBytes(of: ExtraRecord(task: .max, recurrence: 0, until: .min, scheduled: .min, start: .min, phrase: 0),
+                              toByteOffset: extrasOffset + k * MemoryLayout<ExtraRecord>.stride, as: ExtraRecord.self)
+        }
+        (memory + foldedRecordsOffset).initializeMemory(as: UInt8.self, repeating: 0, count: end - foldedRecordsOffset)
+        for k in 0..<foldedCount {
+            memory.storeBytes(of: FoldedRecord(task: .max, offset: 0, titleLength: 0, notesLength: 0),
+                              toByteOffset: foldedRecordsOffset + k * MemoryLayout<FoldedRecord>.stride, as: FoldedRecord.self)
         }
         (memory + textOffset).initializeMemory(as: UInt8.self, repeating: 0, count: Int(header.textLength))
-        (memory + foldedOffset).initializeMemory(as: UInt8.self, repeating: 0, count: Int(header.foldedLength))
     }
 
     /// Builds the segment of a parsed list, as bytes.
@@ -599,31 +750,16 @@ struct Segment: @unchecked Sendable {
         let count = document.tasks.count
         var text: [UInt8] = []
         text.reserveCapacity(document.bytes.count)
-        /// Appends `bytes` to `area` (the text, or the names' text) and returns where they are.
-        func append(_ bytes: some Collection<UInt8>, to area: inout [UInt8]) -> TextRef {
-            let ref = TextRef(offset: UInt32(area.count), length: UInt32(bytes.count))
-            area.append(contentsOf: bytes)
-            return ref
-        }
-        func add(_ bytes: some Collection<UInt8>) -> TextRef { append(bytes, to: &text) }
-        func add(_ string: String?) -> TextRef { string.map { add($0.utf8) } ?? .none }
         var sections: [String] = []
         var sectionIndex: [String: Int32] = [:]
-        var hot: [HotRecord] = [], refs: [RefRecord] = [], cold: [ColdRecord] = [], searches: [SearchRecord] = []
+        var hot: [HotRecord] = [], refs: [RefRecord] = [], cold: [ColdRecord] = [], extras: [ExtraRecord] = []
+        var foldedRecords: [FoldedRecord] = []
         hot.reserveCapacity(count)
         refs.reserveCapacity(count)
         cold.reserveCapacity(count)
-        searches.reserveCapacity(count)
         var names = Ref.names(path: path, document: document)
         var open: UInt32 = 0
-        var folded: [UInt8] = []
         var foldedText: [UInt8] = []
-        foldedText.reserveCapacity(document.bytes.count)
-        func addFolded() -> TextRef {
-            let ref = TextRef(offset: UInt32(foldedText.count), length: UInt32(folded.count))
-            foldedText.append(contentsOf: folded)
-            return ref
-        }
         for i in 0..<count {
             let task = document.tasks[i]
             var section: Int32 = -1
@@ -636,82 +772,97 @@ struct Segment: @unchecked Sendable {
             }
             if !task.done { open += 1 }
             let notes = document.notes[i]
-            let title = add(task.title)
-            // The `id:` value goes right after the title's text; `reserved` holds its length (FORMAT.md 5.8).
-            if let id = task.id { _ = add(id.utf8) }
-            let phrase = task.repeatPhrase.map { add($0) } ?? .none
-            let tags = task.tags.isEmpty ? TextRef(offset: UInt32(text.count), length: 0) : add(task.tags.joined(separator: "\n"))
-            folded.removeAll(keepingCapacity: true)
-            Folding.fold(task.title.utf8, into: &folded)
+            // The task's text: title, tags, notes, `id:` value, repetition phrase (`ColdRecord`).
+            let start = text.count
+            text.append(contentsOf: task.title.utf8)
+            let titleEnd = text.count
             for tag in task.tags {
-                folded.append(contentsOf: " #".utf8)
-                Folding.fold(tag.utf8, into: &folded)
+                text.append(contentsOf: " #".utf8)
+                text.append(contentsOf: tag.utf8)
             }
-            let foldedTitle = addFolded()
-            var foldedNotes = TextRef(offset: 0, length: 0)
-            var noteRef = TextRef(offset: 0, length: 0)
-            if !notes.isEmpty {
-                noteRef = add(notes)
-                folded.removeAll(keepingCapacity: true)
-                Folding.fold(notes.utf8, into: &folded)
-                foldedNotes = addFolded()
+            let tagsEnd = text.count
+            text.append(contentsOf: notes.utf8)
+            let notesEnd = text.count
+            if let id = task.id { text.append(contentsOf: id.utf8) }
+            let idEnd = text.count
+            if let phrase = task.repeatPhrase { text.append(contentsOf: phrase.utf8) }
+            // Folded text for a task whose searched text is beyond ASCII (`FoldedRecord`).
+            var isFolded = false
+            text.withUnsafeBufferPointer { all in
+                guard all[start..<notesEnd].reduce(0, |) >= 0x80 else { return }
+                isFolded = true
+                let offset = foldedText.count
+                Folding.fold(UnsafeBufferPointer(rebasing: all[start..<tagsEnd]), into: &foldedText)
+                let titleLength = foldedText.count - offset
+                Folding.fold(UnsafeBufferPointer(rebasing: all[tagsEnd..<notesEnd]), into: &foldedText)
+                foldedRecords.append(FoldedRecord(task: UInt32(i), offset: UInt32(offset), titleLength: UInt32(titleLength),
+                                                  notesLength: UInt32(foldedText.count - offset - titleLength)))
             }
-            searches.append(SearchRecord(title: foldedTitle, notes: foldedNotes))
+            var extra: ExtraRecord? = nil
+            if task.recurrence != nil || task.until != nil || task.scheduled != nil || task.start != nil
+                || task.repeatPhrase != nil {
+                extra = ExtraRecord(task: UInt32(i), recurrence: task.recurrence?.packed ?? 0,
+                                    until: task.until.map { Int32($0.daysSinceEpoch) } ?? .min,
+                                    scheduled: task.scheduled.map { Int32($0.daysSinceEpoch) } ?? .min,
+                                    start: task.start.map { Int32($0.daysSinceEpoch) } ?? .min,
+                                    phrase: task.repeatPhrase == nil ? 0 : UInt32(text.count - idEnd) + 1)
+                extras.append(extra!)
+            }
             let parent = task.parent.map(Int32.init) ?? -1
             hot.append(HotRecord(
                 dueDay: task.due.map { Int32($0.day.daysSinceEpoch) } ?? .min,
                 doneDay: task.doneDate.map { Int32($0.daysSinceEpoch) } ?? .min,
                 line: UInt32(task.line), dueMinutes: task.due?.minutes.map(Int16.init) ?? -1,
                 flags: (task.done ? 1 : 0) | (task.flagged ? 2 : 0) | (task.scheduled != nil || task.start != nil ? 4 : 0)
-                    | (task.parent != nil ? 8 : 0) | (task.recurrence != nil ? 16 : 0) | (notes.isEmpty ? 0 : 32),
+                    | (task.parent != nil ? 8 : 0) | (task.recurrence != nil ? 16 : 0) | (notes.isEmpty ? 0 : 32)
+                    | (extra != nil ? 64 : 0) | (isFolded ? 128 : 0),
                 priority: UInt8(task.priority.rawValue)))
             let ref = RefRecord(refHash: names[i].hash, title: task.title.utf8, parent: parent)
             refs.append(ref)
-            var c = ColdRecord(section: section, depth: UInt16(clamping: task.depth),
-                               reserved: UInt16(task.id?.utf8.count ?? 0), title: title, notes: noteRef, tags: tags,
-                               recurrence: task.recurrence?.packed ?? 0,
-                               until: task.until.map { Int32($0.daysSinceEpoch) } ?? .min, check: 0,
-                               scheduled: task.scheduled.map { Int32($0.daysSinceEpoch) } ?? .min,
-                               start: task.start.map { Int32($0.daysSinceEpoch) } ?? .min,
-                               repeatPhrase: phrase)
-            c.notesCheck = text.withUnsafeBytes { bytes in
-                ColdRecord.notesCheck(of: UnsafeRawBufferPointer(
-                    rebasing: bytes[Int(noteRef.offset)..<Int(noteRef.offset + noteRef.length)]))
-            }
-            c.check = text.withUnsafeBytes { bytes in
-                ColdRecord.check(of: c, ref: ref, title: UnsafeRawBufferPointer(
-                    rebasing: bytes[Int(title.offset)..<Int(title.offset + title.length)]))
+            var c = ColdRecord(section: section, depth: UInt16(clamping: task.depth), idLength: UInt8(idEnd - notesEnd),
+                               text: UInt32(start), titleLength: UInt32(titleEnd - start),
+                               tagsLength: UInt32(tagsEnd - titleEnd), notesLength: UInt32(notesEnd - tagsEnd))
+            text.withUnsafeBytes { bytes in
+                c.check = ColdRecord.check(of: c, extra: extra, ref: ref,
+                                           title: UnsafeRawBufferPointer(rebasing: bytes[start..<titleEnd]))
             }
             cold.append(c)
         }
         var headNames: [UInt8] = []
-        func name(_ string: String?) -> TextRef { string.map { append($0.utf8, to: &headNames) } ?? .none }
+        func name(_ string: String?) -> TextRef {
+            guard let string else { return .none }
+            let ref = TextRef(offset: UInt32(headNames.count), length: UInt32(string.utf8.count))
+            headNames.append(contentsOf: string.utf8)
+            return ref
+        }
         var sectionRefs = sections.map { name($0) }
-        var header = SegmentHeader(taskCount: UInt32(count), openCount: open, sectionCount: UInt32(sections.count),
-                                   textLength: 0, foldedLength: 0, namesLength: 0, heading: name(document.heading),
+        let header = SegmentHeader(taskCount: UInt32(count), openCount: open, sectionCount: UInt32(sections.count),
+                                   textLength: UInt32(text.count), extraCount: UInt32(extras.count),
+                                   foldedCount: UInt32(foldedRecords.count), foldedLength: UInt32(foldedText.count),
+                                   namesLength: 0, heading: name(document.heading),
                                    symbol: name(document.frontMatter?["symbol"]), color: name(document.frontMatter?["color"]),
                                    contentLength: UInt64(document.bytes.count), contentSum: Checksum.of(document.bytes))
-        header.namesLength = UInt32(headNames.count)
-        header.textLength = UInt32(text.count)
-        header.foldedLength = UInt32(foldedText.count)
+        var sized = header
+        sized.namesLength = UInt32(headNames.count)
         _ = consume document
         names = []
 
-        // Header, section refs, names' text and padding to 8 bytes, hot, ref and cold records, text;
-        // then, 8-byte aligned, search records and folded text, and padding to 8 bytes (zeros, as
-        // every gap).
+        // Header, section refs, names' text and padding to 8 bytes, hot, ref, cold and extra
+        // records, text; then, 8-byte aligned, folded records and folded text, and padding to 8
+        // bytes (zeros, as every gap).
         func align(_ n: Int) -> Int { (n + 7) / 8 * 8 }
         let namesStart = MemoryLayout<SegmentHeader>.stride + sectionRefs.count * MemoryLayout<TextRef>.stride
         let hotStart = align(namesStart + headNames.count)
         let textStart = hotStart
             + count * (MemoryLayout<HotRecord>.stride + MemoryLayout<RefRecord>.stride + MemoryLayout<ColdRecord>.stride)
-        let searchStart = align(textStart + text.count)
-        let end = searchStart + count * MemoryLayout<SearchRecord>.stride + foldedText.count
+            + extras.count * MemoryLayout<ExtraRecord>.stride
+        let foldedStart = align(textStart + text.count)
+        let end = foldedStart + foldedRecords.count * MemoryLayout<FoldedRecord>.stride + foldedText.count
         let length = align(end)
         let memory = UnsafeMutableRawPointer.allocate(byteCount: max(length, 1), alignment: 16)
         (memory + namesStart + headNames.count).initializeMemory(as: UInt8.self, repeating: 0,
                                                                  count: hotStart - namesStart - headNames.count)
-        (memory + textStart + text.count).initializeMemory(as: UInt8.self, repeating: 0, count: searchStart - textStart - text.count)
+        (memory + textStart + text.count).initializeMemory(as: UInt8.self, repeating: 0, count: foldedStart - textStart - text.count)
         (memory + end).initializeMemory(as: UInt8.self, repeating: 0, count: length - end)
         var at = 0
         func put<T>(_ values: inout [T]) {
@@ -719,7 +870,7 @@ struct Segment: @unchecked Sendable {
             at += values.count * MemoryLayout<T>.stride
             values = []
         }
-        withUnsafeBytes(of: header) { (memory + at).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        withUnsafeBytes(of: sized) { (memory + at).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         at += MemoryLayout<SegmentHeader>.stride
         put(&sectionRefs)
         put(&headNames)
@@ -727,14 +878,14 @@ struct Segment: @unchecked Sendable {
         put(&hot)
         put(&refs)
         put(&cold)
+        put(&extras)
         put(&text)
-        at = searchStart
-        put(&searches)
+        at = foldedStart
+        put(&foldedRecords)
         put(&foldedText)
         return (memory, length)
     }
 }
-
 /// What the segments of one mapped cache share: how to parse a list again, what to do once
 /// damage is found, and the lock for proving.
 final class CacheContext: @unchecked Sendable {
@@ -858,18 +1009,18 @@ final class SegmentProof: @unchecked Sendable {
     /// of the segment's records or fewer were read so (a view that shows a few tasks of each list
     /// reads those alone), else with all of the segment's records and text (read again, since a
     /// damaged segment is replaced).
-    func proven(_ c: ColdRecord, at i: Int, of segment: Segment) -> ColdRecord {
+    func proven(_ c: ColdRecord, at i: Int, of segment: Segment) -> ColdFields {
         if rendering {
-            if segment.holdsCheck(c, at: i) { return c }
+            if segment.holdsCheck(c, at: i) { return segment.fields(c, of: i) }
             context.rowDamage.store(true, ordering: .relaxed)
-            return ColdRecord.empty
+            return ColdFields.empty
         }
         let holds = context.lock.withLock {
             guard recordsChecked <= segment.taskCount / 4, segment.holdsCheck(c, at: i) else { return false }
             recordsChecked += 1
             return true
         }
-        if holds { return c }
+        if holds { return segment.fields(c, of: i) }
         prove(SegmentProof.cold | SegmentProof.text, of: segment)
         return segment.cold(i)
     }
@@ -1096,12 +1247,11 @@ public struct Library: Sendable {
     public func task(_ id: TaskID) -> TaskInfo {
         let segment = lists[id.list].segment
         let r = segment.record(id.index), c = segment.cold(id.index)
-        let tags = segment.string(r.tags) ?? ""
         return TaskInfo(done: r.done, title: segment.string(r.title) ?? "", due: r.due,
                         doneDate: r.doneDay == .min ? nil : Day(daysSinceEpoch: Int(r.doneDay)),
                         priority: Priority(rawValue: Int(r.priority)) ?? .none, flagged: r.flagged,
                         id: segment.taskID(id.index), recurrence: RecurrenceRule(packed: c.recurrence),
-                        until: c.until == .min ? nil : Day(daysSinceEpoch: Int(c.until)), tags: tags.isEmpty ? [] : tags.split(separator: "\n").map(String.init),
+                        until: c.until == .min ? nil : Day(daysSinceEpoch: Int(c.until)), tags: segment.tagNames(r.tags),
                         line: Int(r.line), parent: r.parent < 0 ? nil : Int(r.parent),
                         section: segment.section(r.section), depth: Int(r.depth),
                         scheduled: c.scheduled == .min ? nil : Day(daysSinceEpoch: Int(c.scheduled)),

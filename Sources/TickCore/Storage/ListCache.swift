@@ -23,8 +23,8 @@ import TickFormat
 /// a symbolic link (`StateFolder`); every count, offset and length in them is checked against the
 /// mapped size before use; the header, the directory and the short-ref lengths each carry a
 /// checksum checked on loading, and each list's segment carries six more (its head, its hot
-/// records, its ref records, its cold records, its text, its search records with their folded
-/// text), each checked when that area is first used (see `SegmentProof`), so that a view reading
+/// records, its ref records, its cold records with its extra records, its text, its folded
+/// records with their folded text), each checked when that area is first used (see `SegmentProof`), so that a view reading
 /// only hot records never reads the rest. A failed check
 /// is a cache miss: the list is parsed again and the cache is written anew.
 ///
@@ -78,18 +78,20 @@ struct ListCache {
         static let mustVerify: UInt32 = 2
     }
 
-    /// "TKACHE13" for a base and "TKDELT13" for a delta (checksummed; records name tasks by the refs
-    /// of FORMAT.md 5.8, carry the `rec:` and `until:` of FORMAT.md 5.10, the scheduled and start
-    /// days and repetition phrase of FORMAT.md 11, hot records mark subtasks, rules and notes, ref
-    /// records hold each task's ref, title length and parent, cold records carry a check of
-    /// themselves, their ref record and their title, and one of their notes, and
-    /// segments the length and checksum of their file's bytes, their list's names next to their
-    /// header, and a search's folded text apart with
-    /// records of its own; the header names the settings the lists were read with), mixed with the
-    /// folding table's fingerprint: the cache holds folded text, so a build that folds differently
-    /// does not read it. A cache of an older layout is a miss.
-    static let magic: UInt64 = 0x3331_4548_4341_4B54 ^ Folding.fingerprint
-    static let deltaMagic: UInt64 = 0x3331_544C_4544_4B54 ^ Folding.fingerprint
+    /// "TKACHE14" for a base and "TKDELT14" for a delta (checksummed; records name tasks by the refs
+    /// of FORMAT.md 5.8; hot records mark subtasks, rules, notes, extra records and folded text;
+    /// ref records hold each task's ref, title length and parent; cold records hold where a task's
+    /// one run of text is (title, tags, notes, `id:` value, repetition phrase) with a check of
+    /// themselves, their extra record, their ref record and their title, and one of their notes;
+    /// extra records hold the `rec:` and `until:` of FORMAT.md 5.10 and the scheduled and start
+    /// days and repetition phrase of FORMAT.md 11 for the tasks that have them; segments hold the
+    /// length and checksum of their file's bytes, their list's names next to their header, and
+    /// folded text only for the tasks whose text is beyond ASCII; the header names the settings the
+    /// lists were read with), mixed with the folding table's fingerprint: the cache holds folded
+    /// text, so a build that folds differently does not read it. A cache of an older layout is a
+    /// miss.
+    static let magic: UInt64 = 0x3431_4548_4341_4B54 ^ Folding.fingerprint
+    static let deltaMagic: UInt64 = 0x3431_544C_4544_4B54 ^ Folding.fingerprint
     static let recordLayout = UInt32(MemoryLayout<HotRecord>.stride << 20 | MemoryLayout<RefRecord>.stride << 10
                                      | MemoryLayout<ColdRecord>.stride)
     /// Nanoseconds before the cache's writing during which a change makes an entry racy.

@@ -361,6 +361,34 @@ struct FolderSearchTests {
         #expect(library.search(["coffee"]).first?.noteLine == nil)
     }
 
+    @Test("a task all ASCII is searched ignoring ASCII case alone, every other task by its folded text")
+    func asciiAndFolded() {
+        let library = makeLibrary([("b.md", """
+            - [ ] Fix the A[B] switch
+            - [ ] Ünïcode TITLE #Tag
+              Notes with 日本 and CAPS
+            - [ ] PLAIN #Tag
+              other caps words
+
+            """)])
+        func titles(_ words: [String]) -> [String] { library.titles(library.search(words).map(\.id)) }
+        let segment = library.lists[0].segment
+        #expect((0..<3).map { segment.hot($0).isFolded } == [false, true, false])
+        #expect(String(decoding: segment.foldedText(), as: UTF8.self) == "unicode title #tag #tagnotes with 日本 and caps")
+        #expect(titles(["a[b]"]) == ["Fix the A[B] switch"])
+        // `{` is `[` with the bit that sets a capital apart: no capital of it.
+        #expect(titles(["a{b}"]) == [])
+        #expect(titles(["title"]) == ["Ünïcode TITLE #Tag"])
+        #expect(titles(["#tag"]) == ["Ünïcode TITLE #Tag", "PLAIN #Tag"])
+        #expect(titles(["caps"]) == ["Ünïcode TITLE #Tag", "PLAIN #Tag"])
+        #expect(titles(["日本"]) == ["Ünïcode TITLE #Tag"])
+        #expect(titles(["日本", "plain"]) == [])
+        #expect(titles(["UNICODE", "with"]) == ["Ünïcode TITLE #Tag"])
+        // Title with tags and notes are searched apart.
+        #expect(titles(["tagnotes"]) == [])
+        #expect(titles(["tagother"]) == [])
+    }
+
     @Test("a word found across the end of one task's text and the start of the next is no hit")
     func acrossTasks() {
         let library = makeLibrary([("a.md", """
@@ -373,8 +401,8 @@ struct FolderSearchTests {
 
             """)])
         func titles(_ words: [String]) -> [String] { library.titles(library.search(words).map(\.id)) }
-        // The folded text runs "abc", "def", "ghi", "jk", "lm jkl", "xyz plumb" with nothing between.
-        #expect(Array(library.lists[0].segment.foldedText()) == Array("abcdefghijklm jklxyz plumb".utf8))
+        // The text runs "abc", "def", "ghi", "jk", "lm jkl", "xyz plumb" with nothing between.
+        #expect(Array(library.lists[0].segment.text()) == Array("abcdefghijklm jklxyz plumb".utf8))
         #expect(titles(["cd"]) == [])
         #expect(titles(["fg"]) == [])
         #expect(titles(["ijk"]) == [])
@@ -387,33 +415,46 @@ struct FolderSearchTests {
         #expect(titles(["def", "abc"]) == ["abc"])
     }
 
-    @Test("find agrees with a plain byte-by-byte search, from every start")
-    func findAgrees() {
+    @Test("find agrees with a plain byte-by-byte search, from every start, with and without ASCII case",
+          arguments: [false, true])
+    func findAgrees(caseless: Bool) {
         var random = SeededGenerator(seed: 0x66_696E_64)
-        // Few distinct bytes, so that partial matches, repeats and matches at the ends are common.
-        let alphabet: [UInt8] = Array("abk z".utf8) + [0xC3, 0xA9]
-        func text(_ count: Int) -> [UInt8] { (0..<count).map { _ in alphabet[Int(random.next() % UInt64(alphabet.count))] } }
+        // Few distinct bytes, so that partial matches, repeats and matches at the ends are common;
+        // capitals, and the bytes that differ from small letters or capitals by the case bit alone
+        // (`@`, `[`, backquote, `{`), in the text only: a needle is folded.
+        let small: [UInt8] = Array("abk z{`".utf8) + [0xC3, 0xA9]
+        let alphabet = small + Array("ABK@[".utf8)
+        func text(_ count: Int, _ from: [UInt8]) -> [UInt8] {
+            (0..<count).map { _ in from[Int(random.next() % UInt64(from.count))] }
+        }
+        func lowered(_ b: UInt8) -> UInt8 { caseless && b >= 0x41 && b <= 0x5A ? b + 32 : b }
         func plain(_ needle: [UInt8], _ haystack: [UInt8], from start: Int) -> Int? {
             guard haystack.count >= needle.count, start <= haystack.count - needle.count else { return nil }
-            return (start...(haystack.count - needle.count)).first { haystack[$0..<($0 + needle.count)].elementsEqual(needle) }
+            return (start...(haystack.count - needle.count)).first {
+                haystack[$0..<($0 + needle.count)].map(lowered).elementsEqual(needle)
+            }
         }
-        var compared = 0, found = 0
+        var compared = 0, found = 0, foundOnlyIgnoringCase = 0
         for _ in 0..<400 {
-            let haystack = text(Int(random.next() % 40))
-            let needle = text(1 + Int(random.next() % 4))
+            let haystack = text(Int(random.next() % 40), alphabet)
+            let needle = text(1 + Int(random.next() % 4), small)
             for start in 0...haystack.count {
                 let expected = plain(needle, haystack, from: start)
                 let actual = needle.withUnsafeBufferPointer { n in
-                    haystack.withUnsafeBufferPointer { find(n, in: $0, from: start) }
+                    haystack.withUnsafeBufferPointer { find(n, in: $0, from: start, caseless: caseless) }
                 }
                 #expect(actual == expected, "\(needle) in \(haystack) from \(start)")
                 compared += 1
-                if expected != nil { found += 1 }
+                if let at = expected {
+                    found += 1
+                    if !haystack[at..<(at + needle.count)].elementsEqual(needle) { foundOnlyIgnoringCase += 1 }
+                }
             }
         }
-        // Both outcomes were tried many times.
+        // Both outcomes were tried many times, and ignoring case found what plain bytes do not.
         #expect(found > 1000)
         #expect(compared - found > 1000)
+        #expect(caseless ? foundOnlyIgnoringCase > 100 : foundOnlyIgnoringCase == 0)
     }
 
     @Test("folding maps matches back to characters, whatever their length in bytes")

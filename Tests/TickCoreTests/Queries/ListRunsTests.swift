@@ -162,8 +162,8 @@ extension ListRunsTests {
         for round in 0..<8 {
             let id = try #require(ids.randomElement(using: &random))
             let segment = sound.library.lists[id.list].segment
-            let at = segment.base - UnsafeRawPointer(sound.mapped.base) + segment.refsOffset
-                + segment.taskCount * MemoryLayout<RefRecord>.stride + id.index * MemoryLayout<ColdRecord>.stride
+            let at = segment.base - UnsafeRawPointer(sound.mapped.base) + segment.coldOffset
+                + id.index * MemoryLayout<ColdRecord>.stride
                 + MemoryLayout<ColdRecord>.offset(of: \ColdRecord.check)!
             var damaged = original
             damaged[at] ^= 1 << UInt8.random(in: 0..<8, using: &random)

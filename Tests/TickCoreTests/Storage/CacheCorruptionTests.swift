@@ -178,18 +178,18 @@ struct CacheCorruptionTests {
         let searchAndRest = SegmentProof.refs | SegmentProof.cold | SegmentProof.text | SegmentProof.search
         #expect(proofs.allSatisfy { $0.unproven.pointee == searchAndRest })
         // Every task read: the cold records are proven whole, and the ref records with them; the
-        // search records and folded text wait for a search.
+        // folded records and folded text wait for a search.
         _ = library.tasks(in: ViewQuery(view: .all), now: Self.now).map { library.task($0) }
         #expect(proofs.allSatisfy { $0.unproven.pointee == SegmentProof.search })
         _ = library.search(["zzz"], includeCompleted: true)
         #expect(proofs.allSatisfy { $0.unproven.pointee == 0 })
 
-        // A search that finds nothing reads the search area alone: only a task holding the word has
-        // its hot record read (whether it is done).
+        // A search that finds nothing reads the text, with the cold records that divide it, and the
+        // folded area: only a task holding the word has its hot record read (whether it is done).
         let searched = folder.load().library
         let searchedProofs = searched.lists.compactMap { $0.segment.proof }
         #expect(searched.search(["zzz"], includeCompleted: true).isEmpty)
-        #expect(searchedProofs.allSatisfy { $0.unproven.pointee == SegmentProof.all & ~SegmentProof.search })
+        #expect(searchedProofs.allSatisfy { $0.unproven.pointee == SegmentProof.hot | SegmentProof.refs })
 
         // Resolving a REF that a task has reads its ref records, and the cold records of none but
         // the candidates.
@@ -254,7 +254,7 @@ struct CacheCorruptionTests {
         #expect(reparsedProof.state == .rebuilt)
     }
 
-    @Test("a search's note line is proven by its record's notes check alone; a damaged note is read from the file")
+    @Test("a search proves the text it reads; a damaged note is read from the file")
     func noteChecks() throws {
         let dir = TemporaryFolder()
         try Posix.mkdir(dir.path + "/.tick")
@@ -278,8 +278,7 @@ struct CacheCorruptionTests {
         let library = Self.library(folder, files, cache: original)
         #expect(found(library) == ["7: call the plumber about 7", "23: call the plumber about 23"])
         let proof = try #require(library.lists[0].segment.proof)
-        #expect(proof.unproven.pointee & SegmentProof.text != 0)
-        #expect(proof.recordsChecked == 2)
+        #expect(proof.unproven.pointee & (SegmentProof.text | SegmentProof.cold | SegmentProof.search) == 0)
         #expect(proof.state == .intact)
 
         // A flipped bit in the second note's text: the list is parsed again, and the line is the file's.
@@ -329,27 +328,59 @@ struct CacheCorruptionTests {
         #expect(one.proof.state == .neutralized)
     }
 
-    @Test("search records out of task order are refused even when their checksums match")
-    func forgedSearchOrder() throws {
+    @Test("cold records out of task order are refused even when their checksums match")
+    func forgedColdOrder() throws {
         let text = "- [ ] one plumber\n- [ ] two\n- [ ] three plumber\n  a note\n"
-        let stride = MemoryLayout<SearchRecord>.stride
-        // The first and last tasks' search records change places: each range is in bounds, but a
-        // pass over the folded text would find the tasks out of order.
+        let stride = MemoryLayout<ColdRecord>.stride
+        // The first and last tasks' cold records change places: each range is in bounds, but a
+        // search's pass over the text would find the tasks out of order.
         func forge(_ memory: UnsafeMutableRawPointer, _ plain: Segment) {
-            let first = memory.load(fromByteOffset: plain.searchOffset, as: SearchRecord.self)
-            let last = memory.load(fromByteOffset: plain.searchOffset + 2 * stride, as: SearchRecord.self)
-            #expect(first.end <= Int(last.title.offset))
-            memory.storeBytes(of: last, toByteOffset: plain.searchOffset, as: SearchRecord.self)
-            memory.storeBytes(of: first, toByteOffset: plain.searchOffset + 2 * stride, as: SearchRecord.self)
+            let first = memory.load(fromByteOffset: plain.coldOffset, as: ColdRecord.self)
+            let last = memory.load(fromByteOffset: plain.coldOffset + 2 * stride, as: ColdRecord.self)
+            #expect(first.end <= UInt64(last.text))
+            memory.storeBytes(of: last, toByteOffset: plain.coldOffset, as: ColdRecord.self)
+            memory.storeBytes(of: first, toByteOffset: plain.coldOffset + 2 * stride, as: ColdRecord.self)
         }
         let forged = Self.forged(text, forge)
         defer { forged.memory.deallocate() }
-        #expect(forged.segment.search(0).title.length == 0)
+        #expect(forged.segment.searchRecord(0).titleLength == 0)
         #expect(forged.proof.state == .neutralized)
         // The same segment as built passes.
         let sound = Self.forged(text) { _, _ in }
         defer { sound.memory.deallocate() }
-        #expect(sound.segment.search(0).title.length > 0)
+        #expect(sound.segment.searchRecord(0).titleLength > 0)
+        #expect(sound.proof.state == .intact)
+    }
+
+    @Test("folded records out of task order, or not dividing the folded text, are refused even when their checksums match")
+    func forgedFoldedRecords() throws {
+        let text = "- [ ] Überweisung\n- [ ] two\n- [ ] Café plumber\n  a nöte\n"
+        let stride = MemoryLayout<FoldedRecord>.stride
+        // The two folded records change places, or one claims a byte more: every range is in
+        // bounds, but a pass over the folded text would find the wrong tasks.
+        func swap(_ memory: UnsafeMutableRawPointer, _ plain: Segment) {
+            #expect(plain.foldedCount == 2)
+            let first = memory.load(fromByteOffset: plain.foldedRecordsOffset, as: FoldedRecord.self)
+            let last = memory.load(fromByteOffset: plain.foldedRecordsOffset + stride, as: FoldedRecord.self)
+            memory.storeBytes(of: last, toByteOffset: plain.foldedRecordsOffset, as: FoldedRecord.self)
+            memory.storeBytes(of: first, toByteOffset: plain.foldedRecordsOffset + stride, as: FoldedRecord.self)
+        }
+        func lengthen(_ memory: UnsafeMutableRawPointer, _ plain: Segment) {
+            var first = memory.load(fromByteOffset: plain.foldedRecordsOffset, as: FoldedRecord.self)
+            first.titleLength += 1
+            memory.storeBytes(of: first, toByteOffset: plain.foldedRecordsOffset, as: FoldedRecord.self)
+        }
+        for forge in [swap, lengthen] {
+            let forged = Self.forged(text, forge)
+            defer { forged.memory.deallocate() }
+            #expect(forged.segment.foldedRecord(0).task == .max)
+            #expect(forged.proof.state == .neutralized)
+        }
+        let sound = Self.forged(text) { _, _ in }
+        defer { sound.memory.deallocate() }
+        #expect(sound.segment.foldedRecord(0).task == 0)
+        #expect(sound.segment.foldedRecord(1).task == 2)
+        #expect(String(decoding: sound.segment.foldedText(), as: UTF8.self) == "uberweisungcafe plumbera note")
         #expect(sound.proof.state == .intact)
     }
 
