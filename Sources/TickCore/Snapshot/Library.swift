@@ -1203,9 +1203,7 @@ public struct Library: Sendable {
     /// by position (list order, then document order). The cache keeps it.
     var shortRefLengths: [UInt8] {
         if let table = refLengths.table { return table }
-        let hashes = refLengths.hashes(of: self).map { Ref(hash: $0) }
-        let index = RefIndex(hashes)
-        let table = (0..<hashes.count).map { UInt8(index.shortRefLength(at: $0)) }
+        let table = RefIndex.shortRefLengths(of: refLengths.hashes(of: self))
         refLengths.table = table
         return table
     }

@@ -257,25 +257,44 @@ public struct RefIndex: Sendable {
     public init(_ refs: [Ref]) {
         precondition(refs.count < Int(Int32.max), "too many tasks for one index")
         self.refs = refs
-        let entries = sortedByText(refs)
-        let order = entries.map(\.position)
+        let entries = sortedByText(count: refs.count) { refs[$0].hash }
         var lengths = [UInt8](repeating: UInt8(Ref.minimumLength), count: refs.count)
-        for i in order.indices {
-            let here = refs[Int(order[i])].hash
-            // Equal refs (tasks that agree in everything their ref is made of) share their short ref:
-            // compare with the nearest different ref on each side.
-            var shared = 0
-            var j = i - 1
-            while j >= 0, refs[Int(order[j])].hash == here { j -= 1 }
-            if j >= 0 { shared = commonPrefixLength(here, refs[Int(order[j])].hash) }
-            var k = i + 1
-            while k < order.count, refs[Int(order[k])].hash == here { k += 1 }
-            if k < order.count { shared = max(shared, commonPrefixLength(here, refs[Int(order[k])].hash)) }
-            lengths[Int(order[i])] = UInt8(min(max(Ref.minimumLength, shared + 1), Ref.fullLength))
-        }
-        self.order = order
-        self.keys = entries.map(\.key)
+        measure(sorted: entries, into: &lengths) { refs[$0].hash }
         self.lengths = lengths
+        self.order = entries.map(\.position)
+        self.keys = entries.map(\.key)
+    }
+
+    /// The short-ref length of each of `hashes`' refs (as `shortRefLength(at:)` of an index of
+    /// them), without building the index: what the cache keeps. Refs whose first three symbols
+    /// differ share fewer than three, so each ref is measured among those that start like it
+    /// alone, sorted a group at a time: besides the lengths, one number a ref is alive.
+    static func shortRefLengths(of hashes: [UInt64]) -> [UInt8] {
+        precondition(hashes.count < Int(Int32.max), "too many tasks for one index")
+        let groups = 27 * 27 * 27
+        // The first three symbols of a ref are its hash's three lowest digits in base 27.
+        @inline(__always) func group(_ hash: UInt64) -> Int { Int(hash % UInt64(groups)) }
+        var starts = [Int32](repeating: 0, count: groups + 1)
+        for hash in hashes { starts[group(hash) + 1] += 1 }
+        for g in 0..<groups { starts[g + 1] += starts[g] }
+        var next = starts
+        var positions = [Int32](repeating: 0, count: hashes.count)
+        for (position, hash) in hashes.enumerated() {
+            let g = group(hash)
+            positions[Int(next[g])] = Int32(position)
+            next[g] += 1
+        }
+        var lengths = [UInt8](repeating: UInt8(Ref.minimumLength), count: hashes.count)
+        var entries: [SortEntry] = []
+        for g in 0..<groups where starts[g + 1] - starts[g] > 1 {
+            entries.removeAll(keepingCapacity: true)
+            for k in Int(starts[g])..<Int(starts[g + 1]) {
+                entries.append(SortEntry(key: SortKey(hashes[Int(positions[k])]), position: positions[k]))
+            }
+            entries.sort { $0.key < $1.key }
+            measure(sorted: entries, into: &lengths) { hashes[$0] }
+        }
+        return lengths
     }
 
     public var count: Int { refs.count }
@@ -366,22 +385,42 @@ private struct SortEntry {
 ///
 /// A large set is first spread by its first three symbols (a counting sort over 27^3 buckets, linear), and
 /// each bucket, a handful of refs, is then sorted on its own.
-private func sortedByText(_ refs: [Ref]) -> [SortEntry] {
+/// Sets the length of the shortest unique prefix (at least 3 symbols) of each ref of `entries`
+/// (sorted by text; every ref sharing three symbols or more with one of them is among them) at its
+/// position in `lengths`, given the hash at each position.
+private func measure(sorted entries: [SortEntry], into lengths: inout [UInt8], hash: (Int) -> UInt64) {
+    for i in entries.indices {
+        let here = hash(Int(entries[i].position))
+        // Equal refs (tasks that agree in everything their ref is made of) share their short ref:
+        // compare with the nearest different ref on each side.
+        var shared = 0
+        var j = i - 1
+        while j >= 0, hash(Int(entries[j].position)) == here { j -= 1 }
+        if j >= 0 { shared = commonPrefixLength(here, hash(Int(entries[j].position))) }
+        var k = i + 1
+        while k < entries.count, hash(Int(entries[k].position)) == here { k += 1 }
+        if k < entries.count { shared = max(shared, commonPrefixLength(here, hash(Int(entries[k].position)))) }
+        lengths[Int(entries[i].position)] = UInt8(min(max(Ref.minimumLength, shared + 1), Ref.fullLength))
+    }
+}
+
+/// The positions 0..<count sorted by the text of the ref whose hash `hash` gives at each.
+private func sortedByText(count: Int, hash: (Int) -> UInt64) -> [SortEntry] {
     let bucketCount = 27 * 27 * 27
-    guard refs.count >= 4096 else {
-        var entries = refs.indices.map { SortEntry(key: SortKey(refs[$0].hash), position: Int32($0)) }
+    guard count >= 4096 else {
+        var entries = (0..<count).map { SortEntry(key: SortKey(hash($0)), position: Int32($0)) }
         entries.sort { $0.key < $1.key }
         return entries
     }
     // Spread straight from the refs (each key made twice), so that one array of entries is alive, not two.
     func bucket(_ key: SortKey) -> Int { Int(key.head / powers[10]) }
     var starts = [Int](repeating: 0, count: bucketCount + 1)
-    for ref in refs { starts[bucket(SortKey(ref.hash)) + 1] += 1 }
+    for position in 0..<count { starts[bucket(SortKey(hash(position))) + 1] += 1 }
     for b in 0..<bucketCount { starts[b + 1] += starts[b] }
     var next = starts
-    var spread = [SortEntry](repeating: SortEntry(key: SortKey(head: 0, last: 0), position: 0), count: refs.count)
-    for (position, ref) in refs.enumerated() {
-        let key = SortKey(ref.hash)
+    var spread = [SortEntry](repeating: SortEntry(key: SortKey(head: 0, last: 0), position: 0), count: count)
+    for position in 0..<count {
+        let key = SortKey(hash(position))
         let b = bucket(key)
         spread[next[b]] = SortEntry(key: key, position: Int32(position))
         next[b] += 1

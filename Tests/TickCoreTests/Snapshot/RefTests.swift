@@ -1,5 +1,5 @@
 import Testing
-import TickCore
+@testable import TickCore
 import TickFormat
 
 // MARK: - Independent references
@@ -242,6 +242,23 @@ struct RefIndexTests {
             let expected = String(decoding: texts[i].prefix(max(3, shared + 1)), as: UTF8.self)
             #expect(index.shortRef(at: i) == expected)
         }
+    }
+
+    @Test("the short-ref lengths measured a group at a time are the index's", arguments: [0, 1, 1500, 20000])
+    func lengthsByGroups(count: Int) {
+        var refs = randomRefs(count, seed: UInt64(count) + 7)
+        // Equal refs, and refs sharing four to thirteen symbols, which only a neighbour tells apart.
+        refs += refs.prefix(count / 10)
+        for k in 0..<min(count, 200) {
+            let text = refs[k].description
+            refs.append(Ref(hash: hash(startingWith: String(text.prefix(4 + k % 10)), rest: UInt64(k))))
+        }
+        let index = RefIndex(refs)
+        let lengths = RefIndex.shortRefLengths(of: refs.map(\.hash))
+        #expect(lengths == refs.indices.map { UInt8(index.shortRefLength(at: $0)) })
+        // Long lengths were measured, and equal refs share theirs.
+        #expect(count < 1500 || lengths.contains { $0 >= 6 })
+        #expect(count < 10 || lengths[0] == lengths[count])
     }
 
     @Test("refs sharing a long prefix get one symbol more than they share")
