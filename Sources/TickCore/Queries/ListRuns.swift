@@ -88,9 +88,10 @@ extension Library {
         }
     }
 
-    /// `0..<count` in ranges of about a thirty-second each, and at least `parallelRows / 2`.
+    /// `0..<count` in ranges of about a 128th each, and at least `parallelRows / 2`: the bytes of
+    /// four ranges at a time wait to be written, about 1 MB at a million rows.
     func rowRanges(_ count: Int) -> [Range<Int>] {
-        let size = max(count / 32, Library.parallelRows / 2)
+        let size = max(count / 128, Library.parallelRows / 2)
         return stride(from: 0, to: count, by: size).map { $0..<min($0 + size, count) }
     }
 }

@@ -1,3 +1,4 @@
+import Synchronization
 import TickFormat
 
 // The smart views (Today, Tomorrow, Upcoming, Scheduled, Flagged, All, Completed), one list's view,
@@ -60,64 +61,84 @@ extension Library {
     /// The tasks of a view in display order, with how deep each stands under the others: 0, or one
     /// more than its parent's level when `all` shows it under its parent; 0 in every other view.
     public func tasksWithLevels(in query: ViewQuery, now: Now) -> (ids: [TaskID], levels: [Int32]) {
+        // Rows of `all` show every task's short ref: the table of lengths is made first, so that
+        // the memory making it takes is let go before the rows take theirs.
+        if query.view == .all, taskCount >= parallelMinimum { _ = shortRefLengths }
         var levels: [Int32]? = []
         let ids = tasks(in: query, now: now, levels: &levels)
         return (ids, levels ?? [])
     }
 
-    private func tasks(in query: ViewQuery, now: Now, levels: inout [Int32]?) -> [TaskID] {
+    /// Each task's place in a view as two integers, so that sorting 80,000 rows compares numbers.
+    typealias Place = (major: UInt64, minor: UInt64)
+
+    /// Appends to `places` the place of every task of list `l` that `query`'s view shows: due and
+    /// priority in the low 35 bits of `major`, what the view puts first above them; list and index
+    /// in `minor` (tasks are in document order, so a task's index orders it like its line).
+    private func appendPlaces(ofList l: Int, _ query: ViewQuery, now: Now, to places: inout [Place]) {
         let today = Int32(now.day.daysSinceEpoch)
         let horizon = Int64(today) + Int64(max(0, query.days))
         let since = query.since.map { Int32($0.daysSinceEpoch) } ?? .min
-        // Each task's place as two integers, so that sorting 80,000 rows compares numbers.
-        typealias Place = (major: UInt64, minor: UInt64)
-        let order: @Sendable (Place, Place) -> Bool = { a, b in a.major != b.major ? a.major < b.major : a.minor < b.minor }
+        let segment = lists[l].segment
+        let records = hotRecords(ofList: l)
+        for i in records.indices {
+            let r = records[i]
+            let wanted: Bool
+            switch query.view {
+            case .today: wanted = segment.isForToday(i, r, today: today)
+            case .tomorrow: wanted = r.dueDay != .min && Int64(r.dueDay) == Int64(today) + 1
+            case .upcoming: wanted = r.dueDay != .min && r.dueDay >= today && Int64(r.dueDay) < horizon
+            case .scheduled: wanted = r.dueDay != .min
+            case .flagged: wanted = r.flagged
+            case .all: wanted = true
+            case .completed: wanted = r.done && (since == .min || (r.doneDay != .min && r.doneDay >= since))
+            }
+            guard wanted, !r.done || query.includeCompleted || query.view == .completed else { continue }
+            let key = ViewOrderKey(r, list: l, now: now)
+            var major = key.dueAndPriority
+            switch query.view {
+            case .completed:
+                // The latest done: date first; days since year 1 fit in 22 bits.
+                let done = key.doneDay == .min ? 0 : UInt64(Int64(key.doneDay) + Day.firstDayOffset) + 1
+                major |= ((1 << 22) - 1 - min(done, (1 << 22) - 1)) << 35
+            case .all:
+                major |= UInt64(l) << 36 | (key.done ? 1 << 35 : 0)
+            case .today:
+                major |= (key.done ? 1 << 62 : 0) | (key.overdue ? 0 : 1 << 61)
+            case .tomorrow, .upcoming, .scheduled, .flagged:
+                major |= key.done ? 1 << 62 : 0
+            }
+            places.append((major, UInt64(l) << 32 | UInt64(i)))
+        }
+    }
+
+    private static let placeOrder: @Sendable (Place, Place) -> Bool = { a, b in
+        a.major != b.major ? a.major < b.major : a.minor < b.minor
+    }
+
+    @inline(__always) private static func id(_ place: Place) -> TaskID {
+        TaskID(list: Int(place.minor >> 32), index: Int(place.minor & 0xFFFF_FFFF))
+    }
+
+    private func tasks(in query: ViewQuery, now: Now, levels: inout [Int32]?) -> [TaskID] {
         let wantsLevels = levels != nil
+        if query.view == .all, let rows = allRows(query, now: now, wantsLevels: wantsLevels) {
+            if wantsLevels { levels = rows.levels }
+            return rows.ids
+        }
         let runs = inListRuns(only: query.list) { range -> (places: [Place], levels: [Int32]?) in
             var places: [Place] = []
             var runLevels: [Int32]? = wantsLevels ? [] : nil
             for l in range {
-                let segment = lists[l].segment
                 let first = places.count
-                let records = hotRecords(ofList: l)
-                for i in records.indices {
-                    let r = records[i]
-                    let wanted: Bool
-                    switch query.view {
-                    case .today: wanted = segment.isForToday(i, r, today: today)
-                    case .tomorrow: wanted = r.dueDay != .min && Int64(r.dueDay) == Int64(today) + 1
-                    case .upcoming: wanted = r.dueDay != .min && r.dueDay >= today && Int64(r.dueDay) < horizon
-                    case .scheduled: wanted = r.dueDay != .min
-                    case .flagged: wanted = r.flagged
-                    case .all: wanted = true
-                    case .completed: wanted = r.done && (since == .min || (r.doneDay != .min && r.doneDay >= since))
-                    }
-                    guard wanted, !r.done || query.includeCompleted || query.view == .completed else { continue }
-                    let key = ViewOrderKey(r, list: l, now: now)
-                    // Due and priority in the low 35 bits; what a view puts first above them.
-                    var major = key.dueAndPriority
-                    switch query.view {
-                    case .completed:
-                        // The latest done: date first; days since year 1 fit in 22 bits.
-                        let done = key.doneDay == .min ? 0 : UInt64(Int64(key.doneDay) + Day.firstDayOffset) + 1
-                        major |= ((1 << 22) - 1 - min(done, (1 << 22) - 1)) << 35
-                    case .all:
-                        major |= UInt64(l) << 36 | (key.done ? 1 << 35 : 0)
-                    case .today:
-                        major |= (key.done ? 1 << 62 : 0) | (key.overdue ? 0 : 1 << 61)
-                    case .tomorrow, .upcoming, .scheduled, .flagged:
-                        major |= key.done ? 1 << 62 : 0
-                    }
-                    // Tasks are in document order, so a task's index orders it like its line.
-                    places.append((major, UInt64(l) << 32 | UInt64(i)))
-                }
+                appendPlaces(ofList: l, query, now: now, to: &places)
                 guard query.view == .all, places.count > first else { continue }
                 // `all` shows most of a list's rows: its records and titles are proven at once
                 // (here, on this run's thread) rather than one by one as the rows are written.
-                segment.proveRecordsAndText()
+                lists[l].segment.proveRecordsAndText()
                 // Grouped by list, in list order: sort the list's rows on their own, then put each
                 // subtask under its parent (when the parent is shown too), siblings in that order.
-                places[first...].sort(by: order)
+                places[first...].sort(by: Library.placeOrder)
                 places.replaceSubrange(first..., with: underParents(places[first...], levels: &runLevels))
             }
             return (places, runLevels)
@@ -126,18 +147,64 @@ extension Library {
         if query.view == .all {
             if wantsLevels { levels = runs.count == 1 ? runs[0].levels : runs.flatMap { $0.levels! } }
         } else {
-            result.sort(by: order)
+            result.sort(by: Library.placeOrder)
             levels?.append(contentsOf: repeatElement(0, count: result.count))
         }
-        return result.map { TaskID(list: Int($0.minor >> 32), index: Int($0.minor & 0xFFFF_FFFF)) }
+        return result.map(Library.id)
+    }
+
+    /// `all`'s rows and their levels, each list's written straight to its place in arrays of their
+    /// final size (its row count is in its header), so that a million rows are held once, and as
+    /// places one list at a time. Nil when a list's rows are not as many as its header says (a
+    /// damaged segment made harmless), for the general way.
+    private func allRows(_ query: ViewQuery, now: Now, wantsLevels: Bool) -> (ids: [TaskID], levels: [Int32])? {
+        var offsets = [Int](repeating: 0, count: lists.count + 1)
+        for l in lists.indices {
+            let header = lists[l].segment.header
+            let rows = query.list.map { $0 == l } ?? true ? Int(query.includeCompleted ? header.taskCount : header.openCount) : 0
+            offsets[l + 1] = offsets[l] + rows
+        }
+        let total = offsets[lists.count], starts = offsets
+        let sound = Atomic<Bool>(true)
+        var levels: [Int32] = []
+        let ids = [TaskID](unsafeUninitializedCapacity: total) { idBuffer, idCount in
+            levels = [Int32](unsafeUninitializedCapacity: wantsLevels ? total : 0) { levelBuffer, levelCount in
+                let out = RowWriter(ids: idBuffer.baseAddress, levels: levelBuffer.baseAddress)
+                _ = inListRuns(only: query.list) { range in
+                    var places: [Place] = []
+                    var listLevels: [Int32]? = wantsLevels ? [] : nil
+                    for l in range {
+                        places.removeAll(keepingCapacity: true)
+                        listLevels?.removeAll(keepingCapacity: true)
+                        appendPlaces(ofList: l, query, now: now, to: &places)
+                        guard places.count == starts[l + 1] - starts[l] else {
+                            sound.store(false, ordering: .relaxed)
+                            return
+                        }
+                        guard !places.isEmpty else { continue }
+                        lists[l].segment.proveRecordsAndText()
+                        places.sort(by: Library.placeOrder)
+                        for (k, place) in underParents(places[...], levels: &listLevels).enumerated() {
+                            out.ids![starts[l] + k] = Library.id(place)
+                        }
+                        if let listLevels {
+                            for (k, level) in listLevels.enumerated() { out.levels![starts[l] + k] = level }
+                        }
+                    }
+                }
+                levelCount = sound.load(ordering: .relaxed) && wantsLevels ? total : 0
+            }
+            idCount = sound.load(ordering: .relaxed) ? total : 0
+        }
+        guard sound.load(ordering: .relaxed) else { return nil }
+        return (ids, levels)
     }
 
     /// One list's rows of a view, in that view's order, rearranged so that each task's subtasks
     /// (those in the rows) follow it, in the same order among themselves; a subtask whose parent is
     /// not in the rows stands where its order puts it. Linear: arrays indexed by row and by task.
     /// Appends each row's level (its depth under the rows above it) to `levels`, when asked.
-    private func underParents(_ rows: ArraySlice<(major: UInt64, minor: UInt64)>,
-                              levels: inout [Int32]?) -> [(major: UInt64, minor: UInt64)] {
+    private func underParents(_ rows: ArraySlice<Place>, levels: inout [Int32]?) -> [Place] {
         guard let first = rows.first else { return [] }
         let segment = lists[Int(first.minor >> 32)].segment
         let rows = Array(rows)
@@ -434,4 +501,10 @@ extension Segment {
         let start = cold(i).start
         return start != .min && start > today
     }
+}
+
+/// Where `Library.allRows` writes rows from several threads, each list to its own places.
+private struct RowWriter: @unchecked Sendable {
+    let ids: UnsafeMutablePointer<TaskID>?
+    let levels: UnsafeMutablePointer<Int32>?
 }

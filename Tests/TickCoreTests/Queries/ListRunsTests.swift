@@ -104,7 +104,7 @@ struct ListRunsTests {
         #expect(String(decoding: written, as: UTF8.self) == ids.map { "\($0.list).\($0.index)\n" }.joined())
         #expect(recorder.ranges.sorted { $0.lowerBound < $1.lowerBound } == ranges)
         let proofs = library.lists.map { $0.segment.proof }
-        // The areas a row reads are proven; the search records and folded text wait for a search.
+        // The areas a row reads are proven; the folded records and folded text wait for a search.
         for l in Set(ids.map(\.list)) { #expect(proofs[l]?.unproven.pointee == SegmentProof.search) }
         #expect(proofs[rowless]?.unproven.pointee == SegmentProof.all)
         #expect(proofs.allSatisfy { $0?.rendering == false })

@@ -328,6 +328,29 @@ struct CacheCorruptionTests {
         #expect(one.proof.state == .neutralized)
     }
 
+    @Test("a header whose open count is not its hot records' gives all's rows all the same")
+    func forgedOpenCount() throws {
+        let text = "- [ ] one\n  - [ ] two\n- [x] three\n- [ ] four\n"
+        // The rows of `all` are written to places the headers' counts give: a header that counts
+        // wrong sends the view the general way, from the hot records alone.
+        func forge(_ memory: UnsafeMutableRawPointer, _ plain: Segment) {
+            var header = plain.header
+            #expect(header.openCount == 3)
+            header.openCount = 1
+            memory.storeBytes(of: header, as: SegmentHeader.self)
+        }
+        for forgery in [forge, { _, _ in }] as [(UnsafeMutableRawPointer, Segment) -> Void] {
+            let forged = Self.forged(text, forgery)
+            defer { forged.memory.deallocate() }
+            let library = Library.assemble(files: [ListFile(path: "forged.md", absolutePath: "/f/forged.md")],
+                                           segments: [forged.segment], storage: SegmentStorage(), retired: RetiredRefs())
+            let rows = library.tasksWithLevels(in: ViewQuery(view: .all), now: Self.now)
+            #expect(rows.ids.map(\.index) == [0, 1, 3])
+            #expect(rows.levels == [0, 1, 0])
+            #expect(library.tasks(in: ViewQuery(view: .all, includeCompleted: true), now: Self.now).map(\.index) == [0, 1, 3, 2])
+        }
+    }
+
     @Test("cold records out of task order are refused even when their checksums match")
     func forgedColdOrder() throws {
         let text = "- [ ] one plumber\n- [ ] two\n- [ ] three plumber\n  a note\n"
