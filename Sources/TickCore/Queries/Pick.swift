@@ -121,22 +121,30 @@ extension Library {
     public func pick<G: RandomNumberGenerator>(from candidates: [TaskID], excluding current: TaskID?,
                                                weighting: PickWeighting, now: Now,
                                                using generator: inout G) -> TaskID? {
+        // The pool is the candidates without `current` (when another exists), read in place: a
+        // million candidates are neither copied nor given an array of weights.
         var pool = candidates
-        if let current, pool.contains(where: { $0 != current }) { pool.removeAll { $0 == current } }
-        let weights: [Int]
+        var skipped: Int? = nil
+        if let current, pool.contains(where: { $0 != current }), let first = pool.firstIndex(of: current) {
+            if pool[(first + 1)...].contains(current) { pool.removeAll { $0 == current } } else { skipped = first }
+        }
+        let count = pool.count - (skipped == nil ? 0 : 1)
+        func member(_ k: Int) -> TaskID { pool[skipped.map { k >= $0 ? k + 1 : k } ?? k] }
+        let chosen: Int?
         switch weighting {
-        case .uniform: weights = Array(repeating: 1, count: pool.count)
+        case .uniform: chosen = Pick.choose(count: count, weight: { _ in 1 }, using: &generator)
         case .urgency(let urgency):
             // The hot records hold all that a weight needs.
             let today = Int32(now.day.daysSinceEpoch)
-            weights = pool.map {
-                let task = lists[$0.list].segment.hot($0.index)
+            chosen = Pick.choose(count: count, weight: { k in
+                let id = member(k)
+                let task = lists[id.list].segment.hot(id.index)
                 return urgency.weight(dueDay: task.dueDay, dueMinutes: task.dueMinutes,
                                       priority: Priority(rawValue: Int(task.priority)) ?? .none, flagged: task.flagged,
                                       today: today, nowMinutes: now.minutes)
-            }
+            }, using: &generator)
         }
-        return Pick.choose(weights: weights, using: &generator).map { pool[$0] }
+        return chosen.map(member)
     }
 }
 
@@ -150,14 +158,25 @@ public enum Pick {
     /// Draws exactly one bounded number from `generator`, so a seed gives the same index for the
     /// same weights on every platform and Swift version.
     public static func choose<G: RandomNumberGenerator>(weights: [Int], using generator: inout G) -> Int? {
-        guard !weights.isEmpty else { return nil }
-        precondition(weights.allSatisfy { $0 >= 0 }, "pick weights are never negative")
-        let total = weights.reduce(UInt64(0)) { $0 + UInt64($1) }
-        guard total > 0 else { return Int(uniform(below: UInt64(weights.count), using: &generator)) }
+        choose(count: weights.count, weight: { weights[$0] }, using: &generator)
+    }
+
+    /// `choose(weights:)` over `count` weights that `weight` gives for 0, 1, 2 and so on, asked
+    /// for in that order, once for the total and again up to the index chosen.
+    public static func choose<G: RandomNumberGenerator>(count: Int, weight: (Int) -> Int, using generator: inout G) -> Int? {
+        guard count > 0 else { return nil }
+        var total: UInt64 = 0
+        for i in 0..<count {
+            let w = weight(i)
+            precondition(w >= 0, "pick weights are never negative")
+            total += UInt64(w)
+        }
+        guard total > 0 else { return Int(uniform(below: UInt64(count), using: &generator)) }
         var point = uniform(below: total, using: &generator)
-        for (i, weight) in weights.enumerated() {
-            if point < UInt64(weight) { return i }
-            point -= UInt64(weight)
+        for i in 0..<count {
+            let w = UInt64(weight(i))
+            if point < w { return i }
+            point -= w
         }
         preconditionFailure("the point lies below the total")
     }

@@ -208,6 +208,33 @@ struct PickLibraryTests {
         }
     }
 
+    @Test("a pick read in place chooses what the pool without the current pick and its weights choose, seed for seed")
+    func inPlaceAgreesWithPool() {
+        let all = library.pickCandidates(PickScope(), now: saturday)
+        var random = SeededGenerator(seed: 77)
+        for round in 0..<300 {
+            // Any candidates, the current pick among them (once or twice), first, last or absent.
+            var candidates = all.filter { _ in random.next() % 3 != 0 }
+            let current = all[Int(random.next() % UInt64(all.count))]
+            if round % 4 == 0 { candidates.append(current) }
+            if round % 7 == 0 { candidates.insert(current, at: 0) }
+            let weighting: PickWeighting = round % 2 == 0 ? .uniform : .urgency(.standard)
+            let seed = random.next()
+            var pool = candidates
+            if pool.contains(where: { $0 != current }) { pool.removeAll { $0 == current } }
+            let weights = pool.map { id -> Int in
+                guard case .urgency(let urgency) = weighting else { return 1 }
+                let t = library.task(id)
+                return urgency.weight(due: t.due, priority: t.priority, flagged: t.flagged, at: saturday)
+            }
+            var expectedGenerator = SeededGenerator(seed: seed), generator = SeededGenerator(seed: seed)
+            let expected = Pick.choose(weights: weights, using: &expectedGenerator).map { pool[$0] }
+            let chosen = library.pick(from: candidates, excluding: current, weighting: weighting, now: saturday,
+                                      using: &generator)
+            #expect(chosen == expected, "round \(round)")
+        }
+    }
+
     @Test("the current pick comes back when it is the only candidate; no candidate, no pick")
     func onlyCandidate() throws {
         let call = try #require(library.id("Call"))
