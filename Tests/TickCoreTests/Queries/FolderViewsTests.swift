@@ -389,6 +389,15 @@ struct FolderSearchTests {
         #expect(titles(["tagother"]) == [])
     }
 
+    @Test("sorting by title compares folded titles, kept folded beyond ASCII or folded as they are read")
+    func sortByFoldedTitle() throws {
+        let library = makeLibrary([("s.md", "- [ ] Zeta\n- [ ] Ápple\n- [ ] banana #Fruit\n- [ ] Apricot\n- [ ] APPLE #b\n")])
+        let sorted = library.sorted(library.ids, by: try SortOrder(parsing: "title"))
+        #expect(library.titles(sorted) == ["Ápple", "APPLE #b", "Apricot", "banana #Fruit", "Zeta"])
+        #expect(library.lists[0].segment.foldedTitle(4) == Array("apple #b #b".utf8))
+        #expect(library.lists[0].segment.foldedTitle(1) == Array("apple".utf8))
+    }
+
     @Test("a word found across the end of one task's text and the start of the next is no hit")
     func acrossTasks() {
         let library = makeLibrary([("a.md", """
