@@ -89,6 +89,31 @@ extension Library {
     /// (as the writer left it). The other lists keep their records, and the short-ref lengths stand
     /// when every replaced list names its tasks by the same refs.
     func replacing(_ documents: [String: Document?], in folder: Folder, statuses: [String: FileStatus] = [:]) -> Library {
+        // Lists edited in place (a task changed): the lists keep their order, and each list is
+        // carried over once, so that ten thousand lists are not gathered, copied and sorted again.
+        if documents.allSatisfy({ path, document in document != nil && lists.contains { $0.file.path == path } }) {
+            let old = storage
+            let storage = SegmentStorage { _ = old }
+            var sameRefs = true
+            var files: [ListFile] = [], segments: [Segment] = []
+            files.reserveCapacity(lists.count)
+            segments.reserveCapacity(lists.count)
+            for list in lists {
+                var file = list.file
+                guard let document = documents[file.path] ?? nil else {
+                    files.append(file)
+                    segments.append(list.segment)
+                    continue
+                }
+                file.status = statuses[file.path]
+                let segment = storage.adopt(Segment.built(document, path: file.path))
+                if !segment.hasSameRefs(as: list.segment) { sameRefs = false }
+                files.append(file)
+                segments.append(segment)
+            }
+            return Library.assemble(files: files, segments: segments, storage: storage,
+                                    shortRefLengths: sameRefs ? refLengths.table : nil, retired: retired)
+        }
         var entries: [(file: ListFile, segment: Segment?, document: Document?, old: Segment?)] = lists.map { ($0.file, $0.segment, nil, nil) }
         var sameRefs = true
         for (path, document) in documents {

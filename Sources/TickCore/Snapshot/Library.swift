@@ -1232,6 +1232,7 @@ public struct Library: Sendable {
     static func assemble(files: [ListFile], segments: [Segment], storage: SegmentStorage,
                          shortRefLengths known: [UInt8]? = nil, retired: RetiredRefs) -> Library {
         var lists: [TaskList] = []
+        lists.reserveCapacity(files.count)
         var first = 0
         for (file, segment) in zip(files, segments) {
             lists.append(TaskList(file: file, segment: segment, firstTask: first))
