@@ -49,7 +49,7 @@ extension Library {
     /// takes each range's bytes. In a folder of `parallelMinimum` tasks or more and from
     /// `parallelRows` rows, what rows read in every list holding a row is proven first (on several
     /// threads, each list by one; `Segment.proveForRows`), so that rendering only reads (`render`
-    /// must not read search records), and ranges of rows are then rendered on several threads, a
+    /// must not read the folded area), and ranges of rows are then rendered on several threads, a
     /// few at a time. A row's cold record that was not proven with its area is proven by its own
     /// check as it is read; when one fails it, the ranges rendered with it are dropped, the lists
     /// holding rows are proven whole (a damaged one is parsed again) and the rows not written yet
