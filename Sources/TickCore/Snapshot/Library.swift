@@ -20,8 +20,8 @@ struct TaskRecord {
     var dueDay: Int32          // days since 1970-01-01, or .min
     var dueMinutes: Int16      // minutes after midnight, or -1
     var flags: UInt8           // 1: done, 2: flagged, 4: a scheduled or start date (in the extra record),
-                               // 8: a subtask, 16: a rule (`rec:`), 32: notes, 64: an extra record,
-                               // 128: folded text (`HotRecord`)
+                               // 8: a subtask, 16: a rule (`rec:`), 32: notes, 128: folded text
+                               // (`HotRecord`)
     var priority: UInt8
     var doneDay: Int32         // or .min
     var line: UInt32
@@ -62,9 +62,6 @@ struct HotRecord {
     /// Whether the extra record holds a scheduled or start date (FORMAT.md 11), so that Today reads
     /// it only for those tasks.
     var hasPlannedDays: Bool { flags & 4 != 0 }
-    /// Whether the task has an extra record (a rule, an `until:`, a scheduled or start date, or a
-    /// repetition phrase).
-    var hasExtra: Bool { flags & 64 != 0 }
     /// Whether the task's title, tags or notes hold a byte beyond ASCII, so that a search reads
     /// its folded text (`FoldedRecord`) rather than its text.
     var isFolded: Bool { flags & 128 != 0 }
@@ -107,7 +104,8 @@ struct ColdRecord {
 }
 
 /// What few tasks have (FORMAT.md 5.10 and 11), kept beside the cold records in the order of
-/// their tasks, one for each task whose hot record says it has one (`HotRecord.hasExtra`).
+/// their tasks, one for each task that has a rule, an `until:`, a scheduled or start date, or a
+/// repetition phrase.
 struct ExtraRecord {
     var task: UInt32
     /// The `rec:` rule (`RecurrenceRule.packed`), or 0 for none.
@@ -815,7 +813,7 @@ struct Segment: @unchecked Sendable {
                 line: UInt32(task.line), dueMinutes: task.due?.minutes.map(Int16.init) ?? -1,
                 flags: (task.done ? 1 : 0) | (task.flagged ? 2 : 0) | (task.scheduled != nil || task.start != nil ? 4 : 0)
                     | (task.parent != nil ? 8 : 0) | (task.recurrence != nil ? 16 : 0) | (notes.isEmpty ? 0 : 32)
-                    | (extra != nil ? 64 : 0) | (isFolded ? 128 : 0),
+                    | (isFolded ? 128 : 0),
                 priority: UInt8(task.priority.rawValue)))
             let ref = RefRecord(refHash: names[i].hash, title: task.title.utf8, parent: parent)
             refs.append(ref)

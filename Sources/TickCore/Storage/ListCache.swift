@@ -79,7 +79,7 @@ struct ListCache {
     }
 
     /// "TKACHE14" for a base and "TKDELT14" for a delta (checksummed; records name tasks by the refs
-    /// of FORMAT.md 5.8; hot records mark subtasks, rules, notes, extra records and folded text;
+    /// of FORMAT.md 5.8; hot records mark subtasks, rules, notes and folded text;
     /// ref records hold each task's ref, title length and parent; cold records hold where a task's
     /// one run of text is (title, tags, notes, `id:` value, repetition phrase) with a check of
     /// themselves, their extra record, their ref record and their title, and one of their notes;
