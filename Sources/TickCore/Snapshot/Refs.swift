@@ -381,10 +381,6 @@ private struct SortEntry {
     var key: SortKey { SortKey(head: head, last: last) }
 }
 
-/// The refs' sort keys with their positions, in text order.
-///
-/// A large set is first spread by its first three symbols (a counting sort over 27^3 buckets, linear), and
-/// each bucket, a handful of refs, is then sorted on its own.
 /// Sets the length of the shortest unique prefix (at least 3 symbols) of each ref of `entries`
 /// (sorted by text; every ref sharing three symbols or more with one of them is among them) at its
 /// position in `lengths`, given the hash at each position.
@@ -404,7 +400,10 @@ private func measure(sorted entries: [SortEntry], into lengths: inout [UInt8], h
     }
 }
 
-/// The positions 0..<count sorted by the text of the ref whose hash `hash` gives at each.
+/// The refs' sort keys with their positions 0..<count, in text order, given the hash at each.
+///
+/// A large set is first spread by its first three symbols (a counting sort over 27^3 buckets, linear), and
+/// each bucket, a handful of refs, is then sorted on its own.
 private func sortedByText(count: Int, hash: (Int) -> UInt64) -> [SortEntry] {
     let bucketCount = 27 * 27 * 27
     guard count >= 4096 else {
