@@ -89,57 +89,45 @@ extension Library {
     /// (as the writer left it). The other lists keep their records, and the short-ref lengths stand
     /// when every replaced list names its tasks by the same refs.
     func replacing(_ documents: [String: Document?], in folder: Folder, statuses: [String: FileStatus] = [:]) -> Library {
-        // Lists edited in place (a task changed): the lists keep their order, and each list is
-        // carried over once, so that ten thousand lists are not gathered, copied and sorted again.
-        if documents.allSatisfy({ path, document in document != nil && lists.contains { $0.file.path == path } }) {
-            let old = storage
-            let storage = SegmentStorage { _ = old }
-            var sameRefs = true
-            var files: [ListFile] = [], segments: [Segment] = []
-            files.reserveCapacity(lists.count)
-            segments.reserveCapacity(lists.count)
-            for list in lists {
-                var file = list.file
-                guard let document = documents[file.path] ?? nil else {
-                    files.append(file)
-                    segments.append(list.segment)
-                    continue
-                }
-                file.status = statuses[file.path]
-                let segment = storage.adopt(Segment.built(document, path: file.path))
-                if !segment.hasSameRefs(as: list.segment) { sameRefs = false }
-                files.append(file)
-                segments.append(segment)
-            }
-            return Library.assemble(files: files, segments: segments, storage: storage,
-                                    shortRefLengths: sameRefs ? refLengths.table : nil, retired: retired)
-        }
-        var entries: [(file: ListFile, segment: Segment?, document: Document?, old: Segment?)] = lists.map { ($0.file, $0.segment, nil, nil) }
-        var sameRefs = true
-        for (path, document) in documents {
-            if let i = entries.firstIndex(where: { $0.file.path == path }) {
-                var file = entries[i].file
-                file.status = statuses[path]
-                if let document { entries[i] = (file, nil, document, entries[i].segment) } else {
-                    entries.remove(at: i)
-                    sameRefs = false
-                }
-            } else if let document {
-                entries.append((ListFile(path: path, absolutePath: folder.absolute(path), status: statuses[path]), nil, document, nil))
-                sameRefs = false
-            }
-        }
-        let unsorted = entries
-        entries = Path.byteOrder(unsorted.map(\.file.path)).map { unsorted[$0] }
         // The new storage keeps the old one (and so the old segments) alive.
         let old = storage
         let storage = SegmentStorage { _ = old }
-        let segments = entries.map { entry in
-            let segment = entry.segment ?? storage.adopt(Segment.built(entry.document!, path: entry.file.path))
-            if let before = entry.old, !segment.hasSameRefs(as: before) { sameRefs = false }
-            return segment
+        var sameRefs = true
+        var files: [ListFile] = [], segments: [Segment] = []
+        files.reserveCapacity(lists.count + documents.count)
+        segments.reserveCapacity(lists.count + documents.count)
+        // Each list is carried over once, in its order; only new paths make the lists sorted again.
+        var found: Set<String> = []
+        for list in lists {
+            var file = list.file
+            guard let replaced = documents[file.path] else {
+                files.append(file)
+                segments.append(list.segment)
+                continue
+            }
+            found.insert(file.path)
+            guard let document = replaced else {
+                sameRefs = false
+                continue
+            }
+            file.status = statuses[file.path]
+            let segment = storage.adopt(Segment.built(document, path: file.path))
+            if !segment.hasSameRefs(as: list.segment) { sameRefs = false }
+            files.append(file)
+            segments.append(segment)
         }
-        return Library.assemble(files: entries.map(\.file), segments: segments, storage: storage,
+        let added = documents.compactMap { path, document in found.contains(path) ? nil : document.map { (path, $0) } }
+        if !added.isEmpty {
+            sameRefs = false
+            for (path, document) in added {
+                files.append(ListFile(path: path, absolutePath: folder.absolute(path), status: statuses[path]))
+                segments.append(storage.adopt(Segment.built(document, path: path)))
+            }
+            let order = Path.byteOrder(files.map(\.path))
+            files = order.map { files[$0] }
+            segments = order.map { segments[$0] }
+        }
+        return Library.assemble(files: files, segments: segments, storage: storage,
                                 shortRefLengths: sameRefs ? refLengths.table : nil, retired: retired)
     }
 }

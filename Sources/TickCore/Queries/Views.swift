@@ -133,13 +133,7 @@ extension Library {
                 let first = places.count
                 appendPlaces(ofList: l, query, now: now, to: &places)
                 guard query.view == .all, places.count > first else { continue }
-                // `all` shows most of a list's rows: its records and titles are proven at once
-                // (here, on this run's thread) rather than one by one as the rows are written.
-                lists[l].segment.proveRecordsAndText()
-                // Grouped by list, in list order: sort the list's rows on their own, then put each
-                // subtask under its parent (when the parent is shown too), siblings in that order.
-                places[first...].sort(by: Library.placeOrder)
-                places.replaceSubrange(first..., with: underParents(places[first...], levels: &runLevels))
+                places.replaceSubrange(first..., with: allOrder(ofList: l, places[first...], levels: &runLevels))
             }
             return (places, runLevels)
         }
@@ -151,6 +145,18 @@ extension Library {
             levels?.append(contentsOf: repeatElement(0, count: result.count))
         }
         return result.map(Library.id)
+    }
+
+    /// List `l`'s rows of `all`, from their places: grouped by list, in list order, so the list's
+    /// rows are sorted on their own, then each subtask put under its parent (when the parent is
+    /// shown too), siblings in that order. `all` shows most of a list's rows: its records and
+    /// titles are proven at once (on the calling run's thread) rather than one by one as the rows
+    /// are written.
+    private func allOrder(ofList l: Int, _ places: ArraySlice<Place>, levels: inout [Int32]?) -> [Place] {
+        lists[l].segment.proveRecordsAndText()
+        var sorted = places
+        sorted.sort(by: Library.placeOrder)
+        return underParents(sorted, levels: &levels)
     }
 
     /// `all`'s rows and their levels, each list's written straight to its place in arrays of their
@@ -182,9 +188,7 @@ extension Library {
                             return
                         }
                         guard !places.isEmpty else { continue }
-                        lists[l].segment.proveRecordsAndText()
-                        places.sort(by: Library.placeOrder)
-                        for (k, place) in underParents(places[...], levels: &listLevels).enumerated() {
+                        for (k, place) in allOrder(ofList: l, places[...], levels: &listLevels).enumerated() {
                             out.ids![starts[l] + k] = Library.id(place)
                         }
                         if let listLevels {

@@ -458,7 +458,10 @@ struct Segment: @unchecked Sendable {
     /// The folded title with its tags of task `i` (`Folding.fold` of them), for sorting by title.
     func foldedTitle(_ i: Int) -> [UInt8] {
         let (title, _, caseless) = searchText(i, hot(i))
-        return caseless ? title.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0 } : Array(title)
+        guard caseless else { return Array(title) }
+        var folded: [UInt8] = []
+        Folding.fold(title, into: &folded)
+        return folded
     }
 
     /// Task `i`'s cold record for a search's pass over every task: proven with the area and the text.

@@ -271,22 +271,10 @@ public struct RefIndex: Sendable {
     /// alone, sorted a group at a time: besides the lengths, one number a ref is alive.
     static func shortRefLengths(of hashes: [UInt64]) -> [UInt8] {
         precondition(hashes.count < Int(Int32.max), "too many tasks for one index")
-        let groups = 27 * 27 * 27
-        // The first three symbols of a ref are its hash's three lowest digits in base 27.
-        @inline(__always) func group(_ hash: UInt64) -> Int { Int(hash % UInt64(groups)) }
-        var starts = [Int32](repeating: 0, count: groups + 1)
-        for hash in hashes { starts[group(hash) + 1] += 1 }
-        for g in 0..<groups { starts[g + 1] += starts[g] }
-        var next = starts
-        var positions = [Int32](repeating: 0, count: hashes.count)
-        for (position, hash) in hashes.enumerated() {
-            let g = group(hash)
-            positions[Int(next[g])] = Int32(position)
-            next[g] += 1
-        }
+        let (starts, positions) = groupedByFirstSymbols(count: hashes.count) { hashes[$0] }
         var lengths = [UInt8](repeating: UInt8(Ref.minimumLength), count: hashes.count)
         var entries: [SortEntry] = []
-        for g in 0..<groups where starts[g + 1] - starts[g] > 1 {
+        for g in 0..<(starts.count - 1) where starts[g + 1] - starts[g] > 1 {
             entries.removeAll(keepingCapacity: true)
             for k in Int(starts[g])..<Int(starts[g + 1]) {
                 entries.append(SortEntry(key: SortKey(hashes[Int(positions[k])]), position: positions[k]))
@@ -400,48 +388,43 @@ private func measure(sorted entries: [SortEntry], into lengths: inout [UInt8], h
     }
 }
 
-/// The refs' sort keys with their positions 0..<count, in text order, given the hash at each.
-///
-/// A large set is first spread by its first three symbols (a counting sort over 27^3 buckets, linear), and
-/// each bucket, a handful of refs, is then sorted on its own.
+/// The positions 0..<count grouped by the first three symbols of the ref whose hash `hash` gives
+/// at each, the groups in text order (a counting sort over 27^3 groups, linear): group `g` is
+/// `positions[starts[g]..<starts[g + 1]]`. Refs of different groups share fewer than three symbols.
+private func groupedByFirstSymbols(count: Int, hash: (Int) -> UInt64) -> (starts: [Int32], positions: [Int32]) {
+    let groups = 27 * 27 * 27
+    // The first three symbols are the hash's three lowest digits in base 27, the lowest first.
+    @inline(__always) func group(_ position: Int) -> Int {
+        let low = Int(hash(position) % UInt64(groups))
+        return low % 27 * 729 + low / 27 % 27 * 27 + low / 729
+    }
+    var starts = [Int32](repeating: 0, count: groups + 1)
+    for position in 0..<count { starts[group(position) + 1] += 1 }
+    for g in 0..<groups { starts[g + 1] += starts[g] }
+    var next = starts
+    var positions = [Int32](repeating: 0, count: count)
+    for position in 0..<count {
+        let g = group(position)
+        positions[Int(next[g])] = Int32(position)
+        next[g] += 1
+    }
+    return (starts, positions)
+}
+
+/// The refs' sort keys with their positions 0..<count, in text order, given the hash at each:
+/// for a large set, each group of `groupedByFirstSymbols`, a handful of refs, sorted on its own.
 private func sortedByText(count: Int, hash: (Int) -> UInt64) -> [SortEntry] {
-    let bucketCount = 27 * 27 * 27
     guard count >= 4096 else {
         var entries = (0..<count).map { SortEntry(key: SortKey(hash($0)), position: Int32($0)) }
         entries.sort { $0.key < $1.key }
         return entries
     }
-    // Spread straight from the refs (each key made twice), so that one array of entries is alive, not two.
-    func bucket(_ key: SortKey) -> Int { Int(key.head / powers[10]) }
-    var starts = [Int](repeating: 0, count: bucketCount + 1)
-    for position in 0..<count { starts[bucket(SortKey(hash(position))) + 1] += 1 }
-    for b in 0..<bucketCount { starts[b + 1] += starts[b] }
-    var next = starts
-    var spread = [SortEntry](repeating: SortEntry(key: SortKey(head: 0, last: 0), position: 0), count: count)
-    for position in 0..<count {
-        let key = SortKey(hash(position))
-        let b = bucket(key)
-        spread[next[b]] = SortEntry(key: key, position: Int32(position))
-        next[b] += 1
+    let (starts, positions) = groupedByFirstSymbols(count: count, hash: hash)
+    var entries = positions.map { SortEntry(key: SortKey(hash(Int($0))), position: $0) }
+    for g in 0..<(starts.count - 1) where starts[g + 1] - starts[g] > 1 {
+        entries[Int(starts[g])..<Int(starts[g + 1])].sort { $0.key < $1.key }
     }
-    for b in 0..<bucketCount where starts[b + 1] - starts[b] > 1 {
-        let range = starts[b]..<starts[b + 1]
-        if range.count > 32 {
-            spread[range].sort { $0.key < $1.key }
-            continue
-        }
-        // Insertion sort: buckets hold about n / 27^3 refs.
-        for i in (range.lowerBound + 1)..<range.upperBound {
-            let entry = spread[i]
-            var j = i
-            while j > range.lowerBound, entry.key < spread[j - 1].key {
-                spread[j] = spread[j - 1]
-                j -= 1
-            }
-            spread[j] = entry
-        }
-    }
-    return spread
+    return entries
 }
 
 extension SortKey {
