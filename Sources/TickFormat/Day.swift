@@ -1,16 +1,22 @@
 /// A calendar day in the proleptic Gregorian calendar, with no time zone.
 public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
-    public let year: Int
-    public let month: Int
-    public let day: Int
+    // Eight bytes, not three integers' twenty-four: a task holds seven days (due, done, until,
+    // scheduled, start, created, cancelled), and a list of a million tasks is parsed whole.
+    private let storedYear: Int32
+    private let storedMonth: UInt8
+    private let storedDay: UInt8
+
+    public var year: Int { Int(storedYear) }
+    public var month: Int { Int(storedMonth) }
+    public var day: Int { Int(storedDay) }
 
     /// Creates a day when the three numbers name a real date (no 30 February).
     public init?(year: Int, month: Int, day: Int) {
         guard (1...9999).contains(year), (1...12).contains(month),
               day >= 1, day <= Day.length(ofMonth: month, year: year) else { return nil }
-        self.year = year
-        self.month = month
-        self.day = day
+        storedYear = Int32(year)
+        storedMonth = UInt8(month)
+        storedDay = UInt8(day)
     }
 
     /// The day `n` days after 1970-01-01 (negative before it).
@@ -24,9 +30,11 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
         let mp = (5 * doy + 2) / 153
         let d = doy - (153 * mp + 2) / 5 + 1
         let m = mp < 10 ? mp + 3 : mp - 9
-        self.year = yoe + era * 400 + (m <= 2 ? 1 : 0)
-        self.month = m
-        self.day = d
+        // A year beyond 32 bits (a day 780 billion days away) is held at the bound: every day tick
+        // reads or computes lies within the years 1 to 9999, or a cache record's 32-bit day count.
+        storedYear = Int32(clamping: yoe + era * 400 + (m <= 2 ? 1 : 0))
+        storedMonth = UInt8(m)
+        storedDay = UInt8(d)
     }
 
     /// Days since 1970-01-01.
@@ -84,13 +92,16 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
 /// A due date: a day, optionally with a local time of day (floating: no time zone).
 public struct DueDate: Hashable, Comparable, Sendable, CustomStringConvertible {
     public let day: Day
+    /// Minutes after midnight, or -1 without a time: two bytes, where an optional integer takes nine.
+    private let storedMinutes: Int16
+
     /// Minutes after midnight, when a time was given.
-    public let minutes: Int?
+    public var minutes: Int? { storedMinutes < 0 ? nil : Int(storedMinutes) }
 
     public init(day: Day, minutes: Int? = nil) {
         precondition(minutes.map { (0..<1440).contains($0) } ?? true, "time of day out of range")
         self.day = day
-        self.minutes = minutes
+        storedMinutes = minutes.map { Int16($0) } ?? -1
     }
 
     /// Parses `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM`.

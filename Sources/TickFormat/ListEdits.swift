@@ -43,7 +43,7 @@ extension Document {
             splice = Splice(range: at..<at, bytes: text)
         }
         let result = reading(splicing([splice]))
-        guard result.heading == name, result.expectedModel() == expectedModel() else {
+        guard result.heading == name, result.readsLike(self) else {
             throw EditError(reason: .badValue, line: headingLine ?? 1,
                             message: "it does not read back as the list's heading (Markdown markup?)")
         }
@@ -97,7 +97,7 @@ extension Document {
         for (key, value) in fields where document.frontMatter?[key] != value {
             throw EditError(reason: .badValue, line: 1, message: "cannot write \(key) '\(value ?? "")' so that it reads back the same")
         }
-        guard document.expectedModel() == expectedModel(), document.heading == heading else {
+        guard document.readsLike(self), document.heading == heading else {
             throw EditError(reason: .badValue, line: 1,
                             message: "setting \(fields.map(\.key).joined(separator: " and ")) would change the list's tasks or name")
         }

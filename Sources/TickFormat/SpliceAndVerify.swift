@@ -26,13 +26,27 @@ extension Document {
     }
 
     func expectedModel() -> [Expected] {
-        tasks.indices.map { i in
-            let t = tasks[i]
-            return Expected(done: t.done, title: t.title, due: t.due, doneDate: t.doneDate, priority: t.priority,
-                            flagged: t.flagged, id: t.id, tags: t.tags, depth: t.depth, parent: t.parent, section: t.section,
-                            notes: notes[i], recurrence: t.recurrence, until: t.until,
-                            scheduled: t.scheduled, start: t.start, repeatPhrase: t.repeatPhrase)
-        }
+        tasks.indices.map(expected)
+    }
+
+    /// What task `i` reads as, in the fields an edit must reproduce.
+    func expected(_ i: Int) -> Expected {
+        let t = tasks[i]
+        return Expected(done: t.done, title: t.title, due: t.due, doneDate: t.doneDate, priority: t.priority,
+                        flagged: t.flagged, id: t.id, tags: t.tags, depth: t.depth, parent: t.parent, section: t.section,
+                        notes: notes[i], recurrence: t.recurrence, until: t.until,
+                        scheduled: t.scheduled, start: t.start, repeatPhrase: t.repeatPhrase)
+    }
+
+    /// Whether this document's tasks read as `expected`, one task at a time: the same as
+    /// `expectedModel() == expected`, without a second model as large as the list.
+    func reads(as expected: [Expected]) -> Bool {
+        tasks.count == expected.count && expected.indices.allSatisfy { self.expected($0) == expected[$0] }
+    }
+
+    /// Whether this document's tasks read as `other`'s do (an edit that must not change any task).
+    func readsLike(_ other: Document) -> Bool {
+        tasks.count == other.tasks.count && tasks.indices.allSatisfy { expected($0) == other.expected($0) }
     }
 
     struct Splice {
@@ -50,7 +64,7 @@ extension Document {
         for (attempt, candidate) in ([splices] + alternatives).enumerated() {
             let out = splicing(candidate)
             let document = reading(out)
-            guard keepsFileParts(document), document.expectedModel() == expected else { continue }
+            guard keepsFileParts(document), document.reads(as: expected) else { continue }
             let lo = candidate.map(\.range.lowerBound).min() ?? 0
             let hi = candidate.map(\.range.upperBound).max() ?? 0
             let growth = out.count - bytes.count
@@ -80,6 +94,7 @@ extension Document {
 
     func splicing(_ splices: [Splice]) -> [UInt8] {
         var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + splices.reduce(0) { $0 + $1.bytes.count - $1.range.count })
         var cursor = 0
         for s in splices.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) {
             out += bytes[cursor..<s.range.lowerBound]

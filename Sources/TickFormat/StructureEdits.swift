@@ -79,7 +79,7 @@ extension Document {
             let from = n == task.firstLine ? task.marker.lowerBound : indentEnd(line: n, quoteDepth: task.quoteDepth, column: column)
             result.append(Array(bytes[from..<lines.contentEnd(n)]))
         }
-        var expected = Array(expectedModel()[i..<descendantsEnd(i)])
+        var expected = (i..<descendantsEnd(i)).map(self.expected)
         let base = expected[0].depth
         for k in expected.indices {
             expected[k].depth -= base
@@ -257,9 +257,14 @@ extension Document {
         } else {
             insertIndex = tasks.firstIndex { $0.firstLine > site.after } ?? tasks.count
         }
-        var expected = expectedModel()
-        for k in expected.indices {
-            if let p = expected[k].parent, p >= insertIndex { expected[k].parent = p + fragment.expected.count }
+        // Room for the inserted tasks from the start: a list of a million tasks is not copied again
+        // to make room for one more.
+        var expected: [Expected] = []
+        expected.reserveCapacity(tasks.count + fragment.expected.count)
+        for k in tasks.indices {
+            var e = self.expected(k)
+            if let p = e.parent, p >= insertIndex { e.parent = p + fragment.expected.count }
+            expected.append(e)
         }
         let moved = fragment.expected.enumerated().map { (k, e) -> Expected in
             var e = e
