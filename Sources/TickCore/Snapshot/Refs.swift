@@ -565,19 +565,41 @@ extension Library {
     }
 
     /// The title refs of the titles that several tasks share in the lists at `paths`.
-    func sharedTitleRefs(inListsAt paths: Set<String>) -> [Ref] {
+    ///
+    /// In the order of each title's second task. No title is copied to find them: the tasks are sorted
+    /// by a hash of their title, so that equal titles lie side by side, and the titles of one hash are
+    /// then told apart by their bytes.
+    /// `hashing` is the title hash (tests give a weak one, so that different titles share hashes).
+    func sharedTitleRefs(inListsAt paths: Set<String>,
+                         hashing: (UnsafeBufferPointer<UInt8>) -> UInt64 = { FNV1a64.hash($0) }) -> [Ref] {
         var refs: [Ref] = []
         for list in lists where paths.contains(list.file.path) {
-            var count: [[UInt8]: Int] = [:]
-            var order: [[UInt8]] = []
-            list.segment.proveRecordsAndText()
-            for i in 0..<list.taskCount {
-                let title = Array(list.segment.title(of: list.segment.cold(i)))
-                count[title, default: 0] += 1
-                if count[title] == 2 { order.append(title) }
+            let segment = list.segment
+            segment.proveRecordsAndText()
+            func title(_ task: UInt32) -> UnsafeBufferPointer<UInt8> { segment.title(of: segment.cold(Int(task))) }
+            var keyed: [(hash: UInt64, task: UInt32)] = []
+            keyed.reserveCapacity(list.taskCount)
+            for i in 0..<list.taskCount { keyed.append((hashing(title(UInt32(i))), UInt32(i))) }
+            keyed.sort { $0.hash != $1.hash ? $0.hash < $1.hash : $0.task < $1.task }
+            var shared: [(second: UInt32, title: [UInt8])] = []
+            var start = 0
+            while start < keyed.count {
+                var end = start + 1
+                while end < keyed.count, keyed[end].hash == keyed[start].hash { end += 1 }
+                // Tasks of one hash, in document order: the first one's title with every task that
+                // holds it, then the same among the rest.
+                var rest = keyed[start..<end].map(\.task)
+                while rest.count > 1 {
+                    let text = title(rest[0])
+                    let same = rest.filter { title($0).elementsEqual(text) }
+                    if same.count > 1 { shared.append((same[1], Array(text))) }
+                    rest.removeAll { title($0).elementsEqual(text) }
+                }
+                start = end
             }
+            shared.sort { $0.second < $1.second }
             let path = Array(list.file.path.utf8)
-            refs += order.map { Ref(path: path, title: $0) }
+            refs += shared.map { Ref(path: path, title: $0.title) }
         }
         return refs
     }

@@ -379,3 +379,52 @@ struct RefPropertyTests {
         #expect(checks > 20 * RefPropertyTests.steps, "too few shown refs were checked")
     }
 }
+
+// MARK: - Titles several tasks share
+
+@Suite("titles several tasks share")
+struct SharedTitleRefsTests {
+    /// What `sharedTitleRefs` must return, found the plain way: a count of every title, a title taken
+    /// when its second task comes.
+    static func expected(_ library: Library, paths: Set<String>) -> [Ref] {
+        var refs: [Ref] = []
+        for list in library.lists where paths.contains(list.file.path) {
+            var count: [String: Int] = [:]
+            for i in 0..<list.taskCount {
+                let title = library.task(TaskID(list: library.lists.firstIndex { $0.file.path == list.file.path }!, index: i)).title
+                count[title, default: 0] += 1
+                if count[title] == 2 { refs.append(Ref(path: list.file.path.utf8, title: title.utf8)) }
+            }
+        }
+        return refs
+    }
+
+    @Test("equal titles are found in the order of their second task, also when different titles share a hash")
+    func againstCounting() {
+        var random = Seeded(state: 41)
+        let words = ["a", "b", "ab", "ba", "Call", "call", "Café", "", "x y"]
+        var found = 0
+        for round in 0..<60 {
+            var lists: [(String, String)] = []
+            for l in 0..<3 {
+                let count = Int.random(in: 0...40, using: &random)
+                let lines = (0..<count).map { _ -> String in
+                    let title = (0..<Int.random(in: 1...2, using: &random)).map { _ in words.randomElement(using: &random)! }
+                        .joined(separator: " ")
+                    return "- [ ] " + title
+                }
+                lists.append(("list\(l).md", lines.joined(separator: "\n") + "\n"))
+            }
+            let library = refLibrary(lists)
+            let paths: Set<String> = round % 2 == 0 ? ["list0.md", "list2.md"] : ["list1.md"]
+            let wanted = Self.expected(library, paths: paths)
+            found += wanted.count
+            #expect(library.sharedTitleRefs(inListsAt: paths) == wanted, "round \(round)")
+            // A hash of the length alone: titles of one length share it and are told apart by their bytes.
+            #expect(library.sharedTitleRefs(inListsAt: paths, hashing: { UInt64($0.count) }) == wanted, "round \(round), weak hash")
+            // One hash for every title.
+            #expect(library.sharedTitleRefs(inListsAt: paths, hashing: { _ in 7 }) == wanted, "round \(round), one hash")
+        }
+        #expect(found > 100, "too few shared titles to mean much: \(found)")
+    }
+}
