@@ -347,7 +347,7 @@ struct Segment: @unchecked Sendable {
 
     fileprivate var sectionsOffset: Int { MemoryLayout<SegmentHeader>.stride }
     fileprivate var namesOffset: Int { sectionsOffset + Int(header.sectionCount) * MemoryLayout<TextRef>.stride }
-    fileprivate var hotOffset: Int { namesOffset + (Int(header.namesLength) + 7) / 8 * 8 }
+    var hotOffset: Int { namesOffset + (Int(header.namesLength) + 7) / 8 * 8 }
     var refsOffset: Int { hotOffset + Int(header.taskCount) * MemoryLayout<HotRecord>.stride }
     var coldOffset: Int { refsOffset + Int(header.taskCount) * MemoryLayout<RefRecord>.stride }
     fileprivate var extrasOffset: Int { coldOffset + Int(header.taskCount) * MemoryLayout<ColdRecord>.stride }
@@ -699,14 +699,22 @@ struct Segment: @unchecked Sendable {
             guard Checksum.of(base + foldedRecordsOffset, count: end - foldedRecordsOffset) == sums.search else { return false }
             // Of tasks the list has, in task order, dividing the folded text exactly.
             var length: UInt64 = 0, next: UInt32 = 0
+            func isFolded(_ i: Int) -> Bool {
+                base.load(fromByteOffset: hotOffset + i * MemoryLayout<HotRecord>.stride, as: HotRecord.self).isFolded
+            }
             for k in 0..<foldedCount {
                 let r = base.load(fromByteOffset: foldedRecordsOffset + k * MemoryLayout<FoldedRecord>.stride,
                                   as: FoldedRecord.self)
-                guard r.task >= next, r.task < header.taskCount, UInt64(r.offset) == length else { return false }
+                guard r.task >= next, r.task < header.taskCount, UInt64(r.offset) == length, isFolded(Int(r.task))
+                else { return false }
                 next = r.task + 1
                 length += r.length
             }
-            return length == UInt64(header.foldedLength)
+            // Exactly the tasks that have a folded record are marked folded: a search reads every
+            // other task's text ignoring ASCII case, and would miss a marked task without one.
+            var marked = 0
+            for i in 0..<taskCount where isFolded(i) { marked += 1 }
+            return marked == foldedCount && length == UInt64(header.foldedLength)
         default:
             return Checksum.of(base + textOffset, count: Int(header.textLength)) == sums.text
         }

@@ -407,6 +407,33 @@ struct CacheCorruptionTests {
         #expect(sound.proof.state == .intact)
     }
 
+    @Test("a hot record marked folded without a folded record, or a folded record of an unmarked task, is refused even when the checksums match")
+    func forgedFoldedMarks() throws {
+        let text = "- [ ] Überweisung\n- [ ] two\n- [ ] Café plumber\n  a nöte\n"
+        let flags = MemoryLayout<HotRecord>.offset(of: \HotRecord.flags)!
+        // Task `i`'s folded mark set or cleared, everything else as built.
+        func mark(_ i: Int, _ folded: Bool) -> (UnsafeMutableRawPointer, Segment) -> Void {
+            { memory, plain in
+                let at = plain.hotOffset + i * MemoryLayout<HotRecord>.stride + flags
+                let old = memory.load(fromByteOffset: at, as: UInt8.self)
+                #expect((old & 128 != 0) != folded, "task \(i) was already so")
+                memory.storeBytes(of: folded ? old | 128 : old & ~128, toByteOffset: at, as: UInt8.self)
+            }
+        }
+        // "two" marked folded: a search would look for its folded record and not find it. "Café
+        // plumber" unmarked: a search would read its text, and its folded record would go unread.
+        for (name, forge) in [("ASCII task marked", mark(1, true)), ("folded task unmarked", mark(2, false))] {
+            let forged = Self.forged(text, forge)
+            defer { forged.memory.deallocate() }
+            #expect(forged.segment.foldedRecord(0).task == .max, "\(name)")
+            #expect(forged.proof.state == .neutralized, "\(name)")
+        }
+        let sound = Self.forged(text) { _, _ in }
+        defer { sound.memory.deallocate() }
+        #expect(sound.segment.foldedRecord(1).task == 2)
+        #expect(sound.proof.state == .intact)
+    }
+
     @Test("a hot record marks a subtask, a rule and notes exactly when its cold record holds them, cached or not")
     func hotMarks() throws {
         let dir = try Self.makeFolder(lists: 3, tasksPerList: 6...12, seed: 11)
