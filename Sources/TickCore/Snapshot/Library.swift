@@ -1218,7 +1218,13 @@ public struct Library: Sendable {
     /// by position (list order, then document order). The cache keeps it.
     var shortRefLengths: [UInt8] {
         if let table = refLengths.table { return table }
-        let table = RefIndex.shortRefLengths(of: refLengths.hashes(of: self))
+        // The refs are read from the records where they lie (twice), not gathered first: a copy of
+        // a million is eight more megabytes at a cold read's peak.
+        let table = RefIndex.shortRefLengths(count: taskCount) { body in
+            for list in lists {
+                for i in 0..<list.taskCount { body(list.segment.refRecord(i).refHash) }
+            }
+        }
         refLengths.table = table
         refLengths.forgetHashes()
         return table

@@ -257,9 +257,9 @@ public struct RefIndex: Sendable {
     public init(_ refs: [Ref]) {
         precondition(refs.count < Int(Int32.max), "too many tasks for one index")
         self.refs = refs
-        let entries = sortedByText(count: refs.count) { refs[$0].hash }
+        let entries = sortedByText(count: refs.count) { body in for ref in refs { body(ref.hash) } }
         var lengths = [UInt8](repeating: UInt8(Ref.minimumLength), count: refs.count)
-        measure(sorted: entries, into: &lengths) { refs[$0].hash }
+        measure(sorted: entries, into: &lengths)
         self.lengths = lengths
         self.order = entries.map(\.position)
         self.keys = entries.map(\.key)
@@ -270,17 +270,23 @@ public struct RefIndex: Sendable {
     /// differ share fewer than three, so each ref is measured among those that start like it
     /// alone, sorted a group at a time: besides the lengths, one number a ref is alive.
     static func shortRefLengths(of hashes: [UInt64]) -> [UInt8] {
-        precondition(hashes.count < Int(Int32.max), "too many tasks for one index")
-        let (starts, positions) = groupedByFirstSymbols(count: hashes.count) { hashes[$0] }
-        var lengths = [UInt8](repeating: UInt8(Ref.minimumLength), count: hashes.count)
+        shortRefLengths(count: hashes.count) { body in for hash in hashes { body(hash) } }
+    }
+
+    /// `shortRefLengths(of:)` of the `count` hashes that `each` gives its argument, in position
+    /// order (it is called twice): read from where they lie, never gathered into one array.
+    static func shortRefLengths(count: Int, each: ((UInt64) -> Void) -> Void) -> [UInt8] {
+        precondition(count < Int(Int32.max), "too many tasks for one index")
+        let (starts, hashes, positions) = groupedByFirstSymbols(count: count, each: each)
+        var lengths = [UInt8](repeating: UInt8(Ref.minimumLength), count: count)
         var entries: [SortEntry] = []
         for g in 0..<(starts.count - 1) where starts[g + 1] - starts[g] > 1 {
             entries.removeAll(keepingCapacity: true)
             for k in Int(starts[g])..<Int(starts[g + 1]) {
-                entries.append(SortEntry(key: SortKey(hashes[Int(positions[k])]), position: positions[k]))
+                entries.append(SortEntry(hash: hashes[k], position: positions[k]))
             }
             entries.sort { $0.key < $1.key }
-            measure(sorted: entries, into: &lengths) { hashes[$0] }
+            measure(sorted: entries, into: &lengths)
         }
         return lengths
     }
@@ -354,15 +360,20 @@ public struct RefIndex: Sendable {
     }
 }
 
-/// A ref's sort key and its position, packed in 16 bytes (a tuple of the two takes 24).
+/// A ref's sort key, its hash and its position, packed in 24 bytes (a tuple of the three takes 32).
+/// The hash rides along so that comparing neighbours reads the entries in order, not the caller's
+/// array at random (a million refs' hashes do not stay in the processor's caches).
 private struct SortEntry {
     var head: UInt64
+    var hash: UInt64
     var position: Int32
     var last: UInt8
 
-    init(key: SortKey, position: Int32) {
+    init(hash: UInt64, position: Int32) {
+        let key = SortKey(hash)
         head = key.head
         last = key.last
+        self.hash = hash
         self.position = position
     }
 
@@ -372,55 +383,73 @@ private struct SortEntry {
 /// Sets the length of the shortest unique prefix (at least 3 symbols) of each ref of `entries`
 /// (sorted by text; every ref sharing three symbols or more with one of them is among them) at its
 /// position in `lengths`, given the hash at each position.
-private func measure(sorted entries: [SortEntry], into lengths: inout [UInt8], hash: (Int) -> UInt64) {
+private func measure(sorted entries: [SortEntry], into lengths: inout [UInt8]) {
     for i in entries.indices {
-        let here = hash(Int(entries[i].position))
+        let here = entries[i].hash
         // Equal refs (tasks that agree in everything their ref is made of) share their short ref:
         // compare with the nearest different ref on each side.
         var shared = 0
         var j = i - 1
-        while j >= 0, hash(Int(entries[j].position)) == here { j -= 1 }
-        if j >= 0 { shared = commonPrefixLength(here, hash(Int(entries[j].position))) }
+        while j >= 0, entries[j].hash == here { j -= 1 }
+        if j >= 0 { shared = commonPrefixLength(here, entries[j].hash) }
         var k = i + 1
-        while k < entries.count, hash(Int(entries[k].position)) == here { k += 1 }
-        if k < entries.count { shared = max(shared, commonPrefixLength(here, hash(Int(entries[k].position)))) }
+        while k < entries.count, entries[k].hash == here { k += 1 }
+        if k < entries.count { shared = max(shared, commonPrefixLength(here, entries[k].hash)) }
         lengths[Int(entries[i].position)] = UInt8(min(max(Ref.minimumLength, shared + 1), Ref.fullLength))
     }
 }
 
-/// The positions 0..<count grouped by the first three symbols of the ref whose hash `hash` gives
-/// at each, the groups in text order (a counting sort over 27^3 groups, linear): group `g` is
-/// `positions[starts[g]..<starts[g + 1]]`. Refs of different groups share fewer than three symbols.
-private func groupedByFirstSymbols(count: Int, hash: (Int) -> UInt64) -> (starts: [Int32], positions: [Int32]) {
+/// The `count` hashes that `each` gives its argument (twice, in position order) with their
+/// positions, grouped by the first three symbols of their refs, the groups in text order (a
+/// counting sort over 27^3 groups, linear): group `g` is `hashes[starts[g]..<starts[g + 1]]` at
+/// the same `positions`. Refs of different groups share fewer than three symbols. Each group's
+/// hashes lie together, so that a group is read in order: a million hashes read at random
+/// positions miss the processor's caches at nearly every read.
+private func groupedByFirstSymbols(count: Int, each: ((UInt64) -> Void) -> Void)
+    -> (starts: [Int32], hashes: [UInt64], positions: [Int32]) {
     let groups = 27 * 27 * 27
     // The first three symbols are the hash's three lowest digits in base 27, the lowest first.
-    @inline(__always) func group(_ position: Int) -> Int {
-        let low = Int(hash(position) % UInt64(groups))
+    @inline(__always) func group(_ hash: UInt64) -> Int {
+        let low = Int(hash % UInt64(groups))
         return low % 27 * 729 + low / 27 % 27 * 27 + low / 729
     }
     var starts = [Int32](repeating: 0, count: groups + 1)
-    for position in 0..<count { starts[group(position) + 1] += 1 }
+    var given = 0
+    each { hash in
+        starts[group(hash) + 1] += 1
+        given += 1
+    }
+    precondition(given == count, "the hashes given are not the count")
     for g in 0..<groups { starts[g + 1] += starts[g] }
     var next = starts
+    var hashes = [UInt64](repeating: 0, count: count)
     var positions = [Int32](repeating: 0, count: count)
-    for position in 0..<count {
-        let g = group(position)
-        positions[Int(next[g])] = Int32(position)
+    var position: Int32 = 0
+    each { hash in
+        let g = group(hash)
+        let at = Int(next[g])
+        hashes[at] = hash
+        positions[at] = position
         next[g] += 1
+        position += 1
     }
-    return (starts, positions)
+    precondition(Int(position) == count, "the hashes given the second time are not the first")
+    return (starts, hashes, positions)
 }
 
-/// The refs' sort keys with their positions 0..<count, in text order, given the hash at each:
-/// for a large set, each group of `groupedByFirstSymbols`, a handful of refs, sorted on its own.
-private func sortedByText(count: Int, hash: (Int) -> UInt64) -> [SortEntry] {
+/// The sort keys of the `count` refs whose hashes `each` gives its argument, with their positions,
+/// in text order: for a large set, each group of `groupedByFirstSymbols`, a handful of refs, sorted
+/// on its own.
+private func sortedByText(count: Int, each: ((UInt64) -> Void) -> Void) -> [SortEntry] {
     guard count >= 4096 else {
-        var entries = (0..<count).map { SortEntry(key: SortKey(hash($0)), position: Int32($0)) }
+        var entries: [SortEntry] = []
+        entries.reserveCapacity(count)
+        each { entries.append(SortEntry(hash: $0, position: Int32(entries.count))) }
         entries.sort { $0.key < $1.key }
         return entries
     }
-    let (starts, positions) = groupedByFirstSymbols(count: count, hash: hash)
-    var entries = positions.map { SortEntry(key: SortKey(hash(Int($0))), position: $0) }
+    let (starts, hashes, positions) = groupedByFirstSymbols(count: count, each: each)
+    var entries = zip(hashes, positions).map { SortEntry(hash: $0, position: $1) }
     for g in 0..<(starts.count - 1) where starts[g + 1] - starts[g] > 1 {
         entries[Int(starts[g])..<Int(starts[g + 1])].sort { $0.key < $1.key }
     }
