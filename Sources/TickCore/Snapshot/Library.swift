@@ -1218,15 +1218,16 @@ public struct Library: Sendable {
     /// by position (list order, then document order). The cache keeps it.
     var shortRefLengths: [UInt8] {
         if let table = refLengths.table { return table }
-        // The refs are read from the records where they lie (twice), not gathered first: a copy of
-        // a million is eight more megabytes at a cold read's peak.
+        // The refs are read from the records where they lie (twice), not gathered: a copy of a
+        // million is eight more megabytes at a cold read's peak. Those that measuring refs one by
+        // one gathered are let go first, for the same reason.
+        refLengths.forgetHashes()
         let table = RefIndex.shortRefLengths(count: taskCount) { body in
             for list in lists {
                 for i in 0..<list.taskCount { body(list.segment.refRecord(i).refHash) }
             }
         }
         refLengths.table = table
-        refLengths.forgetHashes()
         return table
     }
 

@@ -382,7 +382,7 @@ private struct SortEntry {
 
 /// Sets the length of the shortest unique prefix (at least 3 symbols) of each ref of `entries`
 /// (sorted by text; every ref sharing three symbols or more with one of them is among them) at its
-/// position in `lengths`, given the hash at each position.
+/// position in `lengths`.
 private func measure(sorted entries: [SortEntry], into lengths: inout [UInt8]) {
     for i in entries.indices {
         let here = entries[i].hash
