@@ -620,9 +620,10 @@ extension Library {
                 var rest = keyed[start..<end].map(\.task)
                 while rest.count > 1 {
                     let text = title(rest[0])
-                    let same = rest.filter { title($0).elementsEqual(text) }
+                    var same: [UInt32] = [], other: [UInt32] = []
+                    for task in rest { if title(task).elementsEqual(text) { same.append(task) } else { other.append(task) } }
                     if same.count > 1 { shared.append((same[1], Array(text))) }
-                    rest.removeAll { title($0).elementsEqual(text) }
+                    rest = other
                 }
                 start = end
             }

@@ -82,7 +82,7 @@ struct ListCache {
     /// of FORMAT.md 5.8; hot records mark subtasks, rules, notes and folded text;
     /// ref records hold each task's ref, title length and parent; cold records hold where a task's
     /// one run of text is (title, tags, notes, `id:` value, repetition phrase) with a check of
-    /// themselves, their extra record, their ref record and their title, and one of their notes;
+    /// themselves, their extra record, their ref record and their title;
     /// extra records hold the `rec:` and `until:` of FORMAT.md 5.10 and the scheduled and start
     /// days and repetition phrase of FORMAT.md 11 for the tasks that have them; segments hold the
     /// length and checksum of their file's bytes, their list's names next to their header, and
