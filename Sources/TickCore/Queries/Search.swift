@@ -86,19 +86,18 @@ extension Library {
         needle.withUnsafeBufferPointer { needle in
             var from = 0, i = 0
             while i < count, let at = TickCore.find(needle, in: text, from: from, anchor: anchor, caseless: true) {
-                var c = segment.searchRecord(i)
-                while c.searchEnd <= UInt64(at) {
+                var (start, titleEnd, end) = segment.searchSpan(i)
+                while end <= at {
                     i += 1
                     guard i < count else { return }
-                    c = segment.searchRecord(i)
+                    (start, titleEnd, end) = segment.searchSpan(i)
                 }
-                let start = Int(c.text), titleEnd = start + Int(c.titleLength) + Int(c.tagsLength)
                 let inTitle = start <= at && at + needle.count <= titleEnd
-                let inNotes = titleEnd <= at && UInt64(at + needle.count) <= c.searchEnd
+                let inNotes = titleEnd <= at && at + needle.count <= end
                 let h = segment.hot(i)
                 if (inTitle || inNotes) && !h.isFolded {
                     candidate(i, h)
-                    from = Int(c.searchEnd)
+                    from = end
                     i += 1
                 } else {
                     from = at + 1

@@ -77,35 +77,37 @@ struct HotRecord {
 }
 
 /// The rest of a record (the ref and parent are in the ref record), as a segment keeps it: where
-/// the task's text is, and the checks that prove it. A task's text is one run in the segment's
-/// text: its title, its tags as a title line's end would hold them (" #a #b", so that title and
-/// tags are searched as one string), its notes, its `id:` value, then its repetition phrase.
-/// The fields that few tasks have are in an `ExtraRecord` of their own.
+/// the task's text starts, the lengths of its parts, and the check that proves them. A task's
+/// text is one run in the segment's text, right after the task before's: its title, its tags as
+/// a title line's end would hold them (" #a #b", so that title and tags are searched as one
+/// string), its notes, its `id:` value, then its repetition phrase. The run ends where the next
+/// task's starts (the last task's, at the end of the text), so the notes' length is what the
+/// other parts leave of it. The fields that few tasks have, and the lengths, section and depth
+/// that do not fit here, are in an `ExtraRecord` of their own.
 struct ColdRecord {
-    var section: Int32         // index in the segment's sections, or -1
-    var depth: UInt16
-    /// The length of the `id:` value: 64 bytes at most (FORMAT.md 5.8).
-    var idLength: UInt8
-    var spare: UInt8 = 0
     /// Where the task's text starts in the segment's text.
     var text: UInt32
-    var titleLength: UInt32
-    var tagsLength: UInt32
-    var notesLength: UInt32
-    /// The record's own check (`ColdRecord.check`): of its bytes, its extra record's, its ref
-    /// record's and its title's, so that a view that reads a few records of a cached list proves
-    /// those alone.
+    /// The record's own check (`ColdRecord.check`): of its bytes, where its text ends, its extra
+    /// record, its ref record and its title, so that a view that reads a few records of a cached
+    /// list proves those alone.
     var check: UInt32 = 0
+    var titleLength: UInt16
+    /// The section's index in the segment's sections plus one, or 0 for none.
+    var section: UInt16
+    var tagsLength: UInt8
+    /// The length of the `id:` value: 64 bytes at most (FORMAT.md 5.8).
+    var idLength: UInt8
+    var depth: UInt8
+    /// 1: the task has an extra record, which then holds its title's and tags' lengths, its
+    /// section and its depth (this record's are 0).
+    var flags: UInt8
 
-    /// Where the searched text (title, tags and notes) ends, and where the whole of the task's
-    /// text ends, before its repetition phrase.
-    var searchEnd: UInt64 { UInt64(text) + UInt64(titleLength) + UInt64(tagsLength) + UInt64(notesLength) }
-    var end: UInt64 { searchEnd + UInt64(idLength) }
+    var hasExtra: Bool { flags & 1 != 0 }
 }
 
 /// What few tasks have (FORMAT.md 5.10 and 11), kept beside the cold records in the order of
 /// their tasks, one for each task that has a rule, an `until:`, a scheduled or start date, or a
-/// repetition phrase.
+/// repetition phrase, or a title, tags, section or depth too large for its cold record.
 struct ExtraRecord {
     var task: UInt32
     /// The `rec:` rule (`RecurrenceRule.packed`), or 0 for none.
@@ -119,6 +121,12 @@ struct ExtraRecord {
     /// The length of the Tasks plugin's repetition phrase as written (`every week`) plus one, or 0
     /// for none. It follows the task's `id:` value in the text.
     var phrase: UInt32
+    var titleLength: UInt32
+    var tagsLength: UInt32
+    /// The section's index in the segment's sections, or -1.
+    var section: Int32
+    var depth: UInt16
+    var spare: UInt16 = 0
 
     /// Whether every value is one a record can hold.
     var isSound: Bool {
@@ -126,6 +134,12 @@ struct ExtraRecord {
             && (until == .min || ColdRecord.days.contains(until))
             && (scheduled == .min || ColdRecord.days.contains(scheduled))
             && (start == .min || ColdRecord.days.contains(start))
+    }
+
+    /// An extra record of no rule, dates or phrase, for task `task`.
+    static func plain(task: UInt32) -> ExtraRecord {
+        ExtraRecord(task: task, recurrence: 0, until: .min, scheduled: .min, start: .min, phrase: 0, titleLength: 0,
+                    tagsLength: 0, section: -1, depth: 0)
     }
 }
 
@@ -145,26 +159,16 @@ struct ColdFields {
     var scheduled: Int32
     var start: Int32
 
-    init(_ c: ColdRecord, extra: ExtraRecord?) {
-        section = c.section
-        depth = c.depth
-        idLength = UInt16(c.idLength)
-        title = TextRef(offset: c.text, length: c.titleLength)
-        tags = TextRef(offset: c.text &+ c.titleLength, length: c.tagsLength)
-        notes = TextRef(offset: c.text &+ c.titleLength &+ c.tagsLength, length: c.notesLength)
-        recurrence = extra?.recurrence ?? 0
-        until = extra?.until ?? .min
-        scheduled = extra?.scheduled ?? .min
-        start = extra?.start ?? .min
-        if let extra, extra.phrase > 0 {
-            repeatPhrase = TextRef(offset: UInt32(truncatingIfNeeded: c.end), length: extra.phrase - 1)
-        } else {
-            repeatPhrase = .none
-        }
-    }
-
     /// A record of no text, section or dates: what a damaged record reads as, harmlessly.
-    static let empty = ColdFields(ColdRecord.empty, extra: nil)
+    static let empty = ColdFields(section: -1, depth: 0, idLength: 0, title: TextRef(offset: 0, length: 0),
+                                  tags: TextRef(offset: 0, length: 0), notes: TextRef(offset: 0, length: 0),
+                                  repeatPhrase: .none, recurrence: 0, until: .min, scheduled: .min, start: .min)
+
+    /// Where the searched text (title, tags and notes) starts, where the title with its tags ends,
+    /// and where the notes end.
+    var searchSpan: (start: Int, titleEnd: Int, end: Int) {
+        (Int(title.offset), Int(notes.offset), Int(notes.offset) + Int(notes.length))
+    }
 }
 
 /// What a pass over every task of a list reads beside the hot records: the task's ref, and what
@@ -207,16 +211,16 @@ struct FoldedRecord {
 }
 
 extension ColdRecord {
-    /// A record of no text, section or dates: what a damaged record reads as, harmlessly.
-    static let empty = ColdRecord(section: -1, depth: 0, idLength: 0, text: 0, titleLength: 0, tagsLength: 0,
-                                  notesLength: 0)
+    /// A record of no text, section or depth, starting where the text starts.
+    static let empty = ColdRecord(text: 0, titleLength: 0, section: 0, tagsLength: 0, idLength: 0, depth: 0, flags: 0)
 
     /// The days a record's dates may hold: 0001-01-01 to 9999-12-31.
     static let days = Int32(-Day.firstDayOffset)...Int32(Day(year: 9999, month: 12, day: 31)!.daysSinceEpoch)
 
-    /// The check of `record` (its `check` field aside), of its task's extra record (or its
-    /// absence), of its ref record and of its title's bytes, in 32 bits.
-    static func check(of record: ColdRecord, extra: ExtraRecord?, ref: RefRecord, title: UnsafeRawBufferPointer) -> UInt32 {
+    /// The check of `record` (its `check` field aside), of where its task's text ends, of its
+    /// task's extra record (or its absence), of its ref record and of its title's bytes, in 32 bits.
+    static func check(of record: ColdRecord, end: UInt64, extra: ExtraRecord?, ref: RefRecord,
+                      title: UnsafeRawBufferPointer) -> UInt32 {
         var plain = record
         plain.check = 0
         var refRecord = ref
@@ -226,15 +230,42 @@ extension ColdRecord {
         if var extra { extras = withUnsafeBytes(of: &extra) { Checksum.of($0.baseAddress!, count: $0.count) } }
         let text = title.isEmpty ? 0 : Checksum.of(title.baseAddress!, count: title.count)
         let h = own ^ (refs &* 0xC2B2_AE3D_27D4_EB4F) ^ (text &* 0x9E37_79B9_7F4A_7C15) ^ (extras &* 0x1656_67B1_9E37_79F9)
+            ^ ((end &+ 1) &* 0x27D4_EB2F_1656_67C5)
         return UInt32(truncatingIfNeeded: h ^ h >> 32)
     }
 
-    /// Whether every index and length of the record is one that a segment with `sectionCount`
-    /// sections and `textLength` bytes of text can hold, with the repetition phrase of `extra`.
-    func isSound(sectionCount: Int32, textLength: UInt64, extra: ExtraRecord?) -> Bool {
-        let phrase = extra.map { UInt64($0.phrase) } ?? 0
-        return section >= -1 && section < sectionCount && idLength <= 64
-            && end + (phrase > 0 ? phrase - 1 : 0) <= textLength
+    /// The fields of this record, whose task's text runs to `end`, with `extra`, its extra record
+    /// (given exactly when the record has one); nil when an index or length is not one that a
+    /// segment with `sectionCount` sections and `textLength` bytes of text can hold.
+    @inline(__always)
+    func fields(end: UInt64, extra: ExtraRecord?, sectionCount: Int32, textLength: UInt64) -> ColdFields? {
+        let title: UInt64, tags: UInt64, section: Int32, depth: UInt16
+        if let extra {
+            title = UInt64(extra.titleLength)
+            tags = UInt64(extra.tagsLength)
+            section = extra.section
+            depth = extra.depth
+        } else {
+            title = UInt64(titleLength)
+            tags = UInt64(tagsLength)
+            section = Int32(self.section) - 1
+            depth = UInt16(self.depth)
+        }
+        let phrase = extra.map { $0.phrase > 0 ? UInt64($0.phrase) - 1 : 0 } ?? 0
+        let start = UInt64(text), parts = title + tags + UInt64(idLength) + phrase
+        guard hasExtra == (extra != nil), section >= -1, section < sectionCount, idLength <= 64,
+              end <= textLength, start <= end, parts <= end - start
+        else { return nil }
+        // Every offset is within the text, whose length fits 32 bits.
+        let tagsStart = start + title, notesStart = tagsStart + tags, notesEnd = end - UInt64(idLength) - phrase
+        return ColdFields(section: section, depth: depth, idLength: UInt16(idLength),
+                          title: TextRef(offset: text, length: UInt32(title)),
+                          tags: TextRef(offset: UInt32(tagsStart), length: UInt32(tags)),
+                          notes: TextRef(offset: UInt32(notesStart), length: UInt32(notesEnd - notesStart)),
+                          repeatPhrase: extra.map { $0.phrase > 0 ? TextRef(offset: UInt32(notesEnd) + UInt32(idLength),
+                                                                            length: $0.phrase - 1) : .none } ?? .none,
+                          recurrence: extra?.recurrence ?? 0, until: extra?.until ?? .min,
+                          scheduled: extra?.scheduled ?? .min, start: extra?.start ?? .min)
     }
 }
 
@@ -433,7 +464,13 @@ struct Segment: @unchecked Sendable {
 
     /// The fields of task `i`'s cold record `c` (proven) with its extra record.
     @inline(__always) fileprivate func fields(_ c: ColdRecord, of i: Int) -> ColdFields {
-        ColdFields(c, extra: header.extraCount == 0 ? nil : unprovenExtra(of: i))
+        c.fields(end: end(of: i), extra: c.hasExtra ? unprovenExtra(of: i) : nil, sectionCount: Int32(header.sectionCount),
+                 textLength: UInt64(header.textLength)) ?? .empty
+    }
+
+    /// Where task `i`'s text ends: where the next task's starts, or at the end of the text.
+    @inline(__always) private func end(of i: Int) -> UInt64 {
+        i + 1 < taskCount ? UInt64(unprovenCold(i + 1).text) : UInt64(header.textLength)
     }
 
     /// The text that a search compares task `i`'s words with: its title with its tags, and its
@@ -448,11 +485,10 @@ struct Segment: @unchecked Sendable {
             let notes = UnsafeBufferPointer(rebasing: text[(start + Int(r.titleLength))..<(start + Int(r.length))])
             return (title, notes, false)
         }
-        let c = searchRecord(i)
+        let (start, titleEnd, end) = searchSpan(i)
         let text = self.text()
-        let titleEnd = Int(c.text) + Int(c.titleLength) + Int(c.tagsLength)
-        return (UnsafeBufferPointer(rebasing: text[Int(c.text)..<titleEnd]),
-                UnsafeBufferPointer(rebasing: text[titleEnd..<Int(c.searchEnd)]), true)
+        return (UnsafeBufferPointer(rebasing: text[start..<titleEnd]), UnsafeBufferPointer(rebasing: text[titleEnd..<end]),
+                true)
     }
 
     /// The folded title with its tags of task `i` (`Folding.fold` of them), for sorting by title.
@@ -464,10 +500,12 @@ struct Segment: @unchecked Sendable {
         return folded
     }
 
-    /// Task `i`'s cold record for a search's pass over every task: proven with the area and the text.
-    @inline(__always) func searchRecord(_ i: Int) -> ColdRecord {
+    /// Where task `i`'s searched text (title, tags and notes) starts, where its title with its
+    /// tags ends, and where its notes end, for a search's pass over every task: proven with the
+    /// cold records and the text.
+    @inline(__always) func searchSpan(_ i: Int) -> (start: Int, titleEnd: Int, end: Int) {
         prove(SegmentProof.cold | SegmentProof.text)
-        return unprovenCold(i)
+        return fields(unprovenCold(i), of: i).searchSpan
     }
 
     /// The segment's whole text, proven.
@@ -556,13 +594,14 @@ struct Segment: @unchecked Sendable {
     /// Whether task `i`'s cold record is sound and holds its own check (of itself, its extra
     /// record, its ref record and its title).
     fileprivate func holdsCheck(_ c: ColdRecord, at i: Int) -> Bool {
-        let text = UInt64(header.textLength), r = unprovenRef(i)
-        let extra = header.extraCount == 0 ? nil : unprovenExtra(of: i)
-        guard c.isSound(sectionCount: Int32(header.sectionCount), textLength: text, extra: extra),
+        let r = unprovenRef(i), end = end(of: i)
+        let extra = c.hasExtra ? unprovenExtra(of: i) : nil
+        guard let fields = c.fields(end: end, extra: extra, sectionCount: Int32(header.sectionCount),
+                                    textLength: UInt64(header.textLength)),
               extra?.isSound ?? true, r.isSound(taskCount: Int32(header.taskCount))
         else { return false }
-        let title = unprovenBytes(TextRef(offset: c.text, length: c.titleLength))
-        return ColdRecord.check(of: c, extra: extra, ref: r, title: UnsafeRawBufferPointer(title)) == c.check
+        let title = unprovenBytes(fields.title)
+        return ColdRecord.check(of: c, end: end, extra: extra, ref: r, title: UnsafeRawBufferPointer(title)) == c.check
     }
 
     /// The parent index of task `i`, or -1 (the ref record is read for a subtask only).
@@ -681,8 +720,10 @@ struct Segment: @unchecked Sendable {
                 guard e.isSound, e.task < header.taskCount, k == 0 || unprovenExtra(at: k - 1).task < e.task
                 else { return false }
             }
+            // Each record sound with its text running to where the next one's starts (so in task
+            // order), and marked as having an extra record exactly when it has one.
             let text = UInt64(header.textLength), sections = Int32(header.sectionCount)
-            var k = 0, end: UInt64 = 0
+            var k = 0
             for i in 0..<taskCount {
                 let c = unprovenCold(i)
                 var extra: ExtraRecord? = nil
@@ -690,11 +731,10 @@ struct Segment: @unchecked Sendable {
                     extra = unprovenExtra(at: k)
                     k += 1
                 }
-                guard UInt64(c.text) >= end, c.isSound(sectionCount: sections, textLength: text, extra: extra)
+                guard c.fields(end: end(of: i), extra: extra, sectionCount: sections, textLength: text) != nil
                 else { return false }
-                end = c.end + (extra.map { $0.phrase > 0 ? UInt64($0.phrase) - 1 : 0 } ?? 0)
             }
-            return true
+            return k == extras
         case SegmentProof.search:
             guard Checksum.of(base + foldedRecordsOffset, count: end - foldedRecordsOffset) == sums.search else { return false }
             // Of tasks the list has, in task order, dividing the folded text exactly.
@@ -728,12 +768,13 @@ struct Segment: @unchecked Sendable {
                               toByteOffset: hotOffset + i * MemoryLayout<HotRecord>.stride, as: HotRecord.self)
             memory.storeBytes(of: RefRecord(refHash: 0, title: [], parent: -1),
                               toByteOffset: refsOffset + i * MemoryLayout<RefRecord>.stride, as: RefRecord.self)
-            memory.storeBytes(of: ColdRecord.empty,
-                              toByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
+            var empty = ColdRecord.empty
+            empty.text = header.textLength
+            memory.storeBytes(of: empty, toByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
         }
         // No task has an extra record or folded text any more (every task number is past the list).
         for k in 0..<Int(header.extraCount) {
-            memory.storeBytes(of: ExtraRecord(task: .max, recurrence: 0, until: .min, scheduled: .min, start: .min, phrase: 0),
+            memory.storeBytes(of: ExtraRecord.plain(task: .max),
                               toByteOffset: extrasOffset + k * MemoryLayout<ExtraRecord>.stride, as: ExtraRecord.self)
         }
         (memory + foldedRecordsOffset).initializeMemory(as: UInt8.self, repeating: 0, count: end - foldedRecordsOffset)
@@ -807,14 +848,21 @@ struct Segment: @unchecked Sendable {
                 foldedRecords.append(FoldedRecord(task: UInt32(i), offset: UInt32(offset), titleLength: UInt32(titleLength),
                                                   notesLength: UInt32(foldedText.count - offset - titleLength)))
             }
+            // A cold record holds a title of up to 65,535 bytes, tags of up to 255, 65,534 sections
+            // and a depth of 255; the extra record holds the rest.
+            let titleLength = titleEnd - start, tagsLength = tagsEnd - titleEnd, depth = UInt16(clamping: task.depth)
+            let wide = titleLength > Int(UInt16.max) || tagsLength > Int(UInt8.max) || section >= Int32(UInt16.max)
+                || depth > UInt8.max
             var extra: ExtraRecord? = nil
             if task.recurrence != nil || task.until != nil || task.scheduled != nil || task.start != nil
-                || task.repeatPhrase != nil {
+                || task.repeatPhrase != nil || wide {
                 extra = ExtraRecord(task: UInt32(i), recurrence: task.recurrence?.packed ?? 0,
                                     until: task.until.map { Int32($0.daysSinceEpoch) } ?? .min,
                                     scheduled: task.scheduled.map { Int32($0.daysSinceEpoch) } ?? .min,
                                     start: task.start.map { Int32($0.daysSinceEpoch) } ?? .min,
-                                    phrase: task.repeatPhrase == nil ? 0 : UInt32(text.count - idEnd) + 1)
+                                    phrase: task.repeatPhrase == nil ? 0 : UInt32(text.count - idEnd) + 1,
+                                    titleLength: UInt32(titleLength), tagsLength: UInt32(tagsLength), section: section,
+                                    depth: depth)
                 extras.append(extra!)
             }
             let parent = task.parent.map(Int32.init) ?? -1
@@ -828,11 +876,17 @@ struct Segment: @unchecked Sendable {
                 priority: UInt8(task.priority.rawValue)))
             let ref = RefRecord(refHash: names[i].hash, title: task.title.utf8, parent: parent)
             refs.append(ref)
-            var c = ColdRecord(section: section, depth: UInt16(clamping: task.depth), idLength: UInt8(idEnd - notesEnd),
-                               text: UInt32(start), titleLength: UInt32(titleEnd - start),
-                               tagsLength: UInt32(tagsEnd - titleEnd), notesLength: UInt32(notesEnd - tagsEnd))
+            var c = ColdRecord(text: UInt32(start), titleLength: 0, section: 0, tagsLength: 0,
+                               idLength: UInt8(idEnd - notesEnd), depth: 0, flags: extra == nil ? 0 : 1)
+            if extra == nil {
+                c.titleLength = UInt16(titleLength)
+                c.section = UInt16(section + 1)
+                c.tagsLength = UInt8(tagsLength)
+                c.depth = UInt8(depth)
+            }
+            // The task's text ends where the next task's will start.
             text.withUnsafeBytes { bytes in
-                c.check = ColdRecord.check(of: c, extra: extra, ref: ref,
+                c.check = ColdRecord.check(of: c, end: UInt64(bytes.count), extra: extra, ref: ref,
                                            title: UnsafeRawBufferPointer(rebasing: bytes[start..<titleEnd]))
             }
             cold.append(c)

@@ -78,20 +78,22 @@ struct ListCache {
         static let mustVerify: UInt32 = 2
     }
 
-    /// "TKACHE14" for a base and "TKDELT14" for a delta (checksummed; records name tasks by the refs
+    /// "TKACHE15" for a base and "TKDELT15" for a delta (checksummed; records name tasks by the refs
     /// of FORMAT.md 5.8; hot records mark subtasks, rules, notes and folded text;
     /// ref records hold each task's ref, title length and parent; cold records hold where a task's
-    /// one run of text is (title, tags, notes, `id:` value, repetition phrase) with a check of
-    /// themselves, their extra record, their ref record and their title;
-    /// extra records hold the `rec:` and `until:` of FORMAT.md 5.10 and the scheduled and start
-    /// days and repetition phrase of FORMAT.md 11 for the tasks that have them; segments hold the
+    /// one run of text starts (it ends where the next task's starts), the lengths of its title,
+    /// tags and `id:` value, its section and depth, with a check of themselves, of where the run
+    /// ends, of their extra record, their ref record and their title;
+    /// extra records hold the `rec:` and `until:` of FORMAT.md 5.10, the scheduled and start
+    /// days and repetition phrase of FORMAT.md 11, and the lengths, section and depth too large
+    /// for a cold record, for the tasks that have them; segments hold the
     /// length and checksum of their file's bytes, their list's names next to their header, and
     /// folded text only for the tasks whose text is beyond ASCII; the header names the settings the
     /// lists were read with), mixed with the folding table's fingerprint: the cache holds folded
     /// text, so a build that folds differently does not read it. A cache of an older layout is a
     /// miss.
-    static let magic: UInt64 = 0x3431_4548_4341_4B54 ^ Folding.fingerprint
-    static let deltaMagic: UInt64 = 0x3431_544C_4544_4B54 ^ Folding.fingerprint
+    static let magic: UInt64 = 0x3531_4548_4341_4B54 ^ Folding.fingerprint
+    static let deltaMagic: UInt64 = 0x3531_544C_4544_4B54 ^ Folding.fingerprint
     static let recordLayout = UInt32(MemoryLayout<HotRecord>.stride << 20 | MemoryLayout<RefRecord>.stride << 10
                                      | MemoryLayout<ColdRecord>.stride)
     /// Nanoseconds before the cache's writing during which a change makes an entry racy.

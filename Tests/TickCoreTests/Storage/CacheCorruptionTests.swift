@@ -360,18 +360,18 @@ struct CacheCorruptionTests {
         func forge(_ memory: UnsafeMutableRawPointer, _ plain: Segment) {
             let first = memory.load(fromByteOffset: plain.coldOffset, as: ColdRecord.self)
             let last = memory.load(fromByteOffset: plain.coldOffset + 2 * stride, as: ColdRecord.self)
-            #expect(first.end <= UInt64(last.text))
+            #expect(first.text < last.text)
             memory.storeBytes(of: last, toByteOffset: plain.coldOffset, as: ColdRecord.self)
             memory.storeBytes(of: first, toByteOffset: plain.coldOffset + 2 * stride, as: ColdRecord.self)
         }
         let forged = Self.forged(text, forge)
         defer { forged.memory.deallocate() }
-        #expect(forged.segment.searchRecord(0).titleLength == 0)
+        #expect(forged.segment.searchSpan(0).titleEnd == forged.segment.searchSpan(0).start)
         #expect(forged.proof.state == .neutralized)
         // The same segment as built passes.
         let sound = Self.forged(text) { _, _ in }
         defer { sound.memory.deallocate() }
-        #expect(sound.segment.searchRecord(0).titleLength > 0)
+        #expect(sound.segment.searchSpan(0).titleEnd > sound.segment.searchSpan(0).start)
         #expect(sound.proof.state == .intact)
     }
 
