@@ -1184,22 +1184,9 @@ public struct TaskInfo: Sendable {
 final class RefLengths: @unchecked Sendable {
     var table: [UInt8]?
     var singles = 0
-    /// Every record's ref, by position, gathered once for measuring refs alone.
-    private var gathered: [UInt64]?
-
-    func hashes(of library: Library) -> [UInt64] {
-        if let gathered { return gathered }
-        var all: [UInt64] = []
-        all.reserveCapacity(library.taskCount)
-        for list in library.lists {
-            for i in 0..<list.taskCount { all.append(list.segment.refRecord(i).refHash) }
-        }
-        gathered = all
-        return all
-    }
-
-    /// Lets the gathered refs go, once the table holds what they were gathered for.
-    func forgetHashes() { gathered = nil }
+    /// The lengths measured for the rows of a view without the table (`Library.measureRefs`), by
+    /// position: made before the rows are rendered, and only read while they are.
+    var measured: [Int: UInt8] = [:]
 
     init(_ table: [UInt8]?) { self.table = table }
 }
@@ -1273,9 +1260,7 @@ public struct Library: Sendable {
     var shortRefLengths: [UInt8] {
         if let table = refLengths.table { return table }
         // The refs are read from the records where they lie (twice), not gathered: a copy of a
-        // million is eight more megabytes at a cold read's peak. Those that measuring refs one by
-        // one gathered are let go first, for the same reason.
-        refLengths.forgetHashes()
+        // million is eight more megabytes at a cold read's peak.
         let table = RefIndex.shortRefLengths(count: taskCount) { body in
             for list in lists {
                 for i in 0..<list.taskCount { body(list.segment.refRecord(i).refHash) }
@@ -1359,28 +1344,48 @@ public struct Library: Sendable {
         return length
     }
 
-    /// The length that sets `hash` apart from the records' refs of every other task. Only a ref
-    /// sharing at least `Ref.minimumLength` symbols can make it longer than that, so the others
-    /// are passed over with one remainder each.
+    /// The length that sets `hash` apart from the records' refs of every other task.
     private func lengthAlone(_ id: TaskID, hash: UInt64) -> Int {
-        let me = position(of: id)
+        Int(lengthsAlone([(position(of: id), hash)])[0])
+    }
+
+    /// The length that sets each hash apart from the records' refs of every task but the one at its
+    /// position (and refs equal to it), in one pass over every ref. Only a ref sharing the first
+    /// `Ref.minimumLength` symbols with a hash can make its length longer than that, so the pass
+    /// keeps only the refs whose first symbols are those of one of the hashes (a table of 27³
+    /// marks), and each hash is measured against those alone.
+    func lengthsAlone(_ hashes: [(position: Int, hash: UInt64)]) -> [UInt8] {
         var modulus: UInt64 = 1
         for _ in 0..<Ref.minimumLength { modulus *= 27 }
-        let key = hash % modulus
-        var longest = 0
-        refLengths.hashes(of: self).withUnsafeBufferPointer { hashes in
-            for p in hashes.indices where hashes[p] % modulus == key && p != me && hashes[p] != hash {
-                var a = hash / modulus, b = hashes[p] / modulus
+        var wanted = [Bool](repeating: false, count: Int(modulus))
+        for (_, hash) in hashes { wanted[Int(hash % modulus)] = true }
+        // The records' refs that share the first symbols with one of the hashes, by those symbols.
+        var near: [UInt64: [(position: Int, hash: UInt64)]] = [:]
+        var position = 0
+        for list in lists {
+            let segment = list.segment
+            for i in 0..<list.taskCount {
+                let hash = segment.refRecord(i).refHash
+                let key = hash % modulus
+                if wanted[Int(key)] { near[key, default: []].append((position + i, hash)) }
+            }
+            position += list.taskCount
+        }
+        return hashes.map { me in
+            var longest = 0
+            for other in near[me.hash % modulus] ?? [] where other.position != me.position && other.hash != me.hash {
+                var a = me.hash / modulus, b = other.hash / modulus
                 var shared = Ref.minimumLength
                 while shared < Ref.fullLength, a % 27 == b % 27 { a /= 27; b /= 27; shared += 1 }
                 longest = max(longest, shared)
             }
+            return UInt8(min(max(Ref.minimumLength, longest + 1), Ref.fullLength))
         }
-        return min(max(Ref.minimumLength, longest + 1), Ref.fullLength)
     }
 
     private func lengthAmongTasks(_ id: TaskID) -> Int {
         if let table = refLengths.table { return Int(table[position(of: id)]) }
+        if let length = refLengths.measured[position(of: id)] { return Int(length) }
         // A few lookups measure the task against all others; many build the whole table once.
         refLengths.singles += 1
         if refLengths.singles > Library.singleRefLookups { return Int(shortRefLengths[position(of: id)]) }
@@ -1391,14 +1396,54 @@ public struct Library: Sendable {
     /// lengths is made instead.
     static let singleRefLookups = 32
 
+    /// Measures the refs of `ids` among the records' refs together, in one pass over every ref,
+    /// when the folder has no table of lengths and they are at most `measuredMaximum`; else makes
+    /// the table. Called before rows are rendered, so that rendering only reads.
+    func measureRefs(_ ids: [TaskID]) {
+        guard refLengths.table == nil, !ids.isEmpty else { return }
+        guard ids.count <= measuredMaximum else {
+            _ = shortRefLengths
+            return
+        }
+        let wanted = ids.map { id in (position(of: id), lists[id.list].segment.refRecord(id.index).refHash) }
+            .filter { refLengths.measured[$0.0] == nil }
+        for (k, length) in lengthsAlone(wanted).enumerated() { refLengths.measured[wanted[k].0] = length }
+    }
+
+    /// How many rows are measured together rather than by the table: one in 16 of the tasks, and
+    /// at most 2,048, so that the refs kept for measuring them (those sharing their first three
+    /// symbols: about one in ten of the tasks for 2,048 rows) stay few.
+    var measuredMaximum: Int { min(2048, taskCount / 16) }
+
     /// The widest shown ref among `ids` (at least `Ref.minimumLength`). For more rows than
-    /// `singleRefLookups`, the table of lengths is made at once rather than after that many
-    /// lookups one by one (a cold read of a large view).
+    /// `singleRefLookups`, they are measured together (`measureRefs`) rather than one by one.
     public func refWidth(of ids: [TaskID]) -> Int {
-        if ids.count > Library.singleRefLookups, refLengths.table == nil { _ = shortRefLengths }
+        if ids.count > Library.singleRefLookups { measureRefs(ids) }
         var widest = Ref.minimumLength
         for id in ids { widest = max(widest, refLength(id)) }
         return widest
+    }
+
+    /// The shown refs, with their titles, of the open tasks (or the done ones) whose shown ref
+    /// starts with `typed`: what Tab completes. The refs are first matched as numbers, so that
+    /// lengths are measured and strings made only for the few that can match.
+    public func refs(startingWith typed: String, done: Bool) -> [(ref: String, title: String)] {
+        let typed = Array(typed.utf8)
+        var candidates: [TaskID] = []
+        for l in lists.indices {
+            let segment = lists[l].segment
+            for i in 0..<lists[l].taskCount where segment.hot(i).done == done {
+                let id = TaskID(list: l, index: i)
+                if fullRef(id, hash: segment.refRecord(i).refHash).starts(with: typed) { candidates.append(id) }
+            }
+        }
+        measureRefs(candidates)
+        return candidates.compactMap { id in
+            let fields = rowFields(id)
+            let ref = Ref(hash: fields.refHash).prefix(fields.refLength)
+            guard ref.utf8.starts(with: typed) else { return nil }
+            return (ref, String(decoding: fields.title, as: UTF8.self))
+        }
     }
 
     /// Whether every byte is below 0x80: eight at a time.

@@ -154,6 +154,17 @@ public struct Ref: Hashable, Comparable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether the ref's first symbols are `symbols`, compared digit by digit: no string is made.
+    public func starts(with symbols: some Collection<UInt8>) -> Bool {
+        guard symbols.count <= Ref.fullLength else { return false }
+        var h = hash
+        for symbol in symbols {
+            guard let digit = Ref.digit(symbol), h % 27 == UInt64(digit) else { return false }
+            h /= 27
+        }
+        return true
+    }
+
     /// Orders refs like their full text.
     public static func < (a: Ref, b: Ref) -> Bool { SortKey(a.hash) < SortKey(b.hash) }
 

@@ -172,21 +172,8 @@ enum Completion {
             case .lists:
                 return library.lists.map { (String($0.file.path.dropLast(3)), $0.name) }
             case .refs, .doneRefs:
-                // As fast as a view at 100,000 tasks: the record's fields first, a string only for a ref
-                // that starts with what is typed, and a title only for those.
                 let done = { if case .doneRefs = kind { return true } else { return false } }()
-                let typed = Array(current.utf8)
-                var out: [(String, String)] = []
-                for l in library.lists.indices {
-                    for i in 0..<library.lists[l].taskCount {
-                        let fields = library.rowFields(TaskID(list: l, index: i))
-                        guard fields.done == done else { continue }
-                        let ref = Ref(hash: fields.refHash).prefix(fields.refLength)
-                        guard typed.isEmpty || ref.utf8.starts(with: typed) else { continue }
-                        out.append((ref, String(decoding: fields.title, as: UTF8.self)))
-                    }
-                }
-                return out
+                return library.refs(startingWith: current, done: done).map { ($0.ref, $0.title) }
             default:
                 let lists = listGiven.flatMap { name -> [Int]? in
                     if case .found(let index) = library.resolve(list: name) { return [index] }
