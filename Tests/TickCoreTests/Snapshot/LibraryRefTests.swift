@@ -5,16 +5,21 @@ import TickFormat
 /// Refs shown by the library: a few measured one by one must equal the whole table.
 @Suite("library refs")
 struct LibraryRefTests {
-    /// 3,000 tasks in 30 lists, with repeated titles (told apart by their due dates).
-    func library() -> Library {
+    /// 3,000 tasks in 30 lists, task `t` of list `l` written as `line(t, l)`.
+    func library(_ line: (Int, Int) -> String) -> Library {
         var documents: [(file: ListFile, document: Document)] = []
         for l in 0..<30 {
             var text = "# List \(l)\n\n"
-            for t in 0..<100 { text += "- [ ] task \(t % 37) of \(l % 7)\(t < 37 ? "" : " due:2026-12-1\(t / 37)")\n" }
+            for t in 0..<100 { text += line(t, l) + "\n" }
             let path = "list-\(l).md"
             documents.append((ListFile(path: path, absolutePath: "/f/" + path), Document(text)))
         }
         return Library(documents: documents)
+    }
+
+    /// With repeated titles (told apart by their due dates).
+    func library() -> Library {
+        library { t, l in "- [ ] task \(t % 37) of \(l % 7)\(t < 37 ? "" : " due:2026-12-1\(t / 37)")" }
     }
 
     @Test("a short ref measured alone equals the one from the whole table")
@@ -29,16 +34,9 @@ struct LibraryRefTests {
         #expect(Set(expected).count == expected.count)
     }
 
-    /// 3,000 tasks in 30 lists, every fifth one done.
+    /// Every fifth task done.
     func libraryWithDone() -> Library {
-        var documents: [(file: ListFile, document: Document)] = []
-        for l in 0..<30 {
-            var text = "# List \(l)\n\n"
-            for t in 0..<100 { text += "- [\(t % 5 == 0 ? "x" : " ")] job \(t) of \(l)\n" }
-            let path = "list-\(l).md"
-            documents.append((ListFile(path: path, absolutePath: "/f/" + path), Document(text)))
-        }
-        return Library(documents: documents)
+        library { t, l in "- [\(t % 5 == 0 ? "x" : " ")] job \(t) of \(l)" }
     }
 
     @Test("refs measured together, a few or many, equal the ones from the whole table")
