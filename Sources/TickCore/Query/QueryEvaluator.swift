@@ -85,10 +85,7 @@ public struct QueryMatcher: Sendable {
                     parents = library.lists.map { list in
                         let segment = list.segment
                         var has = [Bool](repeating: false, count: segment.taskCount)
-                        for i in 0..<segment.taskCount {
-                            let p = Int(segment.refRecord(i).parent)
-                            if p >= 0 { has[p] = true }
-                        }
+                        for r in segment.parentRecords() { has[Int(r.parent)] = true }
                         return has
                     }
                 }

@@ -171,29 +171,36 @@ struct ColdFields {
     }
 }
 
-/// What a pass over every task of a list reads beside the hot records: the task's ref, and what
-/// resolving a REF and finding parents filter on. Small, so that such a pass proves and reads 16
+/// What a pass over every task of a list reads beside the hot records: the task's ref, and the
+/// title's shape that resolving a REF filters on. Small, so that such a pass proves and reads 12
 /// bytes a task rather than the cold records (whose checks cover these records for the reads of
-/// one task).
+/// one task). The ref is kept in two halves, so that the records need only 4-byte alignment.
 struct RefRecord {
-    var refHash: UInt64
+    var refLow: UInt32
+    var refHigh: UInt32
     var titleShape: UInt32     // the title's length in bytes, with 1 << 31 when a byte is beyond ASCII
-    var parent: Int32          // index in the list, or -1
 
-    init(refHash: UInt64, title: some Collection<UInt8>, parent: Int32) {
-        self.refHash = refHash
+    init(refHash: UInt64, title: some Collection<UInt8>) {
+        refLow = UInt32(truncatingIfNeeded: refHash)
+        refHigh = UInt32(truncatingIfNeeded: refHash >> 32)
         // The bytes' union has its high bit when any byte is beyond ASCII: one pass over a
         // contiguous title (a string's bytes are), without a branch per byte.
         let union = title.withContiguousStorageIfAvailable { $0.reduce(0, |) } ?? title.reduce(0, |)
         titleShape = UInt32(clamping: min(title.count, Int(Int32.max))) | (union < 0x80 ? 0 : 1 << 31)
-        self.parent = parent
     }
 
+    var refHash: UInt64 { UInt64(refHigh) << 32 | UInt64(refLow) }
     var titleLength: Int { Int(titleShape & ~(1 << 31)) }
     var titleIsASCII: Bool { titleShape & 1 << 31 == 0 }
+}
 
-    /// Whether the record's parent is an index that a segment with `taskCount` tasks can hold.
-    func isSound(taskCount: Int32) -> Bool { parent >= -1 && parent < taskCount }
+/// A subtask's parent: kept after the ref records, one for each task whose hot record marks it a
+/// subtask (`HotRecord.isSubtask`), in task order, for the passes that find parents and for a
+/// row of a subtask.
+struct ParentRecord {
+    var task: UInt32
+    /// The parent's index in the list, before the task's.
+    var parent: UInt32
 }
 
 /// The folded text of a task whose title, tags or notes hold a byte beyond ASCII (its hot record
@@ -218,8 +225,9 @@ extension ColdRecord {
     static let days = Int32(-Day.firstDayOffset)...Int32(Day(year: 9999, month: 12, day: 31)!.daysSinceEpoch)
 
     /// The check of `record` (its `check` field aside), of where its task's text ends, of its
-    /// task's extra record (or its absence), of its ref record and of its title's bytes, in 32 bits.
-    static func check(of record: ColdRecord, end: UInt64, extra: ExtraRecord?, ref: RefRecord,
+    /// task's extra record (or its absence), of its ref record and parent and of its title's bytes,
+    /// in 32 bits.
+    static func check(of record: ColdRecord, end: UInt64, extra: ExtraRecord?, ref: RefRecord, parent: Int32,
                       title: UnsafeRawBufferPointer) -> UInt32 {
         var plain = record
         plain.check = 0
@@ -230,7 +238,7 @@ extension ColdRecord {
         if var extra { extras = withUnsafeBytes(of: &extra) { Checksum.of($0.baseAddress!, count: $0.count) } }
         let text = title.isEmpty ? 0 : Checksum.of(title.baseAddress!, count: title.count)
         let h = own ^ (refs &* 0xC2B2_AE3D_27D4_EB4F) ^ (text &* 0x9E37_79B9_7F4A_7C15) ^ (extras &* 0x1656_67B1_9E37_79F9)
-            ^ ((end &+ 1) &* 0x27D4_EB2F_1656_67C5)
+            ^ ((end &+ 1) &* 0x27D4_EB2F_1656_67C5) ^ (UInt64(UInt32(bitPattern: parent)) &* 0x85EB_CA77_C2B2_AE63)
         return UInt32(truncatingIfNeeded: h ^ h >> 32)
     }
 
@@ -297,6 +305,9 @@ struct SegmentHeader {
     /// The number of folded records, and the length of the folded text that follows them.
     var foldedCount: UInt32
     var foldedLength: UInt32
+    /// The number of parent records, which follow the ref records.
+    var subtaskCount: UInt32
+    var spare: UInt32 = 0
     /// The length of the names' text (heading, symbol, colour and section names), which follows
     /// the section refs, padded with zeros to 8 bytes: the refs below and the section refs point
     /// into it, so that a list's name is read next to its header.
@@ -326,7 +337,7 @@ struct SegmentSums: Equatable {
 }
 
 /// One list's block: header, section refs, the names' text (padded to 8 bytes), hot records, ref
-/// records, cold records, extra records, text, then (8-byte aligned) folded records and folded
+/// records, parent records, cold records, extra records, text, then (8-byte aligned) folded records and folded
 /// text.
 ///
 /// A segment built in this run is trusted. One read from the cache file carries a `SegmentProof`:
@@ -366,7 +377,7 @@ struct Segment: @unchecked Sendable {
         let names = UInt64(h.namesLength)
         func fits(_ ref: TextRef) -> Bool { ref.isNone || UInt64(ref.offset) + UInt64(ref.length) <= names }
         guard fits(h.heading), fits(h.symbol), fits(h.color), h.openCount <= h.taskCount,
-              h.extraCount <= h.taskCount, h.foldedCount <= h.taskCount,
+              h.extraCount <= h.taskCount, h.foldedCount <= h.taskCount, h.subtaskCount <= h.taskCount,
               (0..<Int(h.sectionCount)).allSatisfy({ fits(plain.sectionRef($0)) }), plain.headSum() == sums.head
         else { return nil }
         self.base = base
@@ -380,7 +391,8 @@ struct Segment: @unchecked Sendable {
     fileprivate var namesOffset: Int { sectionsOffset + Int(header.sectionCount) * MemoryLayout<TextRef>.stride }
     var hotOffset: Int { namesOffset + (Int(header.namesLength) + 7) / 8 * 8 }
     var refsOffset: Int { hotOffset + Int(header.taskCount) * MemoryLayout<HotRecord>.stride }
-    var coldOffset: Int { refsOffset + Int(header.taskCount) * MemoryLayout<RefRecord>.stride }
+    var parentsOffset: Int { refsOffset + Int(header.taskCount) * MemoryLayout<RefRecord>.stride }
+    var coldOffset: Int { parentsOffset + Int(header.subtaskCount) * MemoryLayout<ParentRecord>.stride }
     fileprivate var extrasOffset: Int { coldOffset + Int(header.taskCount) * MemoryLayout<ColdRecord>.stride }
     fileprivate var textOffset: Int { extrasOffset + Int(header.extraCount) * MemoryLayout<ExtraRecord>.stride }
     var foldedRecordsOffset: Int { (textOffset + Int(header.textLength) + 7) / 8 * 8 }
@@ -598,23 +610,56 @@ struct Segment: @unchecked Sendable {
         let extra = c.hasExtra ? unprovenExtra(of: i) : nil
         guard let fields = c.fields(end: end, extra: extra, sectionCount: Int32(header.sectionCount),
                                     textLength: UInt64(header.textLength)),
-              extra?.isSound ?? true, r.isSound(taskCount: Int32(header.taskCount))
+              extra?.isSound ?? true
         else { return false }
-        let title = unprovenBytes(fields.title)
-        return ColdRecord.check(of: c, end: end, extra: extra, ref: r, title: UnsafeRawBufferPointer(title)) == c.check
+        let title = unprovenBytes(fields.title), parent = unprovenParent(of: i)
+        guard parent >= -1, parent < Int32(truncatingIfNeeded: i) else { return false }
+        return ColdRecord.check(of: c, end: end, extra: extra, ref: r, parent: parent,
+                                title: UnsafeRawBufferPointer(title)) == c.check
     }
 
-    /// The parent index of task `i`, or -1 (the ref record is read for a subtask only).
+    /// The parent index of task `i`, or -1, for a pass over tasks: the parent records are proven
+    /// with the ref records, and read for a subtask only.
     @inline(__always) func parent(_ i: Int) -> Int32 {
         guard hot(i).isSubtask else { return -1 }
-        return refRecord(i).parent
+        prove(SegmentProof.refs)
+        return unprovenParent(of: i)
+    }
+
+    /// The parent index of task `i` (whose hot record is `h`), or -1, once `coldAndRef(i)` has
+    /// proven its cold record (whose check covers the parent) or the ref records.
+    @inline(__always) func parent(ofRead i: Int, _ h: HotRecord) -> Int32 {
+        h.isSubtask ? unprovenParent(of: i) : -1
+    }
+
+    /// Every parent record of the list, proven: for a pass over the subtasks.
+    func parentRecords() -> UnsafeBufferPointer<ParentRecord> {
+        prove(SegmentProof.refs)
+        return UnsafeBufferPointer(start: (base + parentsOffset).assumingMemoryBound(to: ParentRecord.self),
+                                   count: Int(header.subtaskCount))
+    }
+
+    @inline(__always) private func unprovenParentRecord(_ k: Int) -> ParentRecord {
+        base.load(fromByteOffset: parentsOffset + k * MemoryLayout<ParentRecord>.stride, as: ParentRecord.self)
+    }
+
+    /// Task `i`'s parent, found by halving among the parent records (in task order), or -1.
+    private func unprovenParent(of i: Int) -> Int32 {
+        var low = 0, high = Int(header.subtaskCount)
+        while low < high {
+            let mid = (low + high) / 2
+            let r = unprovenParentRecord(mid)
+            if r.task == UInt32(truncatingIfNeeded: i) { return Int32(truncatingIfNeeded: r.parent) }
+            if r.task < UInt32(truncatingIfNeeded: i) { low = mid + 1 } else { high = mid }
+        }
+        return -1
     }
 
     /// The whole record of task `i`.
     func record(_ i: Int) -> TaskRecord {
         let h = hot(i), (c, r) = coldAndRef(i)
         return TaskRecord(refHash: r.refHash, dueDay: h.dueDay, dueMinutes: h.dueMinutes, flags: h.flags,
-                          priority: h.priority, doneDay: h.doneDay, line: h.line, parent: r.parent, depth: c.depth,
+                          priority: h.priority, doneDay: h.doneDay, line: h.line, parent: parent(ofRead: i, h), depth: c.depth,
                           idLength: c.idLength, section: c.section, title: c.title, notes: c.notes, tags: c.tags)
     }
 
@@ -708,8 +753,23 @@ struct Segment: @unchecked Sendable {
             return Checksum.of(base + hotOffset, count: refsOffset - hotOffset) == sums.hot
         case SegmentProof.refs:
             guard Checksum.of(base + refsOffset, count: coldOffset - refsOffset) == sums.refs else { return false }
-            let count = Int32(header.taskCount)
-            return (0..<taskCount).allSatisfy { unprovenRef($0).isSound(taskCount: count) }
+            // Parent records in task order, each of a task the list has, with a parent before it;
+            // and exactly the tasks that have one marked as subtasks, which is when a read looks.
+            var next: UInt32 = 0
+            for k in 0..<Int(header.subtaskCount) {
+                let r = unprovenParentRecord(k)
+                guard r.task >= next, r.task < header.taskCount, r.task <= UInt32(Int32.max), r.parent < r.task,
+                      base.load(fromByteOffset: hotOffset + Int(r.task) * MemoryLayout<HotRecord>.stride,
+                                as: HotRecord.self).isSubtask
+                else { return false }
+                next = r.task + 1
+            }
+            var marked = 0
+            for i in 0..<taskCount
+            where base.load(fromByteOffset: hotOffset + i * MemoryLayout<HotRecord>.stride, as: HotRecord.self).isSubtask {
+                marked += 1
+            }
+            return marked == Int(header.subtaskCount)
         case SegmentProof.cold:
             guard Checksum.of(base + coldOffset, count: textOffset - coldOffset) == sums.cold else { return false }
             // Extra records in task order, of tasks the list has; cold records in bounds and in task
@@ -766,13 +826,17 @@ struct Segment: @unchecked Sendable {
         for i in 0..<taskCount {
             memory.storeBytes(of: HotRecord(dueDay: .min, doneDay: .min, line: 0, dueMinutes: -1, flags: 1, priority: 0),
                               toByteOffset: hotOffset + i * MemoryLayout<HotRecord>.stride, as: HotRecord.self)
-            memory.storeBytes(of: RefRecord(refHash: 0, title: [], parent: -1),
+            memory.storeBytes(of: RefRecord(refHash: 0, title: []),
                               toByteOffset: refsOffset + i * MemoryLayout<RefRecord>.stride, as: RefRecord.self)
             var empty = ColdRecord.empty
             empty.text = header.textLength
             memory.storeBytes(of: empty, toByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
         }
-        // No task has an extra record or folded text any more (every task number is past the list).
+        // No task has a parent, an extra record or folded text any more (every task number is past the list).
+        for k in 0..<Int(header.subtaskCount) {
+            memory.storeBytes(of: ParentRecord(task: .max, parent: 0),
+                              toByteOffset: parentsOffset + k * MemoryLayout<ParentRecord>.stride, as: ParentRecord.self)
+        }
         for k in 0..<Int(header.extraCount) {
             memory.storeBytes(of: ExtraRecord.plain(task: .max),
                               toByteOffset: extrasOffset + k * MemoryLayout<ExtraRecord>.stride, as: ExtraRecord.self)
@@ -803,6 +867,7 @@ struct Segment: @unchecked Sendable {
         var sections: [String] = []
         var sectionIndex: [String: Int32] = [:]
         var hot: [HotRecord] = [], refs: [RefRecord] = [], cold: [ColdRecord] = [], extras: [ExtraRecord] = []
+        var parents: [ParentRecord] = []
         var foldedRecords: [FoldedRecord] = []
         hot.reserveCapacity(count)
         refs.reserveCapacity(count)
@@ -874,8 +939,9 @@ struct Segment: @unchecked Sendable {
                     | (task.parent != nil ? 8 : 0) | (task.recurrence != nil ? 16 : 0) | (notes.isEmpty ? 0 : 32)
                     | (isFolded ? 128 : 0),
                 priority: UInt8(task.priority.rawValue)))
-            let ref = RefRecord(refHash: names[i].hash, title: task.title.utf8, parent: parent)
+            let ref = RefRecord(refHash: names[i].hash, title: task.title.utf8)
             refs.append(ref)
+            if parent >= 0 { parents.append(ParentRecord(task: UInt32(i), parent: UInt32(parent))) }
             var c = ColdRecord(text: UInt32(start), titleLength: 0, section: 0, tagsLength: 0,
                                idLength: UInt8(idEnd - notesEnd), depth: 0, flags: extra == nil ? 0 : 1)
             if extra == nil {
@@ -886,7 +952,7 @@ struct Segment: @unchecked Sendable {
             }
             // The task's text ends where the next task's will start.
             text.withUnsafeBytes { bytes in
-                c.check = ColdRecord.check(of: c, end: UInt64(bytes.count), extra: extra, ref: ref,
+                c.check = ColdRecord.check(of: c, end: UInt64(bytes.count), extra: extra, ref: ref, parent: parent,
                                            title: UnsafeRawBufferPointer(rebasing: bytes[start..<titleEnd]))
             }
             cold.append(c)
@@ -902,7 +968,7 @@ struct Segment: @unchecked Sendable {
         let header = SegmentHeader(taskCount: UInt32(count), openCount: open, sectionCount: UInt32(sections.count),
                                    textLength: UInt32(text.count), extraCount: UInt32(extras.count),
                                    foldedCount: UInt32(foldedRecords.count), foldedLength: UInt32(foldedText.count),
-                                   namesLength: 0, heading: name(document.heading),
+                                   subtaskCount: UInt32(parents.count), namesLength: 0, heading: name(document.heading),
                                    symbol: name(document.frontMatter?["symbol"]), color: name(document.frontMatter?["color"]),
                                    contentLength: UInt64(document.bytes.count), contentSum: Checksum.of(document.bytes))
         var sized = header
@@ -910,15 +976,15 @@ struct Segment: @unchecked Sendable {
         _ = consume document
         names = []
 
-        // Header, section refs, names' text and padding to 8 bytes, hot, ref, cold and extra
-        // records, text; then, 8-byte aligned, folded records and folded text, and padding to 8
+        // Header, section refs, names' text and padding to 8 bytes, hot, ref, parent, cold and
+        // extra records, text; then, 8-byte aligned, folded records and folded text, and padding to 8
         // bytes (zeros, as every gap).
         func align(_ n: Int) -> Int { (n + 7) / 8 * 8 }
         let namesStart = MemoryLayout<SegmentHeader>.stride + sectionRefs.count * MemoryLayout<TextRef>.stride
         let hotStart = align(namesStart + headNames.count)
         let textStart = hotStart
             + count * (MemoryLayout<HotRecord>.stride + MemoryLayout<RefRecord>.stride + MemoryLayout<ColdRecord>.stride)
-            + extras.count * MemoryLayout<ExtraRecord>.stride
+            + parents.count * MemoryLayout<ParentRecord>.stride + extras.count * MemoryLayout<ExtraRecord>.stride
         let foldedStart = align(textStart + text.count)
         let end = foldedStart + foldedRecords.count * MemoryLayout<FoldedRecord>.stride + foldedText.count
         let length = align(end)
@@ -940,6 +1006,7 @@ struct Segment: @unchecked Sendable {
         at = hotStart
         put(&hot)
         put(&refs)
+        put(&parents)
         put(&cold)
         put(&extras)
         put(&text)
@@ -1236,9 +1303,9 @@ public struct Library: Sendable {
     /// The content ref of task `i` of a list (see `Ref.content`), computed from its record.
     static func contentRef(of i: Int, in list: TaskList) -> Ref {
         let segment = list.segment
-        let h = segment.hot(i), (c, r) = segment.coldAndRef(i)
-        let parent = r.parent < 0 || Int(r.parent) >= segment.taskCount ? UnsafeBufferPointer(start: nil, count: 0)
-            : segment.title(of: segment.cold(Int(r.parent)))
+        let h = segment.hot(i), c = segment.coldAndRef(i).cold, p = segment.parent(ofRead: i, h)
+        let parent = p < 0 || Int(p) >= segment.taskCount ? UnsafeBufferPointer(start: nil, count: 0)
+            : segment.title(of: segment.cold(Int(p)))
         return Ref.content(path: Array(list.file.path.utf8), title: segment.title(of: c), due: h.due,
                            priority: Int(h.priority), flagged: h.flagged, section: segment.section(c.section),
                            parentTitle: parent, notes: c.notes.isNone ? UnsafeBufferPointer(start: nil, count: 0) : segment.bytes(c.notes))
@@ -1530,7 +1597,7 @@ public struct Library: Sendable {
         var result: [TaskID] = []
         var j = id.index + 1
         while j < segment.taskCount, segment.cold(j).depth > depth {
-            if segment.refRecord(j).parent == Int32(id.index) { result.append(TaskID(list: id.list, index: j)) }
+            if segment.parent(j) == Int32(id.index) { result.append(TaskID(list: id.list, index: j)) }
             j += 1
         }
         return result

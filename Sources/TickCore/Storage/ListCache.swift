@@ -78,12 +78,13 @@ struct ListCache {
         static let mustVerify: UInt32 = 2
     }
 
-    /// "TKACHE15" for a base and "TKDELT15" for a delta (checksummed; records name tasks by the refs
+    /// "TKACHE16" for a base and "TKDELT16" for a delta (checksummed; records name tasks by the refs
     /// of FORMAT.md 5.8; hot records mark subtasks, rules, notes and folded text;
-    /// ref records hold each task's ref, title length and parent; cold records hold where a task's
+    /// ref records hold each task's ref and title length, in 12 bytes; parent records the parent
+    /// of each subtask, exactly the tasks marked so; cold records hold where a task's
     /// one run of text starts (it ends where the next task's starts), the lengths of its title,
     /// tags and `id:` value, its section and depth, with a check of themselves, of where the run
-    /// ends, of their extra record, their ref record and their title;
+    /// ends, of their extra record, their ref record, their parent and their title;
     /// extra records hold the `rec:` and `until:` of FORMAT.md 5.10, the scheduled and start
     /// days and repetition phrase of FORMAT.md 11, and the lengths, section and depth too large
     /// for a cold record, for the tasks that have them; segments hold the
@@ -92,8 +93,8 @@ struct ListCache {
     /// lists were read with), mixed with the folding table's fingerprint: the cache holds folded
     /// text, so a build that folds differently does not read it. A cache of an older layout is a
     /// miss.
-    static let magic: UInt64 = 0x3531_4548_4341_4B54 ^ Folding.fingerprint
-    static let deltaMagic: UInt64 = 0x3531_544C_4544_4B54 ^ Folding.fingerprint
+    static let magic: UInt64 = 0x3631_4548_4341_4B54 ^ Folding.fingerprint
+    static let deltaMagic: UInt64 = 0x3631_544C_4544_4B54 ^ Folding.fingerprint
     static let recordLayout = UInt32(MemoryLayout<HotRecord>.stride << 20 | MemoryLayout<RefRecord>.stride << 10
                                      | MemoryLayout<ColdRecord>.stride)
     /// Nanoseconds before the cache's writing during which a change makes an entry racy.

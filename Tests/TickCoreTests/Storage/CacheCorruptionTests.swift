@@ -305,27 +305,38 @@ struct CacheCorruptionTests {
         return (segment, proof, memory)
     }
 
-    @Test("a ref record whose parent is out of bounds is refused even when its checksums match")
+    @Test("a parent record out of bounds, or of a task not marked a subtask, is refused even when its checksums match")
     func forgedParent() throws {
         let text = "- [ ] one\n  - [ ] two\n- [ ] three\n"
-        // The second task's parent is at byte 12 of its ref record: point it past the list's end.
-        func forge(_ memory: UnsafeMutableRawPointer, _ plain: Segment) {
-            let at = plain.refsOffset + MemoryLayout<RefRecord>.stride
-                + MemoryLayout<RefRecord>.offset(of: \RefRecord.parent)!
-            #expect(memory.load(fromByteOffset: at, as: Int32.self) == 0)
-            memory.storeBytes(of: Int32(1_000_000), toByteOffset: at, as: Int32.self)
+        // The second task's parent record: its parent past the list's end, then after the task,
+        // then the record moved to the third task (not marked a subtask).
+        let parent = MemoryLayout<ParentRecord>.offset(of: \ParentRecord.parent)!
+        let task = MemoryLayout<ParentRecord>.offset(of: \ParentRecord.task)!
+        let forgeries: [(offset: Int, value: UInt32)] = [(parent, 1_000_000), (parent, 2), (parent, 0xFFFF_FFFE), (task, 2)]
+        for (offset, value) in forgeries {
+            func forge(_ memory: UnsafeMutableRawPointer, _ plain: Segment) {
+                #expect(plain.header.subtaskCount == 1)
+                #expect(memory.load(fromByteOffset: plain.parentsOffset + task, as: UInt32.self) == 1)
+                #expect(memory.load(fromByteOffset: plain.parentsOffset + parent, as: UInt32.self) == 0)
+                memory.storeBytes(of: value, toByteOffset: plain.parentsOffset + offset, as: UInt32.self)
+            }
+            // A pass over every task's parent proves the area, finds the record unsound, and shows
+            // nothing of the list (it cannot be parsed again here).
+            let pass = Self.forged(text, forge)
+            defer { pass.memory.deallocate() }
+            #expect(pass.segment.parent(1) == -1, "\(offset) \(value)")
+            #expect(pass.proof.state == .neutralized, "\(offset) \(value)")
+            // A read of one task checks its parent with its cold record, and refuses it too.
+            let one = Self.forged(text, forge)
+            defer { one.memory.deallocate() }
+            #expect(one.segment.record(1).parent == -1, "\(offset) \(value)")
+            #expect(one.proof.state == .neutralized, "\(offset) \(value)")
         }
-        // A pass over every ref record proves the area, finds the parent out of bounds, and shows
-        // nothing of the list (it cannot be parsed again here).
-        let pass = Self.forged(text, forge)
-        defer { pass.memory.deallocate() }
-        #expect(pass.segment.refRecord(1).parent == -1)
-        #expect(pass.proof.state == .neutralized)
-        // A read of one task checks its ref record with its cold record, and refuses it too.
-        let one = Self.forged(text, forge)
-        defer { one.memory.deallocate() }
-        #expect(one.segment.coldAndRef(1).ref.parent == -1)
-        #expect(one.proof.state == .neutralized)
+        let sound = Self.forged(text) { _, _ in }
+        defer { sound.memory.deallocate() }
+        #expect(sound.segment.record(1).parent == 0)
+        #expect(sound.segment.parent(1) == 0)
+        #expect(sound.proof.state == .intact)
     }
 
     @Test("a header whose open count is not its hot records' gives all's rows all the same")
@@ -445,8 +456,8 @@ struct CacheCorruptionTests {
             for list in library.lists {
                 let segment = list.segment
                 for i in 0..<segment.taskCount {
-                    let hot = segment.hot(i), (cold, ref) = segment.coldAndRef(i)
-                    #expect(hot.isSubtask == (ref.parent >= 0), "\(list.file.path) task \(i)")
+                    let hot = segment.hot(i), cold = segment.cold(i)
+                    #expect(hot.isSubtask == (segment.record(i).parent >= 0), "\(list.file.path) task \(i)")
                     #expect(hot.hasRule == (cold.recurrence != 0), "\(list.file.path) task \(i)")
                     #expect(hot.hasNotes == (cold.notes.length > 0), "\(list.file.path) task \(i)")
                     seen.subtasks += hot.isSubtask ? 1 : 0
