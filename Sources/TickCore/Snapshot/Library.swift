@@ -1441,10 +1441,7 @@ public struct Library: Sendable {
         return hashes.map { me in
             var longest = 0
             for other in near[me.hash % modulus] ?? [] where other.position != me.position && other.hash != me.hash {
-                var a = me.hash / modulus, b = other.hash / modulus
-                var shared = Ref.minimumLength
-                while shared < Ref.fullLength, a % 27 == b % 27 { a /= 27; b /= 27; shared += 1 }
-                longest = max(longest, shared)
+                longest = max(longest, commonPrefixLength(me.hash, other.hash))
             }
             return UInt8(min(max(Ref.minimumLength, longest + 1), Ref.fullLength))
         }

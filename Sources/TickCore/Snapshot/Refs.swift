@@ -240,7 +240,7 @@ private struct SortKey: Comparable {
 }
 
 /// How many leading symbols two refs share (14 when they are equal).
-private func commonPrefixLength(_ a: UInt64, _ b: UInt64) -> Int {
+func commonPrefixLength(_ a: UInt64, _ b: UInt64) -> Int {
     var a = a, b = b, n = 0
     while n < Ref.fullLength, a % 27 == b % 27 {
         a /= 27
