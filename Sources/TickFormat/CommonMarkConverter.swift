@@ -40,16 +40,134 @@ struct BlockOutline {
 enum CommonMarkConverter {
     /// The largest list, in bytes, parsed in an arena.
     static let arenaLimit = 1 << 20
+    /// A list larger than `arenaLimit` is parsed in parts of about this many bytes (see
+    /// `partedOutline`), so that cmark's tree of a huge list is never held whole.
+    static let partSize = 512 << 10
 
     /// Parses `bytes` (already stripped of a leading BOM and with front matter blanked).
     /// `columnShiftOnFirstLine` is added to columns on line 1 (the length of a stripped BOM).
     /// With `paragraphStarts`, the outline also holds where every paragraph starts, from the same
     /// parse.
     /// `arena` chooses the allocator (tests parse the same text both ways); by default, an arena
-    /// up to `arenaLimit` bytes.
+    /// up to `arenaLimit` bytes. `partSize` parts the parse (tests part small text, and 0 parses
+    /// it whole); by default, a list larger than `arenaLimit` is parted at `partSize`.
     static func outline(of bytes: UnsafeBufferPointer<UInt8>, columnShiftOnFirstLine shift: Int,
-                        paragraphStarts: Bool = false, arena: Bool? = nil) -> BlockOutline {
+                        paragraphStarts: Bool = false, arena: Bool? = nil, partSize: Int? = nil) -> BlockOutline {
+        let size = partSize ?? (bytes.count > arenaLimit ? Self.partSize : 0)
+        if size > 0, isPartable(bytes) {
+            return partedOutline(of: bytes, columnShiftOnFirstLine: shift, paragraphStarts: paragraphStarts,
+                                 arena: arena, partSize: size)
+        }
+        return wholeOutline(of: bytes, columnShiftOnFirstLine: shift, paragraphStarts: paragraphStarts, arena: arena).outline
+    }
+
+    /// Whether the parts of `bytes` may be parsed apart: only block structure then crosses a
+    /// part's end, and `partedOutline` takes care of it. A link reference definition (`[a]: /url`)
+    /// reaches every heading's text wherever it stands, and it cannot be written without `]:`; a
+    /// carriage return alone ends a line as a line feed does, which `partedOutline`'s line count
+    /// would miss. Text holding either is parsed whole.
+    static func isPartable(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard var p = bytes.baseAddress else { return true }
+        let end = p + bytes.count
+        while p < end {
+            let b = p.pointee
+            if b == 0x0D || b == 0x5D {
+                let next: UInt8 = p + 1 < end ? (p + 1).pointee : 0
+                if b == 0x0D && next != 0x0A { return false }
+                if b == 0x5D && next == 0x3A { return false }
+            }
+            p += 1
+        }
+        return true
+    }
+
+    /// The outline of `bytes` parsed in parts, the same as the whole's (tests hold them to it).
+    ///
+    /// A part ends before a line that starts in its first column and either follows a blank line
+    /// and starts with neither a space nor a tab, or starts a task's list item (`- [`, `* [` or
+    /// `+ [`). At such a line, every block that was open is closed, whatever contained it: a
+    /// paragraph ends at a blank line and is interrupted by a list item that is not empty; a
+    /// block quote ends at a line without `>` that is not a paragraph's lazy continuation (a list
+    /// item is not); a list item ends at a line indented less than its content; an indented code
+    /// block at a line indented less than four columns. Only a fenced code block or an HTML block
+    /// stays open there, and cmark ends a setext heading on the line after its underline; so a
+    /// part whose last line falls in a code block, an HTML block or a heading is parsed again with
+    /// more text, twice as much each time, until none does or the text ends. A part never starts
+    /// with a byte order mark, which cmark would drop. A part's lines
+    /// are counted by its line feeds (`isPartable` holds no lone carriage return).
+    private static func partedOutline(of bytes: UnsafeBufferPointer<UInt8>, columnShiftOnFirstLine shift: Int,
+                                      paragraphStarts: Bool, arena: Bool?, partSize: Int) -> BlockOutline {
         var outline = BlockOutline()
+        if paragraphStarts { outline.paragraphStarts = [] }
+        var start = 0
+        var lineBefore = 0
+        while start < bytes.count {
+            var want = max(partSize, 1)
+            var end: Int
+            var part: (outline: BlockOutline, rawBlockEnd: Int)
+            var lines = 0
+            while true {
+                end = want >= bytes.count - start ? bytes.count : splitPoint(bytes, from: start + want) ?? bytes.count
+                let piece = UnsafeBufferPointer(rebasing: bytes[start..<end])
+                part = wholeOutline(of: piece, columnShiftOnFirstLine: start == 0 ? shift : 0,
+                                    paragraphStarts: paragraphStarts, arena: arena)
+                if end == bytes.count { break }
+                lines = piece.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+                if part.rawBlockEnd < lines { break }
+                want *= 2
+            }
+            let first = outline.items.count
+            for var item in part.outline.items {
+                item.line += lineBefore
+                item.endLine += lineBefore
+                item.parent = item.parent.map { $0 + first }
+                if let p = item.paragraph { item.paragraph = (p.line + lineBefore, p.column, p.endLine + lineBefore) }
+                outline.items.append(item)
+            }
+            for var heading in part.outline.headings {
+                heading.line += lineBefore
+                heading.endLine += lineBefore
+                outline.headings.append(heading)
+            }
+            if paragraphStarts {
+                outline.paragraphStarts! += part.outline.paragraphStarts!.map { ($0.line + lineBefore, $0.column) }
+            }
+            lineBefore += lines
+            start = end
+        }
+        return outline
+    }
+
+    /// The start of the first line at or after `offset` where a part may start (see
+    /// `partedOutline`); nil when the text has none.
+    static func splitPoint(_ bytes: UnsafeBufferPointer<UInt8>, from offset: Int) -> Int? {
+        var i = offset
+        // To the start of a line.
+        while i > 0 && i < bytes.count && bytes[i - 1] != 0x0A { i += 1 }
+        var blank = false
+        while i < bytes.count {
+            let b = bytes[i]
+            // Not at a byte order mark, which cmark drops at the start of its text.
+            if blank && b != 0x20 && b != 0x09 && b != 0x0A && b != 0x0D && b != 0xEF { return i }
+            if b == 0x2D || b == 0x2A || b == 0x2B, i + 2 < bytes.count, bytes[i + 1] == 0x20, bytes[i + 2] == 0x5B {
+                return i
+            }
+            // Whether this line is blank, and on to the next.
+            var j = i
+            while j < bytes.count && (bytes[j] == 0x20 || bytes[j] == 0x09 || bytes[j] == 0x0D) { j += 1 }
+            blank = j < bytes.count && bytes[j] == 0x0A
+            while j < bytes.count && bytes[j] != 0x0A { j += 1 }
+            i = j + 1
+        }
+        return nil
+    }
+
+    /// The outline of `bytes` parsed at once, and the last line of any code block, HTML block or
+    /// heading in it (0 for none).
+    private static func wholeOutline(of bytes: UnsafeBufferPointer<UInt8>, columnShiftOnFirstLine shift: Int,
+                                     paragraphStarts: Bool, arena: Bool?) -> (outline: BlockOutline, rawBlockEnd: Int) {
+        var outline = BlockOutline()
+        var rawBlockEnd = 0
         if paragraphStarts { outline.paragraphStarts = [] }
         // A list of ordinary size is parsed in an arena (CCmarkArena): its nodes are freed at once.
         // A huge one goes through malloc, so that what cmark frees while it parses is given back.
@@ -59,9 +177,9 @@ enum CommonMarkConverter {
         bytes.withMemoryRebound(to: CChar.self) { chars in cmark_parser_feed(parser, chars.baseAddress, chars.count) }
         let document = cmark_parser_finish(parser)
         cmark_parser_free(parser)
-        guard let document else { return outline }
+        guard let document else { return (outline, 0) }
         defer { if !arena { cmark_node_free(document) } }
-        guard let iterator = cmark_iter_new(document) else { return outline }
+        guard let iterator = cmark_iter_new(document) else { return (outline, 0) }
         defer { if !arena { cmark_iter_free(iterator) } }
 
         var itemStack: [Int] = []
@@ -107,11 +225,14 @@ enum CommonMarkConverter {
                     insideListItem: !itemStack.isEmpty))
             case (CMARK_NODE_PARAGRAPH, CMARK_EVENT_ENTER) where paragraphStarts:
                 outline.paragraphStarts!.append((Int(cmark_node_get_start_line(node)), column(node)))
+            // A setext heading ends, for cmark, on the line after its underline.
+            case (CMARK_NODE_CODE_BLOCK, _), (CMARK_NODE_HTML_BLOCK, _), (CMARK_NODE_HEADING, _):
+                rawBlockEnd = max(rawBlockEnd, Int(cmark_node_get_end_line(node)))
             default:
                 break
             }
         }
-        return outline
+        return (outline, rawBlockEnd)
     }
 
     /// The start (1-based line and byte column) of every paragraph, for `tick check`'s look at

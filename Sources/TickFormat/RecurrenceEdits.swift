@@ -7,7 +7,7 @@ extension Document {
     /// depth) gets an open box and loses its `done:` token. The task's own box is not touched.
     public func advancingRecurrence(_ i: Int, to due: DueDate) throws(EditError) -> EditResult {
         let task = try self.task(i)
-        var expected = expectedModel()
+        var expected = ExpectedTasks(self)
         let dueSplices = tokenSplices(task, kind: .due(due), text: "due:\(due)")
         expected[i].due = due
         (expected[i].title, expected[i].tags) = titleAfter(task, dueSplices)
@@ -69,7 +69,7 @@ extension Document {
         guard alone.tasks.count == 1, alone.tasks[0].depth == 0, alone.tasks[0].done else {
             throw EditError(reason: .structure, line: task.line, message: "the completed copy of line \(task.line) would not read as one task")
         }
-        let fragment = TaskFragment(lines: [line], markerLength: 1, expected: [alone.expectedModel()[0]])
+        let fragment = TaskFragment(lines: [line], markerLength: 1, expected: [alone.expected(0)])
         return try inserting(fragment, at: .after(i))
     }
 }

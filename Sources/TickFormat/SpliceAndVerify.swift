@@ -38,10 +38,58 @@ extension Document {
                         scheduled: t.scheduled, start: t.start, repeatPhrase: t.repeatPhrase)
     }
 
-    /// Whether this document's tasks read as `expected`, one task at a time: the same as
-    /// `expectedModel() == expected`, without a second model as large as the list.
-    func reads(as expected: [Expected]) -> Bool {
-        tasks.count == expected.count && expected.indices.allSatisfy { self.expected($0) == expected[$0] }
+    /// What an edited list's tasks should read as, kept as the tasks of the list before the edit
+    /// and what the edit changes: tasks inserted at one index or a run of tasks removed (the
+    /// parents of the tasks after them shifted), and tasks replaced. An edit of one task in a list
+    /// of a million so never holds a model of them all beside the list and its edited form.
+    struct ExpectedTasks {
+        private let base: Document
+        /// Where `inserted` goes, in the edited list.
+        private var insertAt = 0
+        private var inserted: [Expected] = []
+        /// The tasks of `base` that the edit removes.
+        private var removed = 0..<0
+        /// Tasks replaced, by their index in the edited list.
+        private var changed: [Int: Expected] = [:]
+
+        /// The tasks of `base`, unchanged.
+        init(_ base: Document) { self.base = base }
+
+        /// The tasks of `base` with `tasks` inserted at index `at` (whose parents are indexes in
+        /// the edited list); the parents of `base`'s tasks from `at` on shift by their count.
+        init(_ base: Document, inserting tasks: [Expected], at: Int) {
+            self.base = base
+            insertAt = at
+            inserted = tasks
+        }
+
+        /// The tasks of `base` without `range` (a task with its subtasks); the parents after it shift.
+        init(_ base: Document, removing range: Range<Int>) {
+            self.base = base
+            removed = range
+        }
+
+        var count: Int { base.tasks.count - removed.count + inserted.count }
+
+        subscript(i: Int) -> Expected {
+            get {
+                if let e = changed[i] { return e }
+                if i >= insertAt && i < insertAt + inserted.count { return inserted[i - insertAt] }
+                let kept = i < insertAt ? i : i - inserted.count
+                var e = base.expected(kept < removed.lowerBound ? kept : kept + removed.count)
+                if let p = e.parent {
+                    if p >= removed.upperBound { e.parent = p - removed.count }
+                    if !inserted.isEmpty && p >= insertAt { e.parent = p + inserted.count }
+                }
+                return e
+            }
+            set { changed[i] = newValue }
+        }
+    }
+
+    /// Whether this document's tasks read as `expected`, one task at a time.
+    func reads(as expected: ExpectedTasks) -> Bool {
+        tasks.count == expected.count && tasks.indices.allSatisfy { self.expected($0) == expected[$0] }
     }
 
     /// Whether this document's tasks read as `other`'s do (an edit that must not change any task).
@@ -59,7 +107,7 @@ extension Document {
     ///
     /// Besides the tasks, every edit keeps what lies outside them: the byte order mark, the front
     /// matter and the list's name.
-    func apply(_ splices: [Splice], expecting expected: [Expected], task: Int?,
+    func apply(_ splices: [Splice], expecting expected: ExpectedTasks, task: Int?,
                alternatives: [[Splice]] = []) throws(EditError) -> EditResult {
         for (attempt, candidate) in ([splices] + alternatives).enumerated() {
             let out = splicing(candidate)

@@ -56,12 +56,7 @@ extension Document {
     public func removing(_ i: Int) throws(EditError) -> EditResult {
         let task = try self.task(i)
         let end = descendantsEnd(i)
-        var expected = expectedModel()
-        expected.removeSubrange(i..<end)
-        let removed = end - i
-        for k in expected.indices {
-            if let p = expected[k].parent { expected[k].parent = p >= end ? p - removed : p }
-        }
+        let expected = ExpectedTasks(self, removing: i..<end)
         // From the start of its text: a byte order mark before the first task stays.
         let range = textStart(task.firstLine)..<lines.end(task.lastLine)
         let blank = blankLine(like: task)
@@ -248,7 +243,7 @@ extension Document {
     }
 
     /// The expected model after the insertion, and the inserted task's index in it.
-    private func expectedModel(inserting fragment: TaskFragment, at site: InsertionSite) -> ([Expected], Int) {
+    private func expectedModel(inserting fragment: TaskFragment, at site: InsertionSite) -> (ExpectedTasks, Int) {
         let insertIndex: Int
         if let n = site.neighbour {
             insertIndex = descendantsEnd(n)
@@ -257,15 +252,6 @@ extension Document {
         } else {
             insertIndex = tasks.firstIndex { $0.firstLine > site.after } ?? tasks.count
         }
-        // Room for the inserted tasks from the start: a list of a million tasks is not copied again
-        // to make room for one more.
-        var expected: [Expected] = []
-        expected.reserveCapacity(tasks.count + fragment.expected.count)
-        for k in tasks.indices {
-            var e = self.expected(k)
-            if let p = e.parent, p >= insertIndex { e.parent = p + fragment.expected.count }
-            expected.append(e)
-        }
         let moved = fragment.expected.enumerated().map { (k, e) -> Expected in
             var e = e
             e.depth += site.depth
@@ -273,8 +259,7 @@ extension Document {
             e.section = site.section
             return e
         }
-        expected.insert(contentsOf: moved, at: insertIndex)
-        return (expected, insertIndex)
+        return (ExpectedTasks(self, inserting: moved, at: insertIndex), insertIndex)
     }
 
     /// The marker that follows `marker` in its list: the same bullet, or the next number.

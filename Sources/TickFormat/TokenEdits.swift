@@ -14,7 +14,7 @@ extension Document {
         }
         let tokenEdit = tokenSplices(task, kind: .done(day), text: done ? "done:\(day)" : nil)
         splices += tokenEdit
-        var expected = expectedModel()
+        var expected = ExpectedTasks(self)
         expected[i].done = done
         expected[i].doneDate = done ? day : nil
         (expected[i].title, expected[i].tags) = titleAfter(task, tokenEdit)
@@ -60,7 +60,7 @@ extension Document {
                               _ change: (inout Expected) -> Void) throws(EditError) -> EditResult {
         let task = try self.task(i)
         if text != nil, let problem = styleProblem(task, kind) { throw EditError(reason: .badValue, line: task.line, message: problem) }
-        var expected = expectedModel()
+        var expected = ExpectedTasks(self)
         change(&expected[i])
         expected[i].countPhraseFromCompletionWithoutDue()
         let splices = tokenSplices(task, kind: kind, text: text)
@@ -84,7 +84,7 @@ extension Document {
             text.append(contentsOf: bytes[token.range])
         }
         let splice = Splice(range: start..<end, bytes: text)
-        var expected = expectedModel()
+        var expected = ExpectedTasks(self)
         // Read with what stays after it: trailing whitespace, a backslash after whitespace.
         (expected[i].title, expected[i].tags) = titleAfter(task, [splice])
         return try apply([splice], expecting: expected, task: i)
@@ -112,7 +112,7 @@ extension Document {
                 splices.insert(Splice(range: at..<at, bytes: text), at: 0)
             }
         }
-        var expected = expectedModel()
+        var expected = ExpectedTasks(self)
         expected[i].notes = normalizedNotes(notes)
         return try apply(splices, expecting: expected, task: i)
     }
@@ -122,7 +122,7 @@ extension Document {
         let task = try self.task(i)
         let after = noteLines(i).last(where: { !isBlank($0, quoteDepth: task.quoteDepth) }) ?? task.line
         let text = noteBytes(note, for: task, endingAfter: after)
-        var expected = expectedModel()
+        var expected = ExpectedTasks(self)
         let added = normalizedNotes(note)
         expected[i].notes = notes[i].isEmpty ? added : (added.isEmpty ? notes[i] : notes[i] + "\n" + added)
         let at = lines.end(after)
