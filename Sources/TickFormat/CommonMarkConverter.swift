@@ -67,18 +67,31 @@ enum CommonMarkConverter {
     /// carriage return alone ends a line as a line feed does, which `partedOutline`'s line count
     /// would miss. Text holding either is parsed whole.
     static func isPartable(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard var p = bytes.baseAddress else { return true }
-        let end = p + bytes.count
-        while p < end {
-            let b = p.pointee
-            if b == 0x0D || b == 0x5D {
-                let next: UInt8 = p + 1 < end ? (p + 1).pointee : 0
-                if b == 0x0D && next != 0x0A { return false }
-                if b == 0x5D && next == 0x3A { return false }
-            }
-            p += 1
+        var i = firstIndex(of: 0x0D, or: 0x5D, in: bytes, from: 0)
+        while i < bytes.count {
+            let next: UInt8 = i + 1 < bytes.count ? bytes[i + 1] : 0
+            if bytes[i] == 0x0D ? next != 0x0A : next == 0x3A { return false }
+            i = firstIndex(of: 0x0D, or: 0x5D, in: bytes, from: i + 1)
         }
         return true
+    }
+
+    /// The index of the first byte at or after `start` that is `a` or `b`, or `bytes.count`: eight
+    /// bytes at a time, for the scans of a huge list (a 100 MB line is one line).
+    static func firstIndex(of a: UInt8, or b: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        guard let base = bytes.baseAddress else { return 0 }
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        let pa = ones &* UInt64(a), pb = ones &* UInt64(b)
+        var i = start
+        while i + 8 <= bytes.count {
+            let word = UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)
+            let xa = word ^ pa, xb = word ^ pb
+            // A byte of `xa` or `xb` is zero where `word` holds `a` or `b`.
+            if (xa &- ones) & ~xa & highs != 0 || (xb &- ones) & ~xb & highs != 0 { break }
+            i += 8
+        }
+        while i < bytes.count, bytes[i] != a, bytes[i] != b { i += 1 }
+        return i
     }
 
     /// The outline of `bytes` parsed in parts, the same as the whole's (tests hold them to it).
@@ -112,7 +125,12 @@ enum CommonMarkConverter {
                 part = wholeOutline(of: piece, columnShiftOnFirstLine: start == 0 ? shift : 0,
                                     paragraphStarts: paragraphStarts, arena: arena)
                 if end == bytes.count { break }
-                lines = piece.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+                lines = 0
+                var at = firstIndex(of: 0x0A, or: 0x0A, in: piece, from: 0)
+                while at < piece.count {
+                    lines += 1
+                    at = firstIndex(of: 0x0A, or: 0x0A, in: piece, from: at + 1)
+                }
                 if part.rawBlockEnd < lines { break }
                 want *= 2
             }
@@ -141,9 +159,9 @@ enum CommonMarkConverter {
     /// The start of the first line at or after `offset` where a part may start (see
     /// `partedOutline`); nil when the text has none.
     static func splitPoint(_ bytes: UnsafeBufferPointer<UInt8>, from offset: Int) -> Int? {
-        var i = offset
         // To the start of a line.
-        while i > 0 && i < bytes.count && bytes[i - 1] != 0x0A { i += 1 }
+        var i = offset > 0 && offset <= bytes.count && bytes[offset - 1] != 0x0A
+            ? firstIndex(of: 0x0A, or: 0x0A, in: bytes, from: offset) + 1 : offset
         var blank = false
         while i < bytes.count {
             let b = bytes[i]
@@ -156,8 +174,7 @@ enum CommonMarkConverter {
             var j = i
             while j < bytes.count && (bytes[j] == 0x20 || bytes[j] == 0x09 || bytes[j] == 0x0D) { j += 1 }
             blank = j < bytes.count && bytes[j] == 0x0A
-            while j < bytes.count && bytes[j] != 0x0A { j += 1 }
-            i = j + 1
+            i = firstIndex(of: 0x0A, or: 0x0A, in: bytes, from: j) + 1
         }
         return nil
     }

@@ -155,6 +155,18 @@ struct PartedParseTests {
         #expect(parted > 40, "only \(parted) files of 100 fell into parts")
     }
 
+    @Test("the eight-bytes-at-a-time search finds the first of two bytes as a byte-by-byte one does")
+    func firstIndex() {
+        var rng = SeededGenerator(seed: 31)
+        for _ in 0..<2000 {
+            let bytes = (0..<Int(rng.next() % 40)).map { _ in rng.pick([0x41, 0x0A, 0x0D, 0x5D, 0x3A, 0xFF, 0x00]) as UInt8 }
+            let start = Int(rng.next() % UInt64(bytes.count + 1))
+            let naive = bytes[start...].firstIndex { $0 == 0x0D || $0 == 0x5D } ?? bytes.count
+            let found = bytes.withUnsafeBufferPointer { CommonMarkConverter.firstIndex(of: 0x0D, or: 0x5D, in: $0, from: start) }
+            #expect(found == naive, "\(bytes) from \(start)")
+        }
+    }
+
     @Test("a list larger than the arena is parted by default, and reads as the whole text does")
     func largeList() {
         var text = "# Large\n\n"
