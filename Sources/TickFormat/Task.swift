@@ -28,104 +28,92 @@ public struct Task: Sendable {
     public var flagged: Bool
     /// The value of its `id:` token (FORMAT.md 5.8), or nil.
     public var id: String? {
-        get { rare?.fields.id }
-        set { changeRare { $0.id = newValue } }
+        get { self[rare: \.id] }
+        set { self[rare: \.id] = newValue }
     }
     /// The repetition rule of its `rec:` token (FORMAT.md 5.10), or nil.
     public var recurrence: RecurrenceRule? {
-        get { rare?.fields.recurrence }
-        set { changeRare { $0.recurrence = newValue } }
+        get { self[rare: \.recurrence] }
+        set { self[rare: \.recurrence] = newValue }
     }
     /// The day of its `until:` token, or nil.
     public var until: Day? {
-        get { rare?.fields.until }
-        set { changeRare { $0.until = newValue } }
+        get { self[rare: \.until] }
+        set { self[rare: \.until] = newValue }
     }
     // The Obsidian Tasks fields (FORMAT.md, "Obsidian Tasks and Dataview fields").
     /// `⏳ DATE` or `[scheduled:: DATE]`: the day it is planned for (Today shows it from then on).
     public var scheduled: Day? {
-        get { rare?.fields.scheduled }
-        set { changeRare { $0.scheduled = newValue } }
+        get { self[rare: \.scheduled] }
+        set { self[rare: \.scheduled] = newValue }
     }
     /// `🛫 DATE` or `[start:: DATE]`: before this day it is hidden from Today and `pick`.
     public var start: Day? {
-        get { rare?.fields.start }
-        set { changeRare { $0.start = newValue } }
+        get { self[rare: \.start] }
+        set { self[rare: \.start] = newValue }
     }
     /// `➕ DATE` or `[created:: DATE]`.
     public var created: Day? {
-        get { rare?.fields.created }
-        set { changeRare { $0.created = newValue } }
+        get { self[rare: \.created] }
+        set { self[rare: \.created] = newValue }
     }
     /// `❌ DATE` or `[cancelled:: DATE]`.
     public var cancelled: Day? {
-        get { rare?.fields.cancelled }
-        set { changeRare { $0.cancelled = newValue } }
+        get { self[rare: \.cancelled] }
+        set { self[rare: \.cancelled] = newValue }
     }
     /// The phrase of `🔁 every …` or `[repeat:: …]` as written, whether or not it maps onto `recurrence`.
     public var repeatPhrase: String? {
-        get { rare?.fields.repeatPhrase }
-        set { changeRare { $0.repeatPhrase = newValue } }
+        get { self[rare: \.repeatPhrase] }
+        set { self[rare: \.repeatPhrase] = newValue }
     }
     /// `⛔ ID,…` or `[dependsOn:: …]`, as written.
     public var dependsOn: String? {
-        get { rare?.fields.dependsOn }
-        set { changeRare { $0.dependsOn = newValue } }
+        get { self[rare: \.dependsOn] }
+        set { self[rare: \.dependsOn] = newValue }
     }
     /// `🏁 keep|delete` or `[onCompletion:: …]`, as written.
     public var onCompletion: String? {
-        get { rare?.fields.onCompletion }
-        set { changeRare { $0.onCompletion = newValue } }
+        get { self[rare: \.onCompletion] }
+        set { self[rare: \.onCompletion] = newValue }
     }
     /// The exact Tasks priority of a signifier or Dataview priority (tick's `priority` is its mapping).
     public var obsidianPriority: ObsidianPriority? {
-        get { rare?.fields.obsidianPriority }
-        set { changeRare { $0.obsidianPriority = newValue } }
+        get { self[rare: \.obsidianPriority] }
+        set { self[rare: \.obsidianPriority] = newValue }
     }
     /// The style its metadata is written in: that of its first signifier or Dataview field, else tick's.
     public var style: TaskStyle = .tick
     /// Tags as written, without `#`.
     public var tags: [String]
+    /// Section heading text, or nil.
+    public var section: String?
     /// 1-based line of the checkbox.
-    public var line: Int {
-        get { Int(storedLine) }
-        set { storedLine = Int32(clamping: newValue) }
-    }
+    @Narrow public var line: Int
     /// Index of the enclosing task in `Document.tasks`, for a subtask.
     public var parent: Int? {
         get { storedParent < 0 ? nil : Int(storedParent) }
         set { storedParent = newValue.map { Int32(clamping: $0) } ?? -1 }
     }
-    /// Section heading text, or nil.
-    public var section: String?
     /// Nesting depth among tasks: 0 for a task with no enclosing task.
-    public var depth: Int {
-        get { Int(storedDepth) }
-        set { storedDepth = Int32(clamping: newValue) }
-    }
+    @Narrow public var depth: Int
 
     // MARK: Source
 
     /// 1-based line of the list marker (before the checkbox line when the item starts with a blank line).
-    var firstLine: Int {
-        get { Int(storedFirstLine) }
-        set { storedFirstLine = Int32(clamping: newValue) }
-    }
+    @Narrow var firstLine: Int
     /// Last 1-based line the task owns: its content, and the blank lines before a following task.
-    var lastLine: Int {
-        get { Int(storedLastLine) }
-        set { storedLastLine = Int32(clamping: newValue) }
-    }
+    @Narrow var lastLine: Int
     /// Last line with content (no trailing blank lines).
-    var contentEndLine: Int {
-        get { Int(storedContentEndLine) }
-        set { storedContentEndLine = Int32(clamping: newValue) }
-    }
+    @Narrow var contentEndLine: Int
     /// Last line of the task's first paragraph (the title line and its continuation lines).
-    var paragraphEndLine: Int {
-        get { Int(storedParagraphEndLine) }
-        set { storedParagraphEndLine = Int32(clamping: newValue) }
-    }
+    @Narrow var paragraphEndLine: Int
+    @Narrow var quoteDepth: Int
+    /// Visual column (tabs to multiples of 4) of the checkbox on its line: where notes start.
+    @Narrow var contentColumn: Int
+    /// `parent`, or -1.
+    private var storedParent: Int32
+    var ordered: Bool
     /// Offset of the `[` of the checkbox.
     var checkbox: Int
     /// Offset where the list marker starts, and where it ends.
@@ -135,26 +123,27 @@ public struct Task: Sendable {
     var tokens: [TitleLine.Token]
     /// Repeated tokens (title text, removed when tick clears their kind).
     var duplicates: [TitleLine.Token] {
-        get { rare?.fields.duplicates ?? [] }
-        set { changeRare { $0.duplicates = newValue } }
+        get { self[rare: \.duplicates] }
+        set { self[rare: \.duplicates] = newValue }
     }
     /// Malformed `due:` and `done:` words (title text, replaced when tick sets their field).
     var malformed: [TitleLine.Malformed] {
-        get { rare?.fields.malformed ?? [] }
-        set { changeRare { $0.malformed = newValue } }
-    }
-    var quoteDepth: Int {
-        get { Int(storedQuoteDepth) }
-        set { storedQuoteDepth = Int32(clamping: newValue) }
-    }
-    var ordered: Bool
-    /// Visual column (tabs to multiples of 4) of the checkbox on its line: where notes start.
-    var contentColumn: Int {
-        get { Int(storedContentColumn) }
-        set { storedContentColumn = Int32(clamping: newValue) }
+        get { self[rare: \.malformed] }
+        set { self[rare: \.malformed] = newValue }
     }
 
     // MARK: Storage
+
+    /// An `Int` kept in 32 bits, clamped.
+    @propertyWrapper
+    public struct Narrow: Sendable {
+        private var stored: Int32
+        public init(wrappedValue: Int) { stored = Int32(clamping: wrappedValue) }
+        public var wrappedValue: Int {
+            get { Int(stored) }
+            set { stored = Int32(clamping: newValue) }
+        }
+    }
 
     /// The fields few tasks have. A box is never changed once made: a change makes a new one, so
     /// that copies of a task never share a change.
@@ -186,15 +175,18 @@ public struct Task: Sendable {
     }
 
     private var rare: Rare?
-    private var storedLine: Int32
-    private var storedParent: Int32
-    private var storedDepth: Int32
-    private var storedFirstLine: Int32
-    private var storedLastLine: Int32
-    private var storedContentEndLine: Int32
-    private var storedParagraphEndLine: Int32
-    private var storedQuoteDepth: Int32
-    private var storedContentColumn: Int32
+
+    /// A field of the box, nil when there is no box: setting one makes a new box (none when every
+    /// field is empty).
+    private subscript<Value>(rare field: WritableKeyPath<RareFields, Value?>) -> Value? {
+        get { rare?.fields[keyPath: field] ?? nil }
+        set { changeRare { $0[keyPath: field] = newValue } }
+    }
+
+    private subscript<Element>(rare field: WritableKeyPath<RareFields, [Element]>) -> [Element] {
+        get { rare?.fields[keyPath: field] ?? [] }
+        set { changeRare { $0[keyPath: field] = newValue } }
+    }
 
     private mutating func changeRare(_ change: (inout RareFields) -> Void) {
         var fields = rare?.fields ?? RareFields()
@@ -220,15 +212,15 @@ public struct Task: Sendable {
         self.titleRange = titleRange
         self.tokens = tokens
         self.ordered = ordered
-        storedLine = Int32(clamping: line)
+        self.line = line
         storedParent = parent.map { Int32(clamping: $0) } ?? -1
-        storedDepth = Int32(clamping: depth)
-        storedFirstLine = Int32(clamping: firstLine)
-        storedLastLine = Int32(clamping: lastLine)
-        storedContentEndLine = Int32(clamping: contentEndLine)
-        storedParagraphEndLine = Int32(clamping: paragraphEndLine)
-        storedQuoteDepth = Int32(clamping: quoteDepth)
-        storedContentColumn = Int32(clamping: contentColumn)
+        self.depth = depth
+        self.firstLine = firstLine
+        self.lastLine = lastLine
+        self.contentEndLine = contentEndLine
+        self.paragraphEndLine = paragraphEndLine
+        self.quoteDepth = quoteDepth
+        self.contentColumn = contentColumn
         if !duplicates.isEmpty || !malformed.isEmpty {
             rare = Rare(RareFields(duplicates: duplicates, malformed: malformed))
         }
