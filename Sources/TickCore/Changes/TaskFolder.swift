@@ -546,15 +546,17 @@ public final class TaskFolder {
     /// the change retired recorded.
     private func refresh(_ documents: [String: Document?]) {
         let before = library
-        library = before.replacing(documents, in: folder, statuses: writer?.written ?? [:])
-        // A list edited by hand since tick last wrote it: its tasks deleted by hand retire their refs too.
-        var handEdits: [(path: String, written: Document)] = []
+        // A list edited by hand since tick last wrote it: its tasks deleted by hand retire their refs
+        // too. Its last written version is parsed, its refs taken and the rest let go before the
+        // library is rebuilt, so that a huge list is held as few times as may be.
+        var handEdits: [(path: String, shown: [Ref])] = []
         if let writer {
             for path in documents.keys.sorted() {
                 guard let versions = writer.lastTwoVersions(of: path), versions.previousAfter != versions.before else { continue }
-                handEdits.append((path, folder.document(versions.previousAfter)))
+                handEdits.append((path, before.shownRefs(ofWritten: folder.document(versions.previousAfter), path: path)))
             }
         }
+        library = before.replacing(documents, in: folder, statuses: writer?.written ?? [:])
         keep(library.retiredRefs(after: before, changing: Set(documents.keys), handEdits: handEdits))
         // The next read finds the lists just written in the cache: their segments are the ones
         // built here, checked against the files' bytes before use.

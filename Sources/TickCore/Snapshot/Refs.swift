@@ -645,27 +645,30 @@ extension Library {
         return refs
     }
 
+    /// The refs shown for the tasks of `document`, the list at `path` as tick last wrote it, with
+    /// this library's retired refs. The document is let go once its records are built (when
+    /// nothing else holds it), so that a huge list is not held twice.
+    func shownRefs(ofWritten document: consuming Document, path: String) -> [Ref] {
+        let file = ListFile(path: path, absolutePath: path)
+        return Library(documents: [(file, document)], retired: retired).shownRefs(inListsAt: [path])
+    }
+
     /// The retired refs once tick has changed the lists at `paths` from `before` to this library:
     /// the title refs of titles that several tasks of those lists share (before or after: such a ref could
     /// have been shown for one of them while it was alone), then every ref shown before the change in
     /// those lists that no task of them is shown under after it.
     ///
-    /// `handEdits` holds the lists edited by hand since tick last wrote them, as tick left them: the refs
-    /// shown there that no task of `before` (the folder as the change found it) is shown under are retired
-    /// first (a task deleted by hand).
+    /// `handEdits` holds the lists edited by hand since tick last wrote them, with the refs shown in
+    /// them as tick left them (`shownRefs(ofWritten:path:)`): those that no task of `before` (the
+    /// folder as the change found it) is shown under are retired first (a task deleted by hand).
     func retiredRefs(after before: Library, changing paths: Set<String>,
-                     handEdits: [(path: String, written: Document)] = []) -> RetiredRefs {
+                     handEdits: [(path: String, shown: [Ref])] = []) -> RetiredRefs {
         var vanished: [Ref] = []
         if !handEdits.isEmpty {
             // The refs tick's last write showed there that no task of the folder as the change found
             // it is shown under (a task moved by hand keeps an id ref): one pass over the folder's
             // refs, looking only for those few.
-            var shownThen: [Ref] = []
-            for edit in handEdits {
-                let file = ListFile(path: edit.path, absolutePath: edit.path)
-                let written = Library(documents: [(file, edit.written)], retired: before.retired)
-                shownThen += written.shownRefs(inListsAt: [edit.path])
-            }
+            let shownThen = handEdits.flatMap(\.shown)
             // Most are still shown in the same lists, edited by hand around them: those are looked at
             // first, and the rest of the folder only for the refs not found there.
             let wanted = Array(Set(shownThen.map(\.hash))).sorted()
