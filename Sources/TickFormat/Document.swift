@@ -216,7 +216,7 @@ public struct Document: Sendable {
                                               message: "completion date on an open task: tick keeps it, but the box says open"))
             }
             taskOfItem[index] = tasks.count
-            tasks.append(task)
+            tasks.append(consume task)
         }
         assignTrailingBlankLines()
         assignSections()
@@ -261,7 +261,7 @@ public struct Document: Sendable {
     private mutating func assignTrailingBlankLines() {
         guard !tasks.isEmpty else { return }
         var startsTask = [Bool](repeating: false, count: lines.count + 2)
-        for task in tasks { startsTask[task.firstLine] = true }
+        for i in tasks.indices { startsTask[tasks[i].firstLine] = true }
         for i in tasks.indices {
             var next = tasks[i].contentEndLine + 1
             while next <= lines.count, isBlank(next, quoteDepth: tasks[i].quoteDepth) { next += 1 }

@@ -12,28 +12,28 @@ struct Lines: Sendable {
 
     init(_ bytes: [UInt8]) {
         byteCount = bytes.count
+        var starts: [Int] = [], contentEnds: [Int] = []
         starts.reserveCapacity(bytes.count / 32 + 1)
         contentEnds.reserveCapacity(bytes.count / 32 + 1)
         var start = 0
-        var i = 0
         let n = bytes.count
         bytes.withUnsafeBufferPointer { p in
+            // Line endings are found eight bytes at a time: every list is split into lines.
+            var i = CommonMarkConverter.firstIndex(of: 0x0A, or: 0x0D, in: p, from: 0)
             while i < n {
-                let b = p[i]
-                if b == 0x0A || b == 0x0D {
-                    starts.append(start)
-                    contentEnds.append(i)
-                    i += (b == 0x0D && i + 1 < n && p[i + 1] == 0x0A) ? 2 : 1
-                    start = i
-                } else {
-                    i += 1
-                }
+                starts.append(start)
+                contentEnds.append(i)
+                i += (p[i] == 0x0D && i + 1 < n && p[i + 1] == 0x0A) ? 2 : 1
+                start = i
+                i = CommonMarkConverter.firstIndex(of: 0x0A, or: 0x0D, in: p, from: i)
             }
         }
         if start < n {
             starts.append(start)
             contentEnds.append(n)
         }
+        self.starts = starts
+        self.contentEnds = contentEnds
     }
 
     var count: Int { starts.count }

@@ -99,18 +99,17 @@ enum ObsidianFields {
     /// signifier starts with 0xE2 or 0xF0), or `::`. Lines without either skip all the work below.
     @inline(__always)
     static func mayHold(_ b: [UInt8], _ range: Range<Int>) -> Bool {
-        var previousColon = false
-        for i in range {
-            let c = b[i]
-            if c >= 0xE2 { return true }
-            if c == UInt8(ascii: ":") {
-                if previousColon { return true }
-                previousColon = true
-            } else {
-                previousColon = false
+        precondition(range.lowerBound >= 0 && range.upperBound <= b.count, "line outside the bytes")
+        // Every title line is scanned: through the buffer, without a bounds check per byte.
+        return b.withUnsafeBufferPointer { p in
+            var previous: UInt8 = 0
+            for i in range {
+                let c = p[i]
+                if c >= 0xE2 || c == UInt8(ascii: ":") && previous == UInt8(ascii: ":") { return true }
+                previous = c
             }
+            return false
         }
-        return false
     }
 
     /// The signifier or field that starts at `i` (the start of a word), or nil.

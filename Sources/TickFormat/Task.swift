@@ -28,58 +28,58 @@ public struct Task: Sendable {
     public var flagged: Bool
     /// The value of its `id:` token (FORMAT.md 5.8), or nil.
     public var id: String? {
-        get { self[rare: \.id] }
+        get { rare?.fields.id }
         set { self[rare: \.id] = newValue }
     }
     /// The repetition rule of its `rec:` token (FORMAT.md 5.10), or nil.
     public var recurrence: RecurrenceRule? {
-        get { self[rare: \.recurrence] }
+        get { rare?.fields.recurrence }
         set { self[rare: \.recurrence] = newValue }
     }
     /// The day of its `until:` token, or nil.
     public var until: Day? {
-        get { self[rare: \.until] }
+        get { rare?.fields.until }
         set { self[rare: \.until] = newValue }
     }
     // The Obsidian Tasks fields (FORMAT.md, "Obsidian Tasks and Dataview fields").
     /// `⏳ DATE` or `[scheduled:: DATE]`: the day it is planned for (Today shows it from then on).
     public var scheduled: Day? {
-        get { self[rare: \.scheduled] }
+        get { rare?.fields.scheduled }
         set { self[rare: \.scheduled] = newValue }
     }
     /// `🛫 DATE` or `[start:: DATE]`: before this day it is hidden from Today and `pick`.
     public var start: Day? {
-        get { self[rare: \.start] }
+        get { rare?.fields.start }
         set { self[rare: \.start] = newValue }
     }
     /// `➕ DATE` or `[created:: DATE]`.
     public var created: Day? {
-        get { self[rare: \.created] }
+        get { rare?.fields.created }
         set { self[rare: \.created] = newValue }
     }
     /// `❌ DATE` or `[cancelled:: DATE]`.
     public var cancelled: Day? {
-        get { self[rare: \.cancelled] }
+        get { rare?.fields.cancelled }
         set { self[rare: \.cancelled] = newValue }
     }
     /// The phrase of `🔁 every …` or `[repeat:: …]` as written, whether or not it maps onto `recurrence`.
     public var repeatPhrase: String? {
-        get { self[rare: \.repeatPhrase] }
+        get { rare?.fields.repeatPhrase }
         set { self[rare: \.repeatPhrase] = newValue }
     }
     /// `⛔ ID,…` or `[dependsOn:: …]`, as written.
     public var dependsOn: String? {
-        get { self[rare: \.dependsOn] }
+        get { rare?.fields.dependsOn }
         set { self[rare: \.dependsOn] = newValue }
     }
     /// `🏁 keep|delete` or `[onCompletion:: …]`, as written.
     public var onCompletion: String? {
-        get { self[rare: \.onCompletion] }
+        get { rare?.fields.onCompletion }
         set { self[rare: \.onCompletion] = newValue }
     }
     /// The exact Tasks priority of a signifier or Dataview priority (tick's `priority` is its mapping).
     public var obsidianPriority: ObsidianPriority? {
-        get { self[rare: \.obsidianPriority] }
+        get { rare?.fields.obsidianPriority }
         set { self[rare: \.obsidianPriority] = newValue }
     }
     /// The style its metadata is written in: that of its first signifier or Dataview field, else tick's.
@@ -123,12 +123,12 @@ public struct Task: Sendable {
     var tokens: [TitleLine.Token]
     /// Repeated tokens (title text, removed when tick clears their kind).
     var duplicates: [TitleLine.Token] {
-        get { self[rare: \.duplicates] }
+        get { rare?.fields.duplicates ?? [] }
         set { self[rare: \.duplicates] = newValue }
     }
     /// Malformed `due:` and `done:` words (title text, replaced when tick sets their field).
     var malformed: [TitleLine.Malformed] {
-        get { self[rare: \.malformed] }
+        get { rare?.fields.malformed ?? [] }
         set { self[rare: \.malformed] = newValue }
     }
 
@@ -176,8 +176,8 @@ public struct Task: Sendable {
 
     private var rare: Rare?
 
-    /// A field of the box, nil when there is no box: setting one makes a new box (none when every
-    /// field is empty).
+    /// Setting a field of the box makes a new box (none when every field is empty). Getters read
+    /// the box's fields directly: a key path's lookup costs a call for every task of a pass.
     private subscript<Value>(rare field: WritableKeyPath<RareFields, Value?>) -> Value? {
         get { rare?.fields[keyPath: field] ?? nil }
         set { changeRare { $0[keyPath: field] = newValue } }

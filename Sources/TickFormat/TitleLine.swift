@@ -100,7 +100,7 @@ struct TitleLine: Sendable {
             if let field {
                 i = field.range.upperBound
             } else {
-                while i < range.upperBound, separatorLength(bytes, i, range.upperBound) == 0 { i += 1 }
+                i = TitleLine.wordEnd(bytes, from: i, to: range.upperBound)
             }
             let word = start..<i
             // Spans and words both come in line order: skip the spans that end before this word.
@@ -147,12 +147,35 @@ struct TitleLine: Sendable {
         title = TitleLine.title(bytes, line: range, tokens: tokens)
     }
 
+    /// Where the word at `start` ends: at the first separator, or at `end`. Every byte of a title
+    /// line passes here, so the scan reads through the buffer and looks closer only at a byte
+    /// beyond ASCII.
+    @inline(__always)
+    private static func wordEnd(_ b: [UInt8], from start: Int, to end: Int) -> Int {
+        precondition(start >= 0 && end <= b.count, "word outside the bytes")
+        return b.withUnsafeBufferPointer { p in
+            var i = start
+            while i < end {
+                let c = p[i]
+                if c < 0x80 {
+                    if c == 0x20 || c == 0x09 { break }
+                } else if separatorLength(p, i, end) > 0 {
+                    break
+                }
+                i += 1
+            }
+            return i
+        }
+    }
+
     private mutating func classify(_ b: [UInt8], _ w: Range<Int>, after separator: Range<Int>?) -> Kind? {
         // Most words are plain text: decide on the first byte before looking further.
         switch b[w.lowerBound] {
         case UInt8(ascii: "d"), UInt8(ascii: "D"):
-            for (key, isDue) in [(TitleLine.dueKey, true), (TitleLine.doneKey, false)] where w.count > key.count {
-                guard TitleLine.starts(b, w.lowerBound, with: key, ignoringCase: true) else { continue }
+            // Both keys, without making an array of them for every word that starts with a d.
+            for isDue in [true, false] {
+                let key = isDue ? TitleLine.dueKey : TitleLine.doneKey
+                guard w.count > key.count, TitleLine.starts(b, w.lowerBound, with: key, ignoringCase: true) else { continue }
                 guard TitleLine.starts(b, w.lowerBound, with: key, ignoringCase: false) else {
                     let name = String(decoding: key, as: UTF8.self)
                     problems.append((w.lowerBound, "'\(text(b, w))' is not metadata: keys are lower case ('\(name)')"))
@@ -352,6 +375,9 @@ struct TitleLine: Sendable {
             while j < end, b[j] == tick { j += 1 }
             return j - at
         }
+        // Most title lines hold no backtick, and so no span.
+        precondition(range.lowerBound >= 0 && range.upperBound <= b.count, "line outside the bytes")
+        guard b.withUnsafeBufferPointer({ p in range.contains { p[$0] == tick } }) else { return [] }
         var spans: [Range<Int>] = []
         var lineRuns: [Int: [Int]]? = nil
         var continuationRuns: [Int: [Int]]? = nil

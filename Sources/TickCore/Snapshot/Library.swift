@@ -866,6 +866,7 @@ struct Segment: @unchecked Sendable {
         text.reserveCapacity(document.bytes.count)
         var sections: [String] = []
         var sectionIndex: [String: Int32] = [:]
+        var lastSection: (name: String, index: Int32)? = nil
         var hot: [HotRecord] = [], refs: [RefRecord] = [], cold: [ColdRecord] = [], extras: [ExtraRecord] = []
         var parents: [ParentRecord] = []
         var foldedRecords: [FoldedRecord] = []
@@ -878,12 +879,14 @@ struct Segment: @unchecked Sendable {
         for i in 0..<count {
             let task = document.tasks[i]
             var section: Int32 = -1
+            // Tasks of a section come together: the last one's section is tried before hashing.
             if let s = task.section {
-                if let k = sectionIndex[s] { section = k } else {
+                if let (name, k) = lastSection, name == s { section = k } else if let k = sectionIndex[s] { section = k } else {
                     section = Int32(sections.count)
                     sectionIndex[s] = section
                     sections.append(s)
                 }
+                lastSection = (s, section)
             }
             if !task.done { open += 1 }
             let notes = document.notes[i]

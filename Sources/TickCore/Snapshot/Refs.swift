@@ -122,15 +122,15 @@ public struct Ref: Hashable, Comparable, Sendable, CustomStringConvertible {
                 }
             }
         }
-        return tasks.indices.map { i in
-            let task = tasks[i]
-            if let id = task.id { return Ref(id: id.utf8) }
-            if !shared[i] { return Ref(path: pathBytes, title: task.title.utf8) }
-            return Ref.content(path: pathBytes, title: task.title.utf8, due: task.due, priority: task.priority.rawValue,
-                               flagged: task.flagged, section: task.section,
-                               parentTitle: task.parent.map { Array(document.tasks[$0].title.utf8) } ?? [],
+        // Fields are read in place: a copy of a task would retain and release each of its strings.
+        return tasks.withUnsafeBufferPointer { tasks in tasks.indices.map { i in
+            if let id = tasks[i].id { return Ref(id: id.utf8) }
+            if !shared[i] { return Ref(path: pathBytes, title: tasks[i].title.utf8) }
+            return Ref.content(path: pathBytes, title: tasks[i].title.utf8, due: tasks[i].due,
+                               priority: tasks[i].priority.rawValue, flagged: tasks[i].flagged, section: tasks[i].section,
+                               parentTitle: tasks[i].parent.map { Array(tasks[$0].title.utf8) } ?? [],
                                notes: document.notes[i].utf8)
-        }
+        } }
     }
 
     /// The full 14-symbol ref.
