@@ -141,7 +141,10 @@ struct FolderScanTests {
         let tmp = try FolderFixture()
         try tmp.write("real.md")
         try tmp.link("alias.md", to: "real.md")
-        try tmp.write("../outside-\(UUID().uuidString).md")
+        // A list beside the folder, outside it: not scanned, and removed when the test ends.
+        let outside = "../outside-\(UUID().uuidString).md"
+        try tmp.write(outside)
+        defer { try? FileManager.default.removeItem(atPath: tmp.path + "/" + outside) }
         #expect(scan(tmp).lists.map(\.path) == ["alias.md", "real.md"])
     }
 
