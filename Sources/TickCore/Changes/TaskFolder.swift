@@ -157,11 +157,14 @@ public final class TaskFolder {
             }))
         }
         guard try write(summary, changes) else { return nil }
-        refresh(results.value.mapValues { $0.document })
-        return keys.map { key in
+        let after = keys.map { key in
             let result = results.value[key.path]!
             return result.document.key(of: result.indexes[key]!, path: key.path)
         }
+        let documents = results.value.mapValues(\.document)
+        results.value = [:]
+        refresh(documents)
+        return after
     }
 
     // MARK: - Adding
@@ -203,8 +206,10 @@ public final class TaskFolder {
         }
         try write("added \"\(task.title)\"", [(path, edit)])
         let (document, index) = results.value!
-        refresh([path: document])
-        return (library, library.id(of: document.key(of: index, path: path))!)
+        results.value = nil
+        let key = document.key(of: index, path: path)
+        refresh([path: consume document])
+        return (library, library.id(of: key)!)
     }
 
     /// The path of the list a task goes to by default: a list named `name` exactly (ignoring case)
@@ -259,7 +264,9 @@ public final class TaskFolder {
             }))
         }
         try write("deleted " + titles(ids, in: before), changes)
-        refresh(results.value)
+        let documents = results.value
+        results.value = [:]
+        refresh(documents)
         return ids.map(before.subtaskCount)
     }
 
@@ -357,9 +364,12 @@ public final class TaskFolder {
             }))
         }
         try write(summary, changes)
-        refresh(results.value)
         let document = results.value[destination]!
-        return keys.map { key in placed.value[key].map { document.key(of: $0, path: destination) } }
+        let moved = keys.map { key in placed.value[key].map { document.key(of: $0, path: destination) } }
+        let documents = results.value
+        results.value = [:]
+        refresh(documents)
+        return moved
     }
 
     /// The lines of task `i` with its notes and subtasks, to notice a change (without the blank
@@ -538,30 +548,34 @@ public final class TaskFolder {
         }
     }
 
-    private func refresh(_ documents: [String: Document]) {
-        refresh(documents.mapValues { Optional($0) })
+    private func refresh(_ documents: consuming [String: Document]) {
+        let optional = documents.mapValues { Optional($0) }
+        _ = consume documents
+        refresh(consume optional)
     }
 
     /// The library with the lists at these paths replaced (nil: the file is gone), and the refs
-    /// the change retired recorded.
-    private func refresh(_ documents: [String: Document?]) {
+    /// the change retired recorded. Callers hand the documents over and keep none: a huge list's
+    /// document is let go once its records are built, before anything else is parsed.
+    private func refresh(_ documents: consuming [String: Document?]) {
         let before = library
+        let paths = Set(documents.keys)
+        library = before.replacing(consume documents, in: folder, statuses: writer?.written ?? [:])
         // A list edited by hand since tick last wrote it: its tasks deleted by hand retire their refs
-        // too. Its last written version is parsed, its refs taken and the rest let go before the
-        // library is rebuilt, so that a huge list is held as few times as may be.
+        // too. Its last written version is parsed and its refs taken; the rest is let go at once.
         var handEdits: [(path: String, shown: [Ref])] = []
         if let writer {
-            for path in documents.keys.sorted() {
-                guard let versions = writer.lastTwoVersions(of: path), versions.previousAfter != versions.before else { continue }
-                handEdits.append((path, before.shownRefs(ofWritten: folder.document(versions.previousAfter), path: path)))
+            for path in paths.sorted() {
+                guard let (written, found) = writer.lastTwoVersions(of: path), written != found else { continue }
+                _ = consume found
+                handEdits.append((path, before.shownRefs(ofWritten: folder.document(consume written), path: path)))
             }
         }
-        library = before.replacing(documents, in: folder, statuses: writer?.written ?? [:])
-        keep(library.retiredRefs(after: before, changing: Set(documents.keys), handEdits: handEdits))
+        keep(library.retiredRefs(after: before, changing: paths, handEdits: handEdits))
         // The next read finds the lists just written in the cache: their segments are the ones
         // built here, checked against the files' bytes before use.
         if let cache = loaded.cache {
-            cache.cache.save(library, created: folder.fileSystem.now(), over: cache.cached, verify: Set(documents.keys))
+            cache.cache.save(library, created: folder.fileSystem.now(), over: cache.cached, verify: paths)
         }
     }
 

@@ -382,11 +382,12 @@ public final class FolderWriter {
     /// missing (a created or deleted file). Between the two, the file was edited by hand.
     public func lastTwoVersions(of path: String) -> (previousAfter: [UInt8], before: [UInt8])? {
         let finished = entries.filter { $0.state == .done }
-        guard let newest = finished.last, let k = newest.paths.firstIndex(of: path),
-              let before = (try? journal.changes(of: newest))?[k].before else { return nil }
+        guard let newest = finished.last, let k = newest.paths.firstIndex(of: path) else { return nil }
         for entry in finished.dropLast().reversed() {
             guard let j = entry.paths.firstIndex(of: path) else { continue }
-            guard let after = (try? journal.changes(of: entry))?[j].after else { return nil }
+            // Only the two sides wanted are read: each may be a huge list.
+            guard let after = try? journal.content(of: entry, file: j, after: true),
+                  let before = try? journal.content(of: newest, file: k, after: false) else { return nil }
             return (after, before)
         }
         return nil

@@ -99,6 +99,13 @@ struct Journal {
         }
     }
 
+    /// One side of the change of the entry's `k`th file, read alone: a huge list's other side is
+    /// not read for nothing.
+    func content(of entry: Entry, file k: Int, after: Bool) throws -> [UInt8]? {
+        precondition(entry.paths.indices.contains(k), "no such file in the entry")
+        return try content(entry, "\(k).\(after ? "after" : "before")")
+    }
+
     private func content(_ entry: Entry, _ file: String) throws -> [UInt8]? {
         do {
             return try fileSystem.readIfPresent(path(entry) + "/" + file, followSymlinks: false)
