@@ -163,7 +163,7 @@ public final class TaskFolder {
         }
         let documents = results.value.mapValues(\.document)
         results.value = [:]
-        refresh(documents)
+        refresh(consume documents)
         return after
     }
 
@@ -266,7 +266,7 @@ public final class TaskFolder {
         try write("deleted " + titles(ids, in: before), changes)
         let documents = results.value
         results.value = [:]
-        refresh(documents)
+        refresh(consume documents)
         return ids.map(before.subtaskCount)
     }
 
@@ -364,11 +364,12 @@ public final class TaskFolder {
             }))
         }
         try write(summary, changes)
-        let document = results.value[destination]!
-        let moved = keys.map { key in placed.value[key].map { document.key(of: $0, path: destination) } }
+        let moved: [TaskKey?] = keys.map { key in
+            placed.value[key].map { results.value[destination]!.key(of: $0, path: destination) }
+        }
         let documents = results.value
         results.value = [:]
-        refresh(documents)
+        refresh(consume documents)
         return moved
     }
 
