@@ -45,7 +45,8 @@ struct ScanTests {
         let expected = ScanTests.referenceLines(bytes)
         #expect(lines.count == expected.count, "\(bytes)")
         for (k, line) in expected.enumerated() where k < lines.count {
-            #expect(lines.start(k + 1) == line.start && lines.contentEnd(k + 1) == line.contentEnd, "line \(k + 1) of \(bytes)")
+            #expect(lines.start(k + 1) == line.start && lines.contentEnd(k + 1) == line.contentEnd,
+                    "line \(k + 1) of \(bytes)")
         }
     }
 
@@ -100,7 +101,8 @@ struct ScanTests {
         }
         let scan = TitleLine(bytes: line, range: 0..<line.count, continuation: line.count..<line.count)
         #expect(scan.tokens.map(\.range) == [dueRange!], "\(line)")
-        let split = scan.title.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\u{A0}" || $0 == "\u{202F}" || $0 == "\u{3000}" })
+        let separatorCharacters: Set<Character> = [" ", "\t", "\u{A0}", "\u{202F}", "\u{3000}"]
+        let split = scan.title.split(whereSeparator: separatorCharacters.contains)
         #expect(split.map(String.init) == kept, "\(line)")
     }
 }

@@ -881,7 +881,11 @@ struct Segment: @unchecked Sendable {
             var section: Int32 = -1
             // Tasks of a section come together: the last one's section is tried before hashing.
             if let s = task.section {
-                if let (name, k) = lastSection, name == s { section = k } else if let k = sectionIndex[s] { section = k } else {
+                if let (name, k) = lastSection, name == s {
+                    section = k
+                } else if let k = sectionIndex[s] {
+                    section = k
+                } else {
                     section = Int32(sections.count)
                     sectionIndex[s] = section
                     sections.append(s)
