@@ -29,58 +29,58 @@ public struct Task: Sendable {
     /// The value of its `id:` token (FORMAT.md 5.8), or nil.
     public var id: String? {
         get { rare?.fields.id }
-        set { self[rare: \.id] = newValue }
+        set { changeRare { $0.id = newValue } }
     }
     /// The repetition rule of its `rec:` token (FORMAT.md 5.10), or nil.
     public var recurrence: RecurrenceRule? {
         get { rare?.fields.recurrence }
-        set { self[rare: \.recurrence] = newValue }
+        set { changeRare { $0.recurrence = newValue } }
     }
     /// The day of its `until:` token, or nil.
     public var until: Day? {
         get { rare?.fields.until }
-        set { self[rare: \.until] = newValue }
+        set { changeRare { $0.until = newValue } }
     }
     // The Obsidian Tasks fields (FORMAT.md, "Obsidian Tasks and Dataview fields").
     /// `⏳ DATE` or `[scheduled:: DATE]`: the day it is planned for (Today shows it from then on).
     public var scheduled: Day? {
         get { rare?.fields.scheduled }
-        set { self[rare: \.scheduled] = newValue }
+        set { changeRare { $0.scheduled = newValue } }
     }
     /// `🛫 DATE` or `[start:: DATE]`: before this day it is hidden from Today and `pick`.
     public var start: Day? {
         get { rare?.fields.start }
-        set { self[rare: \.start] = newValue }
+        set { changeRare { $0.start = newValue } }
     }
     /// `➕ DATE` or `[created:: DATE]`.
     public var created: Day? {
         get { rare?.fields.created }
-        set { self[rare: \.created] = newValue }
+        set { changeRare { $0.created = newValue } }
     }
     /// `❌ DATE` or `[cancelled:: DATE]`.
     public var cancelled: Day? {
         get { rare?.fields.cancelled }
-        set { self[rare: \.cancelled] = newValue }
+        set { changeRare { $0.cancelled = newValue } }
     }
     /// The phrase of `🔁 every …` or `[repeat:: …]` as written, whether or not it maps onto `recurrence`.
     public var repeatPhrase: String? {
         get { rare?.fields.repeatPhrase }
-        set { self[rare: \.repeatPhrase] = newValue }
+        set { changeRare { $0.repeatPhrase = newValue } }
     }
     /// `⛔ ID,…` or `[dependsOn:: …]`, as written.
     public var dependsOn: String? {
         get { rare?.fields.dependsOn }
-        set { self[rare: \.dependsOn] = newValue }
+        set { changeRare { $0.dependsOn = newValue } }
     }
     /// `🏁 keep|delete` or `[onCompletion:: …]`, as written.
     public var onCompletion: String? {
         get { rare?.fields.onCompletion }
-        set { self[rare: \.onCompletion] = newValue }
+        set { changeRare { $0.onCompletion = newValue } }
     }
     /// The exact Tasks priority of a signifier or Dataview priority (tick's `priority` is its mapping).
     public var obsidianPriority: ObsidianPriority? {
         get { rare?.fields.obsidianPriority }
-        set { self[rare: \.obsidianPriority] = newValue }
+        set { changeRare { $0.obsidianPriority = newValue } }
     }
     /// The style its metadata is written in: that of its first signifier or Dataview field, else tick's.
     public var style: TaskStyle = .tick
@@ -124,12 +124,12 @@ public struct Task: Sendable {
     /// Repeated tokens (title text, removed when tick clears their kind).
     var duplicates: [TitleLine.Token] {
         get { rare?.fields.duplicates ?? [] }
-        set { self[rare: \.duplicates] = newValue }
+        set { changeRare { $0.duplicates = newValue } }
     }
     /// Malformed `due:` and `done:` words (title text, replaced when tick sets their field).
     var malformed: [TitleLine.Malformed] {
         get { rare?.fields.malformed ?? [] }
-        set { self[rare: \.malformed] = newValue }
+        set { changeRare { $0.malformed = newValue } }
     }
 
     // MARK: Storage
@@ -176,18 +176,8 @@ public struct Task: Sendable {
 
     private var rare: Rare?
 
-    /// Setting a field of the box makes a new box (none when every field is empty). Getters read
-    /// the box's fields directly: a key path's lookup costs a call for every task of a pass.
-    private subscript<Value>(rare field: WritableKeyPath<RareFields, Value?>) -> Value? {
-        get { rare?.fields[keyPath: field] ?? nil }
-        set { changeRare { $0[keyPath: field] = newValue } }
-    }
-
-    private subscript<Element>(rare field: WritableKeyPath<RareFields, [Element]>) -> [Element] {
-        get { rare?.fields[keyPath: field] ?? [] }
-        set { changeRare { $0[keyPath: field] = newValue } }
-    }
-
+    /// Sets fields of the box by making a new box (none when every field is empty). Getters read
+    /// the box's fields directly.
     private mutating func changeRare(_ change: (inout RareFields) -> Void) {
         var fields = rare?.fields ?? RareFields()
         change(&fields)
