@@ -426,6 +426,12 @@ struct Segment: @unchecked Sendable {
         return UnsafeBufferPointer(start: (base + hotOffset).assumingMemoryBound(to: HotRecord.self), count: taskCount)
     }
 
+    /// Every ref record of the list, proven: for a pass over every task's ref.
+    func refRecords() -> UnsafeBufferPointer<RefRecord> {
+        prove(SegmentProof.refs)
+        return UnsafeBufferPointer(start: (base + refsOffset).assumingMemoryBound(to: RefRecord.self), count: taskCount)
+    }
+
     /// Task `i`'s ref record, for a pass over every task of the list: proven with the whole area.
     @inline(__always) func refRecord(_ i: Int) -> RefRecord {
         prove(SegmentProof.refs)
@@ -1336,8 +1342,10 @@ public struct Library: Sendable {
         // The refs are read from the records where they lie (twice), not gathered: a copy of a
         // million is eight more megabytes at a cold read's peak.
         let table = RefIndex.shortRefLengths(count: taskCount) { body in
-            for list in lists {
-                for i in 0..<list.taskCount { body(list.segment.refRecord(i).refHash) }
+            lists.withUnsafeBufferPointer { lists in
+                for k in lists.indices {
+                    for record in lists[k].segment.refRecords() { body(record.refHash) }
+                }
             }
         }
         refLengths.table = table

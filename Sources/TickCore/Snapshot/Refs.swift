@@ -1,3 +1,4 @@
+import Dispatch
 import TickFormat
 
 // Task refs: which hash names a task, the shortest prefixes rows show, and the refs tick retired.
@@ -279,28 +280,38 @@ public struct RefIndex: Sendable {
     /// The short-ref length of each of `hashes`' refs (as `shortRefLength(at:)` of an index of
     /// them), without building the index: what the cache keeps. Refs whose first three symbols
     /// differ share fewer than three, so each ref is measured among those that start like it
-    /// alone, sorted a group at a time: besides the lengths, one number a ref is alive.
+    /// alone, a group at a time (`PrefixSplitter`): besides the lengths, one number a ref is alive.
     static func shortRefLengths(of hashes: [UInt64]) -> [UInt8] {
         shortRefLengths(count: hashes.count) { body in for hash in hashes { body(hash) } }
     }
 
     /// `shortRefLengths(of:)` of the `count` hashes that `each` gives its argument, in position
-    /// order (it is called twice): read from where they lie, never gathered into one array.
+    /// order (it is called twice): read from where they lie, never gathered into one array. A
+    /// large set's groups are measured on several threads, each taking a share of the groups and
+    /// setting the lengths of their positions alone.
     static func shortRefLengths(count: Int, each: ((UInt64) -> Void) -> Void) -> [UInt8] {
         precondition(count < Int(Int32.max), "too many tasks for one index")
         let (starts, hashes, positions) = groupedByFirstSymbols(count: count, each: each)
         var lengths = [UInt8](repeating: UInt8(Ref.minimumLength), count: count)
-        var entries: [SortEntry] = []
-        for g in 0..<(starts.count - 1) where starts[g + 1] - starts[g] > 1 {
-            entries.removeAll(keepingCapacity: true)
-            for k in Int(starts[g])..<Int(starts[g + 1]) {
-                entries.append(SortEntry(hash: hashes[k], position: positions[k]))
+        let groups = starts.count - 1
+        let shares = count >= parallelMinimum ? shareCount : 1
+        lengths.withUnsafeMutableBufferPointer { lengths in
+            let out = LengthWrites(base: lengths.baseAddress!, count: lengths.count)
+            @Sendable func measure(share: Int) {
+                let splitter = PrefixSplitter()
+                for g in (groups * share / shares)..<(groups * (share + 1) / shares) where starts[g + 1] - starts[g] > 1 {
+                    splitter.measure(hashes, positions, Int(starts[g])..<Int(starts[g + 1]), into: out)
+                }
             }
-            entries.sort { $0.key < $1.key }
-            measure(sorted: entries, into: &lengths)
+            if shares == 1 { measure(share: 0) } else { DispatchQueue.concurrentPerform(iterations: shares, execute: measure) }
         }
         return lengths
     }
+
+    /// How many hashes make `shortRefLengths` measure on several threads, and into how many shares
+    /// of the groups it cuts them.
+    static let parallelMinimum = 1 << 16
+    static let shareCount = 8
 
     public var count: Int { refs.count }
 
@@ -407,6 +418,109 @@ private func measure(sorted entries: [SortEntry], into lengths: inout [UInt8]) {
         while k < entries.count, entries[k].hash == here { k += 1 }
         if k < entries.count { shared = max(shared, commonPrefixLength(here, entries[k].hash)) }
         lengths[Int(entries[i].position)] = UInt8(min(max(Ref.minimumLength, shared + 1), Ref.fullLength))
+    }
+}
+
+/// The lengths array that `RefIndex.shortRefLengths`'s threads set, each at the positions of its
+/// own groups' refs, which no other thread sets.
+private struct LengthWrites: @unchecked Sendable {
+    let base: UnsafeMutablePointer<UInt8>
+    let count: Int
+
+    /// Sets the length of the ref at `position` to one symbol more than the `shared` symbols it
+    /// shares with another ref, within 3 and 14.
+    @inline(__always) func set(_ position: Int32, shared: Int) {
+        precondition(position >= 0 && Int(position) < count, "a position beyond the refs")
+        base[Int(position)] = UInt8(min(max(Ref.minimumLength, shared + 1), Ref.fullLength))
+    }
+}
+
+/// Measures a group of refs sharing their first three symbols by splitting it on each next symbol
+/// in turn (a radix sort that stops where refs stand apart), with no comparison sort: once a ref is
+/// alone in its part, or only with copies of itself, it shares exactly the symbols read so far
+/// with another ref of the group, and no more. Refs are kept as the symbols not read yet (their
+/// hash divided by 27 for each symbol read), the lowest digit being the next symbol.
+private final class PrefixSplitter {
+    private var capacity = 0
+    /// Two pairs of buffers (rests and positions): a split reads one pair and writes the other.
+    private var rests = UnsafeMutablePointer<UInt64>.allocate(capacity: 0)
+    private var positions = UnsafeMutablePointer<Int32>.allocate(capacity: 0)
+    private var spareRests = UnsafeMutablePointer<UInt64>.allocate(capacity: 0)
+    private var sparePositions = UnsafeMutablePointer<Int32>.allocate(capacity: 0)
+
+    deinit { release() }
+
+    private func release() {
+        rests.deallocate()
+        positions.deallocate()
+        spareRests.deallocate()
+        sparePositions.deallocate()
+    }
+
+    /// Sets the lengths of the refs `hashes[range]` (at `at[range]`), which share their first three symbols.
+    func measure(_ hashes: [UInt64], _ at: [Int32], _ range: Range<Int>, into out: LengthWrites) {
+        let n = range.count
+        if n > capacity {
+            release()
+            capacity = max(n, 2 * capacity, 64)
+            rests = .allocate(capacity: capacity)
+            positions = .allocate(capacity: capacity)
+            spareRests = .allocate(capacity: capacity)
+            sparePositions = .allocate(capacity: capacity)
+        }
+        let first = hashes[range.lowerBound]
+        var allEqual = true
+        for (k, i) in range.enumerated() {
+            rests[k] = hashes[i] / (27 * 27 * 27)
+            positions[k] = at[i]
+            allEqual = allEqual && hashes[i] == first
+        }
+        // Copies of one ref share fewer than three symbols with any other: the least length, already set.
+        guard !allEqual else { return }
+        split(rests, positions, into: spareRests, sparePositions, count: n, depth: 3, out: out)
+    }
+
+    /// Splits the `count` refs at `rests` and `positions`, which share `depth` symbols and are not
+    /// all equal, by their next symbol into `toRests` and `toPositions`, and measures each part.
+    /// `rests` and `positions` are then free for the parts' own splits.
+    private func split(_ rests: UnsafeMutablePointer<UInt64>, _ positions: UnsafeMutablePointer<Int32>,
+                       into toRests: UnsafeMutablePointer<UInt64>, _ toPositions: UnsafeMutablePointer<Int32>,
+                       count: Int, depth: Int, out: LengthWrites) {
+        // Distinct hashes differ within 14 symbols, so refs that are not all equal share fewer.
+        precondition(depth < Ref.fullLength, "equal refs split again")
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: 28) { starts in
+            starts.initialize(repeating: 0)
+            for k in 0..<count { starts[Int(rests[k] % 27) + 1] += 1 }
+            for d in 0..<27 { starts[d + 1] += starts[d] }
+            for k in 0..<count {
+                let d = Int(rests[k] % 27)
+                let slot = starts[d]
+                toRests[slot] = rests[k] / 27
+                toPositions[slot] = positions[k]
+                starts[d] = slot + 1
+            }
+            // Each part now ends where `starts` says and begins where the one before ends.
+            var low = 0
+            for d in 0..<27 {
+                let high = starts[d], size = high - low
+                defer { low = high }
+                guard size > 0 else { continue }
+                let first = toRests[low]
+                var allEqual = true
+                for k in (low + 1)..<high where toRests[k] != first { allEqual = false; break }
+                if allEqual {
+                    // Alone, or with its copies: it shares `depth` symbols with a ref of another part.
+                    for k in low..<high { out.set(toPositions[k], shared: depth) }
+                } else if size == 2 {
+                    let shared = depth + 1 + commonPrefixLength(first, toRests[low + 1])
+                    out.set(toPositions[low], shared: shared)
+                    out.set(toPositions[low + 1], shared: shared)
+                } else {
+                    split(toRests + low, toPositions + low, into: rests + low, positions + low,
+                          count: size, depth: depth + 1, out: out)
+                }
+            }
+        }
     }
 }
 

@@ -261,6 +261,54 @@ struct RefIndexTests {
         #expect(count < 10 || lengths[0] == lengths[count])
     }
 
+    @Test("the lengths split symbol by symbol are the sorted index's, for clusters, copies and extremes",
+          arguments: [1, 2, 3])
+    func lengthsOfClusters(seed: UInt64) {
+        var rng = SeededGenerator(seed: seed)
+        var hashes: [UInt64] = []
+        // Clusters of 2 to 40 refs sharing 3 to 13 symbols, some refs in two or three copies.
+        for _ in 0..<300 {
+            let shared = Int(rng.next() % 11) + 3
+            let base = rng.next()
+            var scale: UInt64 = 1
+            for _ in 0..<shared { scale &*= 27 }
+            let size = Int(rng.next() % 39) + 2
+            for _ in 0..<size {
+                let hash = base % scale + (rng.next() % (UInt64.max / scale)) * scale
+                hashes += Array(repeating: hash, count: rng.next() % 4 == 0 ? Int(rng.next() % 2) + 2 : 1)
+            }
+        }
+        // A group of copies alone, a group of copies beside one other ref, and the largest hashes.
+        let copies = hash(startingWith: "zzz", rest: 5)
+        hashes += [copies, copies, copies, hash(startingWith: "222", rest: 1), hash(startingWith: "222", rest: 1),
+                   hash(startingWith: "222", rest: 2), UInt64.max, UInt64.max - 1, UInt64.max - 27]
+        hashes.shuffle(using: &rng)
+        let index = RefIndex(hashes.map { Ref(hash: $0) })
+        let lengths = RefIndex.shortRefLengths(of: hashes)
+        #expect(firstDifference(lengths, index) == nil)
+        #expect(lengths.contains(14) && lengths.contains(3))
+    }
+
+    @Test("a set large enough to be measured on several threads gets the sorted index's lengths")
+    func lengthsOnThreads() {
+        let count = RefIndex.parallelMinimum + 5000
+        var refs = randomRefs(count, seed: 99)
+        refs += refs.prefix(3000)
+        for k in 0..<400 {
+            refs.append(Ref(hash: hash(startingWith: String(refs[k].description.prefix(4 + k % 10)), rest: UInt64(k) &* 7919)))
+        }
+        let index = RefIndex(refs)
+        let lengths = RefIndex.shortRefLengths(of: refs.map(\.hash))
+        #expect(lengths.count == refs.count)
+        #expect(firstDifference(lengths, index) == nil)
+    }
+
+    /// The first position whose length differs from the index's, with both lengths (nil when none).
+    private func firstDifference(_ lengths: [UInt8], _ index: RefIndex) -> (position: Int, measured: UInt8, sorted: Int)? {
+        lengths.indices.first { Int(lengths[$0]) != index.shortRefLength(at: $0) }
+            .map { ($0, lengths[$0], index.shortRefLength(at: $0)) }
+    }
+
     @Test("refs sharing a long prefix get one symbol more than they share")
     func crafted() {
         let refs = [
