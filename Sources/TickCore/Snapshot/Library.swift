@@ -1016,12 +1016,10 @@ final class CacheContext: @unchecked Sendable {
     let lock = StateLock()
     private var reported = false
 
-    /// Blocks of bytes for the proofs' unproven areas (`flag`), and of slots for their tails
-    /// (`tailSlot`), freed with the context.
-    private var flagBlocks: [UnsafeMutablePointer<UInt8>] = []
-    private var flagsLeft = 0
-    private var slotBlocks: [UnsafeMutablePointer<UnsafeMutableRawPointer?>] = []
-    private var slotsLeft = 0
+    /// The proofs' unproven areas (`flag`) and the slots for their tails (`tailSlot`), freed with
+    /// the context.
+    private var flags = Blocks<UInt8>()
+    private var slots = Blocks<UnsafeMutableRawPointer?>()
     /// Decompressors not in use, one per thread that decompressed at once (`withDecompressor`).
     private var decompressors: [SegmentTail.Decompressor] = []
 
@@ -1031,21 +1029,33 @@ final class CacheContext: @unchecked Sendable {
     }
 
     deinit {
-        flagBlocks.forEach { $0.deallocate() }
-        slotBlocks.forEach { $0.deallocate() }
+        flags.deallocate()
+        slots.deallocate()
     }
 
-    /// A slot holding nil, for one proof's decompressed tail: taken from blocks of 1,024, like `flag`.
-    func tailSlot() -> UnsafeMutablePointer<UnsafeMutableRawPointer?> {
-        if slotsLeft == 0 {
-            slotBlocks.append(.allocate(capacity: 1024))
-            slotsLeft = 1024
+    /// Values taken one at a time from blocks of 1,024, so that loading a cache of many lists
+    /// allocates once per block rather than once per list.
+    private struct Blocks<Value> {
+        private var blocks: [UnsafeMutablePointer<Value>] = []
+        private var left = 0
+
+        mutating func take(_ value: Value) -> UnsafeMutablePointer<Value> {
+            if left == 0 {
+                blocks.append(.allocate(capacity: 1024))
+                left = 1024
+            }
+            left -= 1
+            let taken = blocks[blocks.count - 1] + left
+            taken.initialize(to: value)
+            return taken
         }
-        slotsLeft -= 1
-        let slot = slotBlocks[slotBlocks.count - 1] + slotsLeft
-        slot.initialize(to: nil)
-        return slot
+
+        func deallocate() { blocks.forEach { $0.deallocate() } }
     }
+
+    /// A slot holding nil, for one proof's decompressed tail. Called on one thread, as the cache
+    /// is loaded.
+    func tailSlot() -> UnsafeMutablePointer<UnsafeMutableRawPointer?> { slots.take(nil) }
 
     /// Runs `body` with a decompressor that no other thread uses meanwhile.
     func withDecompressor<T>(_ body: (SegmentTail.Decompressor) -> T) -> T {
@@ -1054,19 +1064,8 @@ final class CacheContext: @unchecked Sendable {
         return body(taken)
     }
 
-    /// A byte holding `value`, for one proof: taken from blocks of 1,024, so that loading a cache
-    /// of many lists allocates once per block rather than once per list. Called on one thread, as
-    /// the cache is loaded.
-    func flag(_ value: UInt8) -> UnsafeMutablePointer<UInt8> {
-        if flagsLeft == 0 {
-            flagBlocks.append(.allocate(capacity: 1024))
-            flagsLeft = 1024
-        }
-        flagsLeft -= 1
-        let flag = flagBlocks[flagBlocks.count - 1] + flagsLeft
-        flag.initialize(to: value)
-        return flag
-    }
+    /// A byte holding `value`, for one proof. Called on one thread, as the cache is loaded.
+    func flag(_ value: UInt8) -> UnsafeMutablePointer<UInt8> { flags.take(value) }
 
     /// Removes the damaged cache file (once), so that the next run writes it anew.
     func reportDamage() {
