@@ -14,10 +14,16 @@ let package = Package(
             pkgConfig: "libcmark",
             providers: [.apt(["libcmark-dev"])]
         ),
+        // The cache compresses each list's cold records and text (`ListCache`).
+        .systemLibrary(
+            name: "CZstd",
+            pkgConfig: "libzstd",
+            providers: [.apt(["libzstd-dev"])]
+        ),
         .target(name: "CTickSystem"),
         .target(name: "CCmarkArena", dependencies: ["CCmark"]),
         .target(name: "TickFormat", dependencies: ["CCmark", "CCmarkArena"]),
-        .target(name: "TickCore", dependencies: ["TickFormat", "CTickSystem"]),
+        .target(name: "TickCore", dependencies: ["TickFormat", "CTickSystem", "CZstd"]),
         // MemberImportVisibility: the CLI sees only what TickCore declares, not members that
         // TickFormat's extensions would otherwise leak through it.
         .executableTarget(name: "tick", dependencies: ["TickCore"],

@@ -48,24 +48,21 @@ extension Library {
     /// Renders rows and writes them in order: `render` turns a range of `ids` into bytes, `write`
     /// takes each range's bytes. In a folder of `parallelMinimum` tasks or more and from
     /// `parallelRows` rows, what rows read in every list holding a row is proven first (on several
-    /// threads, each list by one; `Segment.proveForRows`), so that rendering only reads (`render`
-    /// must not read the folded area), and ranges of rows are then rendered on several threads, a
-    /// few at a time. A row's cold record that was not proven with its area is proven by its own
-    /// check as it is read; when one fails it, the ranges rendered with it are dropped, the lists
-    /// holding rows are proven whole (a damaged one is parsed again) and the rows not written yet
-    /// are rendered on this thread. Otherwise one range holds every row.
+    /// threads, each list by one; `Segment.proveForRows`; a damaged list is parsed again), so that
+    /// rendering only reads (`render` must not read the folded area), and ranges of rows are then
+    /// rendered on several threads, a few at a time. Otherwise one range holds every row.
     public func renderRows(_ ids: [TaskID], render: @Sendable (Range<Int>) -> [UInt8], write: ([UInt8]) -> Void) {
         guard taskCount >= parallelMinimum, ids.count >= Library.parallelRows else {
             write(render(ids.indices))
             return
         }
-        var rowCounts = [Int](repeating: 0, count: lists.count)
-        for id in ids { rowCounts[id.list] += 1 }
-        let counts = rowCounts
+        var holdsRows = [Bool](repeating: false, count: lists.count)
+        for id in ids { holdsRows[id.list] = true }
+        let holding = holdsRows
         _ = inListRuns { range in
-            for l in range where counts[l] > 0 { lists[l].segment.proveForRows(counts[l]) }
+            for l in range where holding[l] { lists[l].segment.proveForRows() }
         }
-        let proofs = lists.indices.compactMap { counts[$0] > 0 ? lists[$0].segment.proof : nil }
+        let proofs = lists.indices.compactMap { holding[$0] ? lists[$0].segment.proof : nil }
         proofs.forEach { $0.rendering = true }
         defer { proofs.forEach { $0.rendering = false } }
         // Ref lengths are memoized on first use: settle the memo before threads read it.
@@ -76,13 +73,6 @@ extension Library {
             let batch = Array(ranges[start..<min(ranges.count, start + Library.rowRangesAtOnce)])
             let slots = ResultSlots<[UInt8]>(count: batch.count)
             DispatchQueue.concurrentPerform(iterations: batch.count) { k in slots[k] = render(batch[k]) }
-            if proofs.contains(where: { $0.context.rowDamage.load(ordering: .relaxed) }) {
-                proofs.forEach { $0.rendering = false }
-                for l in lists.indices where counts[l] > 0 { lists[l].segment.proveForRows() }
-                proofs.forEach { $0.context.rowDamage.store(false, ordering: .relaxed) }
-                write(render(batch[0].lowerBound..<ids.count))
-                return
-            }
             for k in batch.indices { write(slots[k]!) }
             start += batch.count
         }

@@ -77,7 +77,7 @@ struct HotRecord {
 }
 
 /// The rest of a record (the ref and parent are in the ref record), as a segment keeps it: where
-/// the task's text starts, the lengths of its parts, and the check that proves them. A task's
+/// the task's text starts and the lengths of its parts, in 12 bytes. A task's
 /// text is one run in the segment's text, right after the task before's: its title, its tags as
 /// a title line's end would hold them (" #a #b", so that title and tags are searched as one
 /// string), its notes, its `id:` value, then its repetition phrase. The run ends where the next
@@ -87,10 +87,6 @@ struct HotRecord {
 struct ColdRecord {
     /// Where the task's text starts in the segment's text.
     var text: UInt32
-    /// The record's own check (`ColdRecord.check`): of its bytes, where its text ends, its extra
-    /// record, its ref record and its title, so that a view that reads a few records of a cached
-    /// list proves those alone.
-    var check: UInt32 = 0
     var titleLength: UInt16
     /// The section's index in the segment's sections plus one, or 0 for none.
     var section: UInt16
@@ -224,24 +220,6 @@ extension ColdRecord {
     /// The days a record's dates may hold: 0001-01-01 to 9999-12-31.
     static let days = Int32(-Day.firstDayOffset)...Int32(Day(year: 9999, month: 12, day: 31)!.daysSinceEpoch)
 
-    /// The check of `record` (its `check` field aside), of where its task's text ends, of its
-    /// task's extra record (or its absence), of its ref record and parent and of its title's bytes,
-    /// in 32 bits.
-    static func check(of record: ColdRecord, end: UInt64, extra: ExtraRecord?, ref: RefRecord, parent: Int32,
-                      title: UnsafeRawBufferPointer) -> UInt32 {
-        var plain = record
-        plain.check = 0
-        var refRecord = ref
-        let own = withUnsafeBytes(of: &plain) { Checksum.of($0.baseAddress!, count: $0.count) }
-        let refs = withUnsafeBytes(of: &refRecord) { Checksum.of($0.baseAddress!, count: $0.count) }
-        var extras: UInt64 = 0x5851_F42D_4C95_7F2D
-        if var extra { extras = withUnsafeBytes(of: &extra) { Checksum.of($0.baseAddress!, count: $0.count) } }
-        let text = title.isEmpty ? 0 : Checksum.of(title.baseAddress!, count: title.count)
-        let h = own ^ (refs &* 0xC2B2_AE3D_27D4_EB4F) ^ (text &* 0x9E37_79B9_7F4A_7C15) ^ (extras &* 0x1656_67B1_9E37_79F9)
-            ^ ((end &+ 1) &* 0x27D4_EB2F_1656_67C5) ^ (UInt64(UInt32(bitPattern: parent)) &* 0x85EB_CA77_C2B2_AE63)
-        return UInt32(truncatingIfNeeded: h ^ h >> 32)
-    }
-
     /// The fields of this record, whose task's text runs to `end`, with `extra`, its extra record
     /// (given exactly when the record has one); nil when an index or length is not one that a
     /// segment with `sectionCount` sections and `textLength` bytes of text can hold.
@@ -337,22 +315,29 @@ struct SegmentSums: Equatable {
 }
 
 /// One list's block: header, section refs, the names' text (padded to 8 bytes), hot records, ref
-/// records, parent records, cold records, extra records, text, then (8-byte aligned) folded records and folded
-/// text.
+/// records, parent records, then its tail: cold records, extra records, text, then (8-byte
+/// aligned) folded records and folded text.
 ///
-/// A segment built in this run is trusted. One read from the cache file carries a `SegmentProof`:
-/// its header and names were checked on loading, and each other area (hot records, ref records,
-/// cold records with extra records, text, folded records with folded text) on its first use, so
-/// that a view reading only hot records never reads the rest. A search reads hot records, cold
-/// records, the text and the folded area. A view that reads a few cold records (Today's rows)
-/// proves each with its title by the record's own check instead, and reads nothing else of the
-/// area.
+/// A segment built in this run is trusted and lies whole at `base`. One read from the cache file
+/// carries a `SegmentProof`: its head (up to the cold records) lies in the mapped file, followed
+/// there by its tail compressed (`SegmentTail`), which is decompressed into memory of its own on
+/// first use. Its header and names were checked on loading, and each other area (hot records, ref
+/// records, cold records with extra records, text, folded records with folded text) on its first
+/// use, so that a view reading only hot records never reads or decompresses the rest. A search
+/// reads hot records, cold records, the text and the folded area; a view that shows a task of a
+/// list reads that list's hot, ref and cold records and its text.
 struct Segment: @unchecked Sendable {
     let base: UnsafeRawPointer
+    /// The segment's length as built: with its tail decompressed.
     let length: Int
+    /// Its length in the cache file (the head, then the compressed tail), or `length` for a
+    /// segment built in this run.
+    let storedLength: Int
     let header: SegmentHeader
     /// The areas not proven yet (`SegmentProof.hot` and so on), for a segment from the cache.
     private let unproven: UnsafeMutablePointer<UInt8>?
+    /// For a segment from the cache: where its tail was decompressed to, once it was (nil before).
+    private let tail: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
     /// Not retained, so that a segment is plain data to copy: the storage that holds the segment's
     /// memory holds its proof too (`ListCache.load`).
     private let proofReference: Unmanaged<SegmentProof>?
@@ -361,18 +346,27 @@ struct Segment: @unchecked Sendable {
     init(base: UnsafeRawPointer, length: Int) {
         self.base = base
         self.length = length
+        storedLength = length
         header = base.loadUnaligned(as: SegmentHeader.self)
         unproven = nil
+        tail = nil
         proofReference = nil
     }
 
-    /// A segment of the mapped cache, or nil when its header does not fit its length or fails its
-    /// checksum. `base` must be 8-byte aligned; the caller keeps `proof` alive as long as the memory.
-    init?(cached base: UnsafeRawPointer, length: Int, proof: SegmentProof) {
+    /// A segment of the mapped cache, stored in `storedLength` bytes, or nil when its header does
+    /// not fit them or fails its checksum. `base` must be 8-byte aligned; the caller keeps `proof`
+    /// alive as long as the memory.
+    init?(cached base: UnsafeRawPointer, storedLength: Int, proof: SegmentProof) {
         let sums = proof.sums
-        guard length >= MemoryLayout<SegmentHeader>.stride else { return nil }
-        let plain = Segment(base: base, length: length)
-        guard plain.isConsistent else { return nil }
+        guard storedLength >= MemoryLayout<SegmentHeader>.stride else { return nil }
+        // The length as built follows from the header's counts (`built`); the head up to the cold
+        // records must lie within the stored bytes, and a compressed tail follow it.
+        // The tail's length is bounded by the list file's size (`SegmentProof.tailLimit`), so that
+        // a forged header cannot make tick allocate without bound.
+        let measured = Segment(base: base, length: 0)
+        let built = (measured.end + 7) / 8 * 8
+        guard measured.coldOffset < storedLength, built - measured.coldOffset <= proof.tailLimit else { return nil }
+        let plain = Segment(base: base, length: built)
         let h = plain.header
         let names = UInt64(h.namesLength)
         func fits(_ ref: TextRef) -> Bool { ref.isNone || UInt64(ref.offset) + UInt64(ref.length) <= names }
@@ -381,11 +375,33 @@ struct Segment: @unchecked Sendable {
               (0..<Int(h.sectionCount)).allSatisfy({ fits(plain.sectionRef($0)) }), plain.headSum() == sums.head
         else { return nil }
         self.base = base
-        self.length = length
+        length = built
+        self.storedLength = storedLength
         header = h
         unproven = proof.unproven
+        tail = proof.tail
         proofReference = Unmanaged.passUnretained(proof)
     }
+
+    /// Where the tail's areas are, at the same offsets as in a segment built whole: `base` for a
+    /// segment built in this run, else the tail's decompressed memory, less the head's length. A
+    /// cached segment's tail is read only once an area of it was proven, which decompresses it.
+    @inline(__always) private var tailBase: UnsafeRawPointer {
+        guard let tail else { return base }
+        return UnsafeRawPointer(tail.pointee.unsafelyUnwrapped) - coldOffset
+    }
+
+    /// The tail's bytes as built (cold records to the end), for a segment built in this run or one
+    /// whose tail was decompressed.
+    var tailBytes: UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: tailBase + coldOffset, count: length - coldOffset)
+    }
+
+    /// The stored bytes of a cached segment: its head and its compressed tail, as read.
+    var storedBytes: UnsafeRawBufferPointer { UnsafeRawBufferPointer(start: base, count: storedLength) }
+
+    /// Whether this is a cached segment whose tail is still compressed.
+    var isTailCompressed: Bool { tail.map { $0.pointee == nil } ?? false }
 
     fileprivate var sectionsOffset: Int { MemoryLayout<SegmentHeader>.stride }
     fileprivate var namesOffset: Int { sectionsOffset + Int(header.sectionCount) * MemoryLayout<TextRef>.stride }
@@ -400,14 +416,6 @@ struct Segment: @unchecked Sendable {
     fileprivate var end: Int { foldedOffset + Int(header.foldedLength) }
 
     var taskCount: Int { Int(header.taskCount) }
-    /// The alignment padding after the text and after the folded text (offsets in the segment),
-    /// which no checksum covers and no reader looks at.
-    var padding: [Range<Int>] { [(textOffset + Int(header.textLength))..<foldedRecordsOffset, end..<length] }
-
-    /// Whether the header's counts fit the segment's length (a cache file could be damaged).
-    var isConsistent: Bool {
-        length >= MemoryLayout<SegmentHeader>.stride && end <= length
-    }
 
     /// Makes sure `area` was proven before it is read (nothing to do for a segment of this run).
     @inline(__always) private func prove(_ area: UInt8) {
@@ -443,11 +451,11 @@ struct Segment: @unchecked Sendable {
     }
 
     @inline(__always) private func unprovenCold(_ i: Int) -> ColdRecord {
-        base.load(fromByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
+        tailBase.load(fromByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
     }
 
     @inline(__always) private func unprovenExtra(at k: Int) -> ExtraRecord {
-        base.load(fromByteOffset: extrasOffset + k * MemoryLayout<ExtraRecord>.stride, as: ExtraRecord.self)
+        tailBase.load(fromByteOffset: extrasOffset + k * MemoryLayout<ExtraRecord>.stride, as: ExtraRecord.self)
     }
 
     /// Task `i`'s extra record, found by halving among the extra records (in task order), or nil.
@@ -462,22 +470,17 @@ struct Segment: @unchecked Sendable {
         return nil
     }
 
-    /// Task `i`'s cold fields and ref record, for the reads of one task: while the cold records
-    /// are proven one by one, the cold record's check proves its ref record too; once the cold area
-    /// is proven whole, the ref records' area is proven with it.
+    /// Task `i`'s cold fields and ref record, for the reads of one task: the ref records (with the
+    /// parent records) are proven with the cold records.
     @inline(__always) func coldAndRef(_ i: Int) -> (cold: ColdFields, ref: RefRecord) {
-        let c = cold(i)
-        if let unproven, unproven.pointee & (SegmentProof.cold | SegmentProof.refs) == SegmentProof.refs {
-            prove(SegmentProof.refs)
-        }
-        return (c, unprovenRef(i))
+        prove(SegmentProof.rows)
+        return (fields(unprovenCold(i), of: i), unprovenRef(i))
     }
 
     /// Task `i`'s cold fields. Its title's bytes (`title(of:)`) are proven with them.
     @inline(__always) func cold(_ i: Int) -> ColdFields {
-        let c = unprovenCold(i)
-        if let unproven, unproven.pointee & SegmentProof.cold != 0 { return proof!.proven(c, at: i, of: self) }
-        return fields(c, of: i)
+        prove(SegmentProof.cold | SegmentProof.text)
+        return fields(unprovenCold(i), of: i)
     }
 
     /// The fields of task `i`'s cold record `c` (proven) with its extra record.
@@ -529,14 +532,14 @@ struct Segment: @unchecked Sendable {
     /// The segment's whole text, proven.
     func text() -> UnsafeBufferPointer<UInt8> {
         prove(SegmentProof.text)
-        return UnsafeBufferPointer(start: (base + textOffset).assumingMemoryBound(to: UInt8.self),
+        return UnsafeBufferPointer(start: (tailBase + textOffset).assumingMemoryBound(to: UInt8.self),
                                    count: Int(header.textLength))
     }
 
     /// The folded record `k`, for a search's pass over every one: proven with the folded text.
     @inline(__always) func foldedRecord(_ k: Int) -> FoldedRecord {
         prove(SegmentProof.search)
-        return base.load(fromByteOffset: foldedRecordsOffset + k * MemoryLayout<FoldedRecord>.stride, as: FoldedRecord.self)
+        return tailBase.load(fromByteOffset: foldedRecordsOffset + k * MemoryLayout<FoldedRecord>.stride, as: FoldedRecord.self)
     }
 
     var foldedCount: Int { Int(header.foldedCount) }
@@ -556,24 +559,16 @@ struct Segment: @unchecked Sendable {
     /// The segment's whole folded text, which the folded records divide.
     func foldedText() -> UnsafeBufferPointer<UInt8> {
         prove(SegmentProof.search)
-        return UnsafeBufferPointer(start: (base + foldedOffset).assumingMemoryBound(to: UInt8.self),
+        return UnsafeBufferPointer(start: (tailBase + foldedOffset).assumingMemoryBound(to: UInt8.self),
                                    count: Int(header.foldedLength))
     }
 
-    /// Proves the cold records and the text at once, before a pass over every title of the list,
-    /// which the records' own checks, one by one, would only make slower.
+    /// Proves the cold records and the text at once, before a pass over every title of the list.
     func proveRecordsAndText() { prove(SegmentProof.cold | SegmentProof.text) }
 
-    /// Proves what rows read before they are rendered on several threads, so that rendering never
-    /// writes to the proof: the hot records, and when `rows` is more than a quarter of the list's
-    /// tasks every area a row reads (all but the folded records and folded text), else nothing
-    /// more, since each row's cold record is then proven by its own check as it is read
+    /// Proves every area that a row reads (all but the folded records and folded text) before
+    /// rows are rendered on several threads, so that rendering never writes to the proof
     /// (`SegmentProof.rendering`). A row renderer must not read the folded area.
-    func proveForRows(_ rows: Int) {
-        prove(rows > taskCount / 4 ? SegmentProof.rows : SegmentProof.hot)
-    }
-
-    /// Proves every area that a row reads.
     func proveForRows() { prove(SegmentProof.rows) }
 
     /// Starts loading the first 2 KiB of the hot records (the processor follows on from there), for
@@ -586,6 +581,8 @@ struct Segment: @unchecked Sendable {
     /// Starts loading the first 2 KiB of the cold records and of the text, for a search's pass over
     /// them soon.
     func prefetchSearchArea() {
+        guard !isTailCompressed else { return }
+        let base = tailBase
         for at in stride(from: coldOffset, to: min(extrasOffset, coldOffset + 2048), by: 64) { prefetch(base + at) }
         for at in stride(from: textOffset, to: min(end, textOffset + 2048), by: 64) { prefetch(base + at) }
     }
@@ -594,13 +591,14 @@ struct Segment: @unchecked Sendable {
     func prefetchRecords(_ i: Int) {
         prefetch(base + hotOffset + i * MemoryLayout<HotRecord>.stride)
         prefetch(base + refsOffset + i * MemoryLayout<RefRecord>.stride)
-        prefetch(base + coldOffset + i * MemoryLayout<ColdRecord>.stride)
+        if !isTailCompressed { prefetch(tailBase + coldOffset + i * MemoryLayout<ColdRecord>.stride) }
     }
 
     /// Starts loading the start of task `i`'s title, once its cold record is loaded. The record is
     /// read unproven, for an address alone, kept within the text.
     func prefetchTitle(_ i: Int) {
-        prefetch(base + textOffset + min(Int(unprovenCold(i).text), Int(header.textLength)))
+        guard !isTailCompressed else { return }
+        prefetch(tailBase + textOffset + min(Int(unprovenCold(i).text), Int(header.textLength)))
     }
 
     /// The bytes of task `i`'s notes.
@@ -608,21 +606,6 @@ struct Segment: @unchecked Sendable {
 
     /// The bytes of the title of `record`, fields that `cold` returned from this segment.
     @inline(__always) func title(of record: ColdFields) -> UnsafeBufferPointer<UInt8> { unprovenBytes(record.title) }
-
-    /// Whether task `i`'s cold record is sound and holds its own check (of itself, its extra
-    /// record, its ref record and its title).
-    fileprivate func holdsCheck(_ c: ColdRecord, at i: Int) -> Bool {
-        let r = unprovenRef(i), end = end(of: i)
-        let extra = c.hasExtra ? unprovenExtra(of: i) : nil
-        guard let fields = c.fields(end: end, extra: extra, sectionCount: Int32(header.sectionCount),
-                                    textLength: UInt64(header.textLength)),
-              extra?.isSound ?? true
-        else { return false }
-        let title = unprovenBytes(fields.title), parent = unprovenParent(of: i)
-        guard parent >= -1, parent < Int32(truncatingIfNeeded: i) else { return false }
-        return ColdRecord.check(of: c, end: end, extra: extra, ref: r, parent: parent,
-                                title: UnsafeRawBufferPointer(title)) == c.check
-    }
 
     /// The parent index of task `i`, or -1, for a pass over tasks: the parent records are proven
     /// with the ref records, and read for a subtask only.
@@ -633,7 +616,7 @@ struct Segment: @unchecked Sendable {
     }
 
     /// The parent index of task `i` (whose hot record is `h`), or -1, once `coldAndRef(i)` has
-    /// proven its cold record (whose check covers the parent) or the ref records.
+    /// proven the ref records, which hold the parent records.
     @inline(__always) func parent(ofRead i: Int, _ h: HotRecord) -> Int32 {
         h.isSubtask ? unprovenParent(of: i) : -1
     }
@@ -677,7 +660,7 @@ struct Segment: @unchecked Sendable {
     /// The bytes of `ref`, proven or not: for a caller that proved them another way.
     @inline(__always) private func unprovenBytes(_ ref: TextRef) -> UnsafeBufferPointer<UInt8> {
         guard !ref.isNone else { return UnsafeBufferPointer(start: nil, count: 0) }
-        return UnsafeBufferPointer(start: (base + textOffset + Int(ref.offset)).assumingMemoryBound(to: UInt8.self),
+        return UnsafeBufferPointer(start: (tailBase + textOffset + Int(ref.offset)).assumingMemoryBound(to: UInt8.self),
                                    count: Int(ref.length))
     }
 
@@ -739,9 +722,9 @@ struct Segment: @unchecked Sendable {
         SegmentSums(head: headSum(),
                     hot: Checksum.of(base + hotOffset, count: refsOffset - hotOffset),
                     refs: Checksum.of(base + refsOffset, count: coldOffset - refsOffset),
-                    cold: Checksum.of(base + coldOffset, count: textOffset - coldOffset),
-                    text: Checksum.of(base + textOffset, count: Int(header.textLength)),
-                    search: Checksum.of(base + foldedRecordsOffset, count: end - foldedRecordsOffset))
+                    cold: Checksum.of(tailBase + coldOffset, count: textOffset - coldOffset),
+                    text: Checksum.of(tailBase + textOffset, count: Int(header.textLength)),
+                    search: Checksum.of(tailBase + foldedRecordsOffset, count: end - foldedRecordsOffset))
     }
 
     /// The checksums to write to a new cache: every area proven first (a damaged one is parsed
@@ -777,7 +760,7 @@ struct Segment: @unchecked Sendable {
             }
             return marked == Int(header.subtaskCount)
         case SegmentProof.cold:
-            guard Checksum.of(base + coldOffset, count: textOffset - coldOffset) == sums.cold else { return false }
+            guard Checksum.of(tailBase + coldOffset, count: textOffset - coldOffset) == sums.cold else { return false }
             // Extra records in task order, of tasks the list has; cold records in bounds and in task
             // order, which a search's pass over the text relies on.
             let extras = Int(header.extraCount)
@@ -802,15 +785,16 @@ struct Segment: @unchecked Sendable {
             }
             return k == extras
         case SegmentProof.search:
-            guard Checksum.of(base + foldedRecordsOffset, count: end - foldedRecordsOffset) == sums.search else { return false }
+            let tailBase = self.tailBase
+            guard Checksum.of(tailBase + foldedRecordsOffset, count: end - foldedRecordsOffset) == sums.search else { return false }
             // Of tasks the list has, in task order, dividing the folded text exactly.
             var length: UInt64 = 0, next: UInt32 = 0
             func isFolded(_ i: Int) -> Bool {
                 base.load(fromByteOffset: hotOffset + i * MemoryLayout<HotRecord>.stride, as: HotRecord.self).isFolded
             }
             for k in 0..<foldedCount {
-                let r = base.load(fromByteOffset: foldedRecordsOffset + k * MemoryLayout<FoldedRecord>.stride,
-                                  as: FoldedRecord.self)
+                let r = tailBase.load(fromByteOffset: foldedRecordsOffset + k * MemoryLayout<FoldedRecord>.stride,
+                                      as: FoldedRecord.self)
                 guard r.task >= next, r.task < header.taskCount, UInt64(r.offset) == length, isFolded(Int(r.task))
                 else { return false }
                 next = r.task + 1
@@ -822,13 +806,13 @@ struct Segment: @unchecked Sendable {
             for i in 0..<taskCount where isFolded(i) { marked += 1 }
             return marked == foldedCount && length == UInt64(header.foldedLength)
         default:
-            return Checksum.of(base + textOffset, count: Int(header.textLength)) == sums.text
+            return Checksum.of(tailBase + textOffset, count: Int(header.textLength)) == sums.text
         }
     }
 
     /// Fills every area with harmless records (done, no date, no text): what a damaged segment
     /// that cannot be parsed again to the same shape shows, rather than reading out of bounds.
-    fileprivate func neutralize(_ memory: UnsafeMutableRawPointer) {
+    fileprivate func neutralize(head memory: UnsafeMutableRawPointer, tail: UnsafeMutableRawPointer) {
         for i in 0..<taskCount {
             memory.storeBytes(of: HotRecord(dueDay: .min, doneDay: .min, line: 0, dueMinutes: -1, flags: 1, priority: 0),
                               toByteOffset: hotOffset + i * MemoryLayout<HotRecord>.stride, as: HotRecord.self)
@@ -836,7 +820,7 @@ struct Segment: @unchecked Sendable {
                               toByteOffset: refsOffset + i * MemoryLayout<RefRecord>.stride, as: RefRecord.self)
             var empty = ColdRecord.empty
             empty.text = header.textLength
-            memory.storeBytes(of: empty, toByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
+            tail.storeBytes(of: empty, toByteOffset: coldOffset + i * MemoryLayout<ColdRecord>.stride, as: ColdRecord.self)
         }
         // No task has a parent, an extra record or folded text any more (every task number is past the list).
         for k in 0..<Int(header.subtaskCount) {
@@ -844,15 +828,15 @@ struct Segment: @unchecked Sendable {
                               toByteOffset: parentsOffset + k * MemoryLayout<ParentRecord>.stride, as: ParentRecord.self)
         }
         for k in 0..<Int(header.extraCount) {
-            memory.storeBytes(of: ExtraRecord.plain(task: .max),
-                              toByteOffset: extrasOffset + k * MemoryLayout<ExtraRecord>.stride, as: ExtraRecord.self)
+            tail.storeBytes(of: ExtraRecord.plain(task: .max),
+                            toByteOffset: extrasOffset + k * MemoryLayout<ExtraRecord>.stride, as: ExtraRecord.self)
         }
-        (memory + foldedRecordsOffset).initializeMemory(as: UInt8.self, repeating: 0, count: end - foldedRecordsOffset)
+        (tail + foldedRecordsOffset).initializeMemory(as: UInt8.self, repeating: 0, count: end - foldedRecordsOffset)
         for k in 0..<foldedCount {
-            memory.storeBytes(of: FoldedRecord(task: .max, offset: 0, titleLength: 0, notesLength: 0),
-                              toByteOffset: foldedRecordsOffset + k * MemoryLayout<FoldedRecord>.stride, as: FoldedRecord.self)
+            tail.storeBytes(of: FoldedRecord(task: .max, offset: 0, titleLength: 0, notesLength: 0),
+                            toByteOffset: foldedRecordsOffset + k * MemoryLayout<FoldedRecord>.stride, as: FoldedRecord.self)
         }
-        (memory + textOffset).initializeMemory(as: UInt8.self, repeating: 0, count: Int(header.textLength))
+        (tail + textOffset).initializeMemory(as: UInt8.self, repeating: 0, count: Int(header.textLength))
     }
 
     /// Builds the segment of a parsed list, as bytes.
@@ -963,11 +947,6 @@ struct Segment: @unchecked Sendable {
                 c.tagsLength = UInt8(tagsLength)
                 c.depth = UInt8(depth)
             }
-            // The task's text ends where the next task's will start.
-            text.withUnsafeBytes { bytes in
-                c.check = ColdRecord.check(of: c, end: UInt64(bytes.count), extra: extra, ref: ref, parent: parent,
-                                           title: UnsafeRawBufferPointer(rebasing: bytes[start..<titleEnd]))
-            }
             cold.append(c)
         }
         var headNames: [UInt8] = []
@@ -1030,41 +1009,63 @@ struct Segment: @unchecked Sendable {
     }
 }
 /// What the segments of one mapped cache share: how to parse a list again, what to do once
-/// damage is found, and the lock for proving.
+/// damage is found, the lock for proving, and the decompressors of their tails.
 final class CacheContext: @unchecked Sendable {
     let rebuild: @Sendable (ListFile) -> [UInt8]?
     let damaged: () -> Void
     let lock = StateLock()
     private var reported = false
-    /// Set when a cold record read while rows were rendered on several threads failed its own
-    /// check (`SegmentProof.rendering`): `Library.renderRows` then proves those lists whole and
-    /// renders the rest again on one thread.
-    let rowDamage = Atomic<Bool>(false)
 
-    /// Blocks of bytes for the proofs' unproven areas (`flag`), freed with the context.
-    private var flagBlocks: [UnsafeMutablePointer<UInt8>] = []
-    private var flagsLeft = 0
+    /// The proofs' unproven areas (`flag`) and the slots for their tails (`tailSlot`), freed with
+    /// the context.
+    private var flags = Blocks<UInt8>()
+    private var slots = Blocks<UnsafeMutableRawPointer?>()
+    /// Decompressors not in use, one per thread that decompressed at once (`withDecompressor`).
+    private var decompressors: [SegmentTail.Decompressor] = []
 
     init(rebuild: @escaping @Sendable (ListFile) -> [UInt8]?, damaged: @escaping () -> Void) {
         self.rebuild = rebuild
         self.damaged = damaged
     }
 
-    deinit { flagBlocks.forEach { $0.deallocate() } }
-
-    /// A byte holding `value`, for one proof: taken from blocks of 1,024, so that loading a cache
-    /// of many lists allocates once per block rather than once per list. Called on one thread, as
-    /// the cache is loaded.
-    func flag(_ value: UInt8) -> UnsafeMutablePointer<UInt8> {
-        if flagsLeft == 0 {
-            flagBlocks.append(.allocate(capacity: 1024))
-            flagsLeft = 1024
-        }
-        flagsLeft -= 1
-        let flag = flagBlocks[flagBlocks.count - 1] + flagsLeft
-        flag.initialize(to: value)
-        return flag
+    deinit {
+        flags.deallocate()
+        slots.deallocate()
     }
+
+    /// Values taken one at a time from blocks of 1,024, so that loading a cache of many lists
+    /// allocates once per block rather than once per list.
+    private struct Blocks<Value> {
+        private var blocks: [UnsafeMutablePointer<Value>] = []
+        private var left = 0
+
+        mutating func take(_ value: Value) -> UnsafeMutablePointer<Value> {
+            if left == 0 {
+                blocks.append(.allocate(capacity: 1024))
+                left = 1024
+            }
+            left -= 1
+            let taken = blocks[blocks.count - 1] + left
+            taken.initialize(to: value)
+            return taken
+        }
+
+        func deallocate() { blocks.forEach { $0.deallocate() } }
+    }
+
+    /// A slot holding nil, for one proof's decompressed tail. Called on one thread, as the cache
+    /// is loaded.
+    func tailSlot() -> UnsafeMutablePointer<UnsafeMutableRawPointer?> { slots.take(nil) }
+
+    /// Runs `body` with a decompressor that no other thread uses meanwhile.
+    func withDecompressor<T>(_ body: (SegmentTail.Decompressor) -> T) -> T {
+        let taken = lock.withLock { decompressors.popLast() } ?? SegmentTail.Decompressor()
+        defer { lock.withLock { decompressors.append(taken) } }
+        return body(taken)
+    }
+
+    /// A byte holding `value`, for one proof. Called on one thread, as the cache is loaded.
+    func flag(_ value: UInt8) -> UnsafeMutablePointer<UInt8> { flags.take(value) }
 
     /// Removes the damaged cache file (once), so that the next run writes it anew.
     func reportDamage() {
@@ -1086,26 +1087,34 @@ final class SegmentProof: @unchecked Sendable {
 
     enum State { case intact, rebuilt, neutralized }
 
+    /// The areas of the tail, which are decompressed before any of them is proven.
+    static let tailAreas = cold | text | search
+
     let sums: SegmentSums
     let context: CacheContext
     /// The list the segment stands for (set when the cache hands the segment out).
     var file: ListFile?
     /// The areas not proven yet.
     let unproven: UnsafeMutablePointer<UInt8>
+    /// The tail's decompressed memory once it is (`Segment.tailBase`), owned by the proof.
+    let tail: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    /// The most bytes the tail may take decompressed (checked on loading): a damaged or forged
+    /// cache does not make tick allocate more than a bound from its list file's size.
+    let tailLimit: Int
     private(set) var state = State.intact
-    /// How many cold records were proven one by one, by their own checks.
-    private(set) var recordsChecked = 0
     /// Set while rows are rendered on several threads (`Library.renderRows`), when nothing may be
-    /// proven any more (a test build stops if something is): a cold record not proven with its
-    /// area is then proven by its own check alone, which writes nothing, and one that fails it is
-    /// read as an empty record and noted in `context.rowDamage`.
+    /// proven any more: a test build stops if something is.
     var rendering = false
 
-    init(sums: SegmentSums, context: CacheContext) {
+    init(sums: SegmentSums, context: CacheContext, tailLimit: Int) {
         self.sums = sums
         self.context = context
+        self.tailLimit = tailLimit
         unproven = context.flag(SegmentProof.all)
+        tail = context.tailSlot()
     }
+
+    deinit { tail.pointee?.deallocate() }
 
     /// Checks the unproven areas among `areas`. A damaged area is a cache miss: the list is parsed
     /// again and the whole segment replaced by the result in this process's private copy of the
@@ -1116,8 +1125,21 @@ final class SegmentProof: @unchecked Sendable {
     func prove(_ areas: UInt8, of segment: Segment) {
         assert(!rendering, "a row read an area that proveForRows did not prove")
         let areas = areas & (SegmentProof.cold | SegmentProof.text) != 0 ? areas | SegmentProof.cold | SegmentProof.text : areas
+        // The tail is decompressed first; a tail that does not decompress to its length proves
+        // none of its areas.
+        var tailHeld = true
+        if areas & SegmentProof.tailAreas != 0, tail.pointee == nil {
+            if let memory = decompressedTail(of: segment, count: segment.length - segment.coldOffset) {
+                context.lock.withLock {
+                    if tail.pointee == nil { tail.pointee = memory } else { memory.deallocate() }
+                }
+            } else {
+                tailHeld = false
+            }
+        }
         var held: UInt8 = 0
-        for area in SegmentProof.order where areas & area != 0 && unproven.pointee & area != 0 && segment.check(area, against: sums) {
+        for area in SegmentProof.order where areas & area != 0 && unproven.pointee & area != 0
+            && (tailHeld || area & SegmentProof.tailAreas == 0) && segment.check(area, against: sums) {
             held |= area
         }
         context.lock.withLock {
@@ -1128,18 +1150,30 @@ final class SegmentProof: @unchecked Sendable {
                     continue
                 }
                 context.reportDamage()
-                // The mapped cache is read-only until a segment must be replaced.
-                guard MappedFile.allowWrites(segment.base, count: segment.length) else {
+                // The mapped cache is read-only until a segment's head must be replaced; its tail
+                // is replaced in memory of its own (taken zeroed when it did not decompress).
+                let head = segment.coldOffset
+                guard MappedFile.allowWrites(segment.base, count: head) else {
                     preconditionFailure("the system refused to let tick replace a damaged cache segment in its memory")
                 }
                 let memory = UnsafeMutableRawPointer(mutating: segment.base)
+                let tailCount = segment.length - head
+                if tail.pointee == nil {
+                    let fresh = UnsafeMutableRawPointer.allocate(byteCount: max(tailCount, 1), alignment: 16)
+                    fresh.initializeMemory(as: UInt8.self, repeating: 0, count: max(tailCount, 1))
+                    tail.pointee = fresh
+                }
+                let tailMemory = tail.pointee!
                 if let file, let fresh = context.rebuild(file), fresh.count == segment.length,
                    fresh.withUnsafeBytes({ $0.prefix(MemoryLayout<SegmentHeader>.stride).elementsEqual(
                        UnsafeRawBufferPointer(start: segment.base, count: MemoryLayout<SegmentHeader>.stride)) }) {
-                    fresh.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+                    fresh.withUnsafeBytes {
+                        memory.copyMemory(from: $0.baseAddress!, byteCount: head)
+                        tailMemory.copyMemory(from: $0.baseAddress! + head, byteCount: tailCount)
+                    }
                     state = .rebuilt
                 } else {
-                    segment.neutralize(memory)
+                    segment.neutralize(head: memory, tail: tailMemory - head)
                     state = .neutralized
                 }
                 unproven.pointee = 0
@@ -1148,24 +1182,17 @@ final class SegmentProof: @unchecked Sendable {
         }
     }
 
-    /// Task `i`'s cold record `c`, proven with its title: by the record's own check while a quarter
-    /// of the segment's records or fewer were read so (a view that shows a few tasks of each list
-    /// reads those alone), else with all of the segment's records and text (read again, since a
-    /// damaged segment is replaced).
-    func proven(_ c: ColdRecord, at i: Int, of segment: Segment) -> ColdFields {
-        if rendering {
-            if segment.holdsCheck(c, at: i) { return segment.fields(c, of: i) }
-            context.rowDamage.store(true, ordering: .relaxed)
-            return ColdFields.empty
+    /// The tail of `segment` decompressed into new memory of `count` bytes, or nil when its stored
+    /// bytes are not one compressed frame of exactly that many.
+    private func decompressedTail(of segment: Segment, count: Int) -> UnsafeMutableRawPointer? {
+        let stored = UnsafeRawBufferPointer(rebasing: segment.storedBytes[segment.coldOffset...])
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 16)
+        let done = context.withDecompressor { $0.decompress(stored, into: UnsafeMutableRawBufferPointer(start: memory, count: count)) }
+        guard done else {
+            memory.deallocate()
+            return nil
         }
-        let holds = context.lock.withLock {
-            guard recordsChecked <= segment.taskCount / 4, segment.holdsCheck(c, at: i) else { return false }
-            recordsChecked += 1
-            return true
-        }
-        if holds { return segment.fields(c, of: i) }
-        prove(SegmentProof.cold | SegmentProof.text, of: segment)
-        return segment.cold(i)
+        return memory
     }
 }
 

@@ -1,3 +1,4 @@
+import Dispatch
 import TickFormat
 
 /// The persistent cache of parsed lists: mapped into memory and used as it is.
@@ -25,11 +26,14 @@ import TickFormat
 /// checksum checked on loading, and each list's segment carries six more (its head, its hot
 /// records, its ref records, its cold records with its extra records, its text, its folded
 /// records with their folded text), each checked when that area is first used (see `SegmentProof`), so that a view reading
-/// only hot records never reads the rest. A failed check
-/// is a cache miss: the list is parsed again and the cache is written anew.
+/// only hot records never reads the rest. A failed check, or a compressed tail that does not
+/// decompress to exactly its length, is a cache miss: the list is parsed again and the cache is
+/// written anew.
 ///
 /// Layout of each file (native byte order): a header, one directory entry per list, the list
-/// paths, the short-ref lengths of every task, then segments (see `Segment`), 8-byte aligned.
+/// paths, the short-ref lengths of every task, then segments (see `Segment`), each 8-byte aligned
+/// and stored as its head (up to its cold records) followed by its tail compressed (`SegmentTail`);
+/// a directory entry gives the stored length.
 struct ListCache {
     struct Header {
         var magic: UInt64
@@ -78,13 +82,13 @@ struct ListCache {
         static let mustVerify: UInt32 = 2
     }
 
-    /// "TKACHE16" for a base and "TKDELT16" for a delta (checksummed; records name tasks by the refs
+    /// "TKACHE17" for a base and "TKDELT17" for a delta (checksummed; records name tasks by the refs
     /// of FORMAT.md 5.8; hot records mark subtasks, rules, notes and folded text;
     /// ref records hold each task's ref and title length, in 12 bytes; parent records the parent
     /// of each subtask, exactly the tasks marked so; cold records hold where a task's
     /// one run of text starts (it ends where the next task's starts), the lengths of its title,
-    /// tags and `id:` value, its section and depth, with a check of themselves, of where the run
-    /// ends, of their extra record, their ref record, their parent and their title;
+    /// tags and `id:` value, its section and depth, in 12 bytes; each segment's tail (cold records
+    /// to its end) is one Zstandard frame;
     /// extra records hold the `rec:` and `until:` of FORMAT.md 5.10, the scheduled and start
     /// days and repetition phrase of FORMAT.md 11, and the lengths, section and depth too large
     /// for a cold record, for the tasks that have them; segments hold the
@@ -93,8 +97,8 @@ struct ListCache {
     /// lists were read with), mixed with the folding table's fingerprint: the cache holds folded
     /// text, so a build that folds differently does not read it. A cache of an older layout is a
     /// miss.
-    static let magic: UInt64 = 0x3631_4548_4341_4B54 ^ Folding.fingerprint
-    static let deltaMagic: UInt64 = 0x3631_544C_4544_4B54 ^ Folding.fingerprint
+    static let magic: UInt64 = 0x3731_4548_4341_4B54 ^ Folding.fingerprint
+    static let deltaMagic: UInt64 = 0x3731_544C_4544_4B54 ^ Folding.fingerprint
     static let recordLayout = UInt32(MemoryLayout<HotRecord>.stride << 20 | MemoryLayout<RefRecord>.stride << 10
                                      | MemoryLayout<ColdRecord>.stride)
     /// Nanoseconds before the cache's writing during which a change makes an entry racy.
@@ -103,6 +107,29 @@ struct ListCache {
     /// A delta is written while its segments stay within this share of the base (1/8), or this many bytes.
     static let deltaShare = 8
     static let deltaMinimum = 256 << 10
+    /// How many segments are compressed at once, on several threads, before they are written.
+    static let compressedBatch = 512
+
+    /// The most bytes a segment's tail may take decompressed, for a list file of `fileSize` bytes:
+    /// 64 times them, and 64 KiB more. A tail holds 12 bytes for a task of at least 6 (`- [ ]` and
+    /// a line break), 40 more for one that has an extra record, the task's text (never longer
+    /// than the file) and its folded text (at most three times longer).
+    static func tailLimit(fileSize: UInt64) -> Int { Int(min(fileSize, 1 << 40)) * 64 + 64 << 10 }
+
+    /// The compressed tails of `segments` (nil for nil), made on several threads.
+    static func compressedTails(of segments: [Segment?]) -> [[UInt8]?] {
+        // Each thread writes the slots of its own positions only.
+        let results = ResultSlots<[UInt8]>(count: segments.count)
+        let parts = min(8, segments.count)
+        DispatchQueue.concurrentPerform(iterations: parts) { part in
+            let compressor = SegmentTail.Compressor()
+            for n in stride(from: part, to: segments.count, by: parts) {
+                guard let segment = segments[n] else { continue }
+                results[n] = compressor.compress(segment.tailBytes)
+            }
+        }
+        return segments.indices.map { results[$0] }
+    }
 
     /// The folder holding the cache files, and the base's name in it (the delta's is `deltaName`).
     let directory: String
@@ -219,9 +246,10 @@ struct ListCache {
             let start = inBase || !isDelta ? baseRefsEnd : refsEnd
             guard entry.segmentOffset % 8 == 0, entry.segmentOffset >= UInt64(start),
                   entry.segmentOffset <= UInt64(file.length), entry.segmentLength <= UInt64(file.length) - entry.segmentOffset,
-                  case let proof = SegmentProof(sums: entry.sums, context: context),
+                  case let proof = SegmentProof(sums: entry.sums, context: context,
+                                                tailLimit: ListCache.tailLimit(fileSize: entry.size)),
                   let segment = Segment(cached: UnsafeRawPointer(file.base) + Int(entry.segmentOffset),
-                                        length: Int(entry.segmentLength), proof: proof)
+                                        storedLength: Int(entry.segmentLength), proof: proof)
             else {
                 damaged = true
                 entries.append(nil)
@@ -262,21 +290,25 @@ struct ListCache {
         if let base = cached?.base, sound {
             for (k, list) in library.lists.enumerated() {
                 let offset = list.segment.base - base.start
-                if list.segment.proof?.state == .intact, offset >= base.segmentsStart, offset <= base.length - list.segment.length {
+                if list.segment.proof?.state == .intact, offset >= base.segmentsStart,
+                   offset <= base.length - list.segment.storedLength {
                     inBase[k] = offset
                 } else {
-                    deltaBytes += (list.segment.length + 7) / 8 * 8
+                    deltaBytes += (list.segment.storedLength + 7) / 8 * 8
                 }
             }
         }
         let writesDelta = sound && deltaBytes <= max(ListCache.deltaMinimum, cached!.base.length / ListCache.deltaShare)
         if !writesDelta { inBase = inBase.map { _ in nil } }
-        // Every byte written was built in this run or proven against its checksum (a damaged
-        // segment is parsed again first); a segment that could not be is not written at all. A
-        // segment left in the base keeps the checksums it was read with: the next reader proves it.
+        // Every byte written was built in this run, proven against its checksum (a damaged
+        // segment is parsed again first), or is a cached segment copied as it was read (`copied`),
+        // which keeps the checksums it was read with, as one left in the base does: the next reader
+        // proves it. A segment that could not be trusted is not written at all.
         var sums: [SegmentSums] = []
+        var copied = [Bool](repeating: false, count: library.lists.count)
         for (k, list) in library.lists.enumerated() {
-            if inBase[k] != nil, let proof = list.segment.proof {
+            if let proof = list.segment.proof, proof.state == .intact {
+                copied[k] = inBase[k] == nil
                 sums.append(proof.sums)
                 continue
             }
@@ -285,55 +317,82 @@ struct ListCache {
         }
         let refLengths = library.shortRefLengths
         var paths: [UInt8] = []
-        var entries: [Entry] = []
         let entriesOffset = MemoryLayout<Header>.stride
         let pathsOffset = entriesOffset + library.lists.count * MemoryLayout<Entry>.stride
         let pathBytes = library.lists.reduce(0) { $0 + $1.file.path.utf8.count }
         let refsOffset = pathsOffset + pathBytes
-        var offset = (refsOffset + refLengths.count + 7) / 8 * 8
-        for (k, (list, sums)) in zip(library.lists, sums).enumerated() {
-            guard let status = list.file.status else { return }
-            let name = Array(list.file.path.utf8)
-            var flags: UInt32 = verify.contains(list.file.path) ? Entry.mustVerify : 0
-            let segmentOffset: Int
-            if let at = inBase[k] {
-                flags |= Entry.inBase
-                segmentOffset = at
-            } else {
-                segmentOffset = offset
-                offset += (list.segment.length + 7) / 8 * 8
-            }
-            entries.append(Entry(size: UInt64(status.size), modified: status.modified, changed: status.changed,
-                                 inode: status.inode, device: status.device, segmentOffset: UInt64(segmentOffset),
-                                 segmentLength: UInt64(list.segment.length), pathOffset: UInt32(paths.count),
-                                 pathLength: UInt32(name.count), flags: flags, spare: 0, sums: sums))
-            paths.append(contentsOf: name)
+        let headLength = (refsOffset + refLengths.count + 7) / 8 * 8
+        guard library.lists.allSatisfy({ $0.file.status != nil }) else { return }
+        // The head (header, directory, paths, ref lengths) is written last, over zeros at the
+        // start of the file, once the segments' stored lengths are known; the segments are
+        // written from where they are, a batch at a time, so that the cache is never held twice
+        // in memory.
+        var placed = [(offset: Int, length: Int)](repeating: (0, 0), count: library.lists.count)
+        for k in library.lists.indices {
+            if let at = inBase[k] { placed[k] = (at, library.lists[k].segment.storedLength) }
         }
-        // The head (header, directory, paths, ref lengths) in one buffer; the segments are written
-        // straight from where they are, so the cache is never held twice in memory.
-        var head: [UInt8] = []
-        var header = Header(magic: writesDelta ? ListCache.deltaMagic : ListCache.magic, recordStride: ListCache.recordLayout,
-                            segmentHeaderStride: UInt32(MemoryLayout<SegmentHeader>.stride), created: created,
-                            listCount: UInt32(entries.count), taskCount: UInt32(refLengths.count),
-                            fileLength: UInt64(offset), pathsLength: UInt64(paths.count), directorySum: 0,
-                            refsSum: Checksum.of(refLengths), baseSum: writesDelta ? cached!.base.headerSum : 0,
-                            baseLength: writesDelta ? UInt64(cached!.base.length) : 0, settings: settings, headerSum: 0)
-        entries.withUnsafeBytes { head.append(contentsOf: $0) }
-        head.append(contentsOf: paths)
-        header.directorySum = Checksum.of(head)
-        header.headerSum = withUnsafeBytes(of: header) { Checksum.of($0.baseAddress!, count: ListCache.headerSumLength) }
-        withUnsafeBytes(of: header) { head.insert(contentsOf: $0, at: 0) }
-        head.append(contentsOf: refLengths)
-        while head.count % 8 != 0 { head.append(0) }
+        let written = library.lists.indices.filter { inBase[$0] == nil }
         do {
             try folder.replace(writesDelta ? deltaName : name) { (fd, path) throws(IOFailure) in
-                try Posix.writeAll(fd, head, path)
-                let padding = [UInt8](repeating: 0, count: 8)
-                for (k, list) in library.lists.enumerated() where inBase[k] == nil {
-                    try Posix.writeAll(fd, UnsafeRawBufferPointer(start: list.segment.base, count: list.segment.length), path)
-                    let pad = (8 - list.segment.length % 8) % 8
-                    if pad > 0 { try Posix.writeAll(fd, Array(padding[0..<pad]), path) }
+                try Posix.writeAll(fd, [UInt8](repeating: 0, count: headLength), path)
+                var offset = headLength
+                func write(_ bytes: UnsafeRawBufferPointer) throws(IOFailure) {
+                    try Posix.writeAll(fd, bytes, path)
+                    offset += bytes.count
                 }
+                func write(_ bytes: [UInt8]) throws(IOFailure) {
+                    try Posix.writeAll(fd, bytes, path)
+                    offset += bytes.count
+                }
+                var start = 0
+                while start < written.count {
+                    let batch = Array(written[start..<min(start + ListCache.compressedBatch, written.count)])
+                    start += batch.count
+                    let tails = ListCache.compressedTails(of: batch.map { copied[$0] ? nil : library.lists[$0].segment })
+                    for (n, k) in batch.enumerated() {
+                        let segment = library.lists[k].segment
+                        let begin = offset
+                        if copied[k] {
+                            try write(segment.storedBytes)
+                        } else {
+                            try write(UnsafeRawBufferPointer(start: segment.base, count: segment.coldOffset))
+                            try write(tails[n]!)
+                        }
+                        placed[k] = (begin, offset - begin)
+                        let pad = (8 - offset % 8) % 8
+                        if pad > 0 { try write([UInt8](repeating: 0, count: pad)) }
+                    }
+                }
+                var entries: [Entry] = []
+                for (k, (list, sums)) in zip(library.lists, sums).enumerated() {
+                    let status = list.file.status!
+                    let name = Array(list.file.path.utf8)
+                    var flags: UInt32 = verify.contains(list.file.path) ? Entry.mustVerify : 0
+                    if inBase[k] != nil { flags |= Entry.inBase }
+                    entries.append(Entry(size: UInt64(status.size), modified: status.modified, changed: status.changed,
+                                         inode: status.inode, device: status.device, segmentOffset: UInt64(placed[k].offset),
+                                         segmentLength: UInt64(placed[k].length), pathOffset: UInt32(paths.count),
+                                         pathLength: UInt32(name.count), flags: flags, spare: 0, sums: sums))
+                    paths.append(contentsOf: name)
+                }
+                var head: [UInt8] = []
+                var header = Header(magic: writesDelta ? ListCache.deltaMagic : ListCache.magic,
+                                    recordStride: ListCache.recordLayout,
+                                    segmentHeaderStride: UInt32(MemoryLayout<SegmentHeader>.stride), created: created,
+                                    listCount: UInt32(entries.count), taskCount: UInt32(refLengths.count),
+                                    fileLength: UInt64(offset), pathsLength: UInt64(paths.count), directorySum: 0,
+                                    refsSum: Checksum.of(refLengths), baseSum: writesDelta ? cached!.base.headerSum : 0,
+                                    baseLength: writesDelta ? UInt64(cached!.base.length) : 0, settings: settings,
+                                    headerSum: 0)
+                entries.withUnsafeBytes { head.append(contentsOf: $0) }
+                head.append(contentsOf: paths)
+                header.directorySum = Checksum.of(head)
+                header.headerSum = withUnsafeBytes(of: header) { Checksum.of($0.baseAddress!, count: ListCache.headerSumLength) }
+                withUnsafeBytes(of: header) { head.insert(contentsOf: $0, at: 0) }
+                head.append(contentsOf: refLengths)
+                while head.count % 8 != 0 { head.append(0) }
+                precondition(head.count == headLength, "the cache's head changed length while its segments were written")
+                try Posix.writeAll(fd, head, at: 0, path)
             }
         } catch {
             return

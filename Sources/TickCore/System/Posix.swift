@@ -53,6 +53,16 @@ enum Posix {
         }
     }
 
+    /// Writes `bytes` at `offset` in the file, wherever its position is (and leaves the position).
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int, _ path: String) throws(FileSystemError) {
+        var done = 0
+        while done < bytes.count {
+            done += try systemCall(path, "write") {
+                bytes.withUnsafeBytes { raw in Glibc.pwrite(fd, raw.baseAddress! + done, raw.count - done, off_t(offset + done)) }
+            }
+        }
+    }
+
     static func writeAll(_ fd: Int32, _ buffer: UnsafeRawBufferPointer, _ path: String) throws(FileSystemError) {
         var done = 0
         while done < buffer.count {

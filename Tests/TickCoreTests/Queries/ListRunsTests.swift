@@ -131,13 +131,13 @@ extension ListRunsTests {
         return String(decoding: out, as: UTF8.self)
     }
 
-    @Test("rows of a few tasks of each list are proven by their records' own checks as they render; a damaged record is rendered from its file")
-    func rowRecordChecks() throws {
-        // A fifth of each list's tasks: fewer than a quarter, so no list is proven whole.
+    @Test("rows of a few tasks of each list prove each list holding one before they render; a damaged tail is rendered from its file")
+    func rowProofs() throws {
+        // A fifth of each list's tasks, and no row of the last list.
         var ids: [TaskID] = []
         let (dir, folder, files, original, expected) = try Corruption.cachedFolder(
             lists: 70, tasksPerList: 250...350, seed: 37) { uncached in
-            ids = uncached.ids.filter { $0.index % 5 == 2 }
+            ids = uncached.ids.filter { $0.index % 5 == 2 && $0.list < 69 }
             return Self.rendered(ids, of: Self.inRuns(uncached))
         }
         #expect(ids.count >= Library.parallelRows)
@@ -152,27 +152,22 @@ extension ListRunsTests {
         #expect(Self.rendered(ids, of: sound.library) == expected)
         for l in Set(ids.map(\.list)) {
             let proof = try #require(sound.library.lists[l].segment.proof)
-            #expect(proof.unproven.pointee & SegmentProof.hot == 0)
-            #expect(proof.unproven.pointee & (SegmentProof.cold | SegmentProof.refs | SegmentProof.text) != 0)
+            #expect(proof.unproven.pointee == SegmentProof.search)
             #expect(proof.state == .intact)
         }
+        #expect(sound.library.lists[69].segment.isTailCompressed)
 
-        // A damaged check in one row's cold record: the rows are those of the files all the same.
+        // A flipped bit in one row's list's compressed tail: the rows are those of the files all the same.
         var random = SeededRandom(seed: 43)
         for round in 0..<8 {
             let id = try #require(ids.randomElement(using: &random))
-            let segment = sound.library.lists[id.list].segment
-            let at = segment.base - UnsafeRawPointer(sound.mapped.base) + segment.coldOffset
-                + id.index * MemoryLayout<ColdRecord>.stride
-                + MemoryLayout<ColdRecord>.offset(of: \ColdRecord.check)!
+            let tail = Corruption.tail(of: id.list, in: original)
             var damaged = original
-            damaged[at] ^= 1 << UInt8.random(in: 0..<8, using: &random)
+            damaged[Int.random(in: tail, using: &random)] ^= 1 << UInt8.random(in: 0..<8, using: &random)
             let repaired = try load(damaged)
             #expect(Self.rendered(ids, of: repaired.library) == expected, "round \(round)")
             let proof = try #require(repaired.library.lists[id.list].segment.proof)
             #expect(proof.state == .rebuilt, "round \(round)")
-            let damageNoted = proof.context.rowDamage.load(ordering: .relaxed)
-            #expect(!damageNoted)
         }
         withExtendedLifetime(dir) {}  // the lists stay for the damaged segments' parses
     }

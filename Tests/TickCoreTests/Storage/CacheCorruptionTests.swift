@@ -109,7 +109,9 @@ struct CacheCorruptionTests {
         try Posix.writeAll(fd, bytes, "cache")
     }
 
-    /// The byte ranges of a sound cache file that no checksum covers: alignment padding only.
+    /// The byte ranges of a sound cache file that no checksum covers: alignment padding only,
+    /// after the short-ref lengths and after each segment (a segment's own padding is within its
+    /// compressed tail).
     static func padding(of bytes: [UInt8]) -> [Range<Int>] {
         bytes.withUnsafeBytes { raw in
             let base = raw.baseAddress!
@@ -121,8 +123,7 @@ struct CacheCorruptionTests {
             for k in 0..<Int(header.listCount) {
                 let entry = base.loadUnaligned(fromByteOffset: entries + k * MemoryLayout<ListCache.Entry>.stride,
                                                as: ListCache.Entry.self)
-                let start = Int(entry.segmentOffset), segment = Segment(base: base + start, length: Int(entry.segmentLength))
-                ranges += segment.padding.map { (start + $0.lowerBound)..<(start + $0.upperBound) }
+                let start = Int(entry.segmentOffset)
                 ranges.append((start + Int(entry.segmentLength))..<((start + Int(entry.segmentLength) + 7) / 8 * 8))
             }
             return ranges
@@ -191,17 +192,43 @@ struct CacheCorruptionTests {
         #expect(searched.search(["zzz"], includeCompleted: true).isEmpty)
         #expect(searchedProofs.allSatisfy { $0.unproven.pointee == SegmentProof.hot | SegmentProof.refs })
 
-        // Resolving a REF that a task has reads its ref records, and the cold records of none but
-        // the candidates.
+        // Resolving a REF that a task has reads its ref records, and the cold records and text of
+        // none but the lists holding a title whose shape could equal the REF as a title.
         let other = folder.load().library
         let otherProofs = other.lists.compactMap { $0.segment.proof }
-        #expect(other.resolve(ref: other.ref(TaskID(list: 1, index: 2))) == .found(TaskID(list: 1, index: 2)))
-        let untouched = SegmentProof.hot | SegmentProof.cold | SegmentProof.text | SegmentProof.search
-        #expect(otherProofs.allSatisfy { $0.unproven.pointee == untouched })
+        let ref = other.ref(TaskID(list: 1, index: 2))
+        #expect(other.resolve(ref: ref) == .found(TaskID(list: 1, index: 2)))
+        var candidates = 0
+        for (l, (list, proof)) in zip(other.lists, otherProofs).enumerated() where l != 1 {
+            let holdsCandidate = list.segment.refRecords().contains {
+                $0.titleIsASCII ? $0.titleLength == ref.utf8.count
+                    : $0.titleLength > ref.utf8.count && $0.titleLength <= 3 * ref.utf8.count
+            }
+            candidates += holdsCandidate ? 1 : 0
+            let read = holdsCandidate ? 0 : SegmentProof.cold | SegmentProof.text
+            #expect(proof.unproven.pointee == SegmentProof.hot | SegmentProof.search | read, "\(list.file.path)")
+            #expect(list.segment.isTailCompressed == !holdsCandidate, "\(list.file.path)")
+        }
+        #expect(candidates < otherProofs.count - 1)
+        // The list of the task found has its records read whole.
+        #expect(otherProofs[1].unproven.pointee == SegmentProof.search)
     }
 
-    @Test("a row read from a few records proves those alone, and finds a damaged title by the record's own check")
-    func recordChecks() throws {
+    /// Where list `k`'s compressed tail lies in the cache file `bytes`.
+    static func tail(of k: Int, in bytes: [UInt8]) -> Range<Int> {
+        bytes.withUnsafeBytes { raw in
+            let header = raw.loadUnaligned(as: ListCache.Header.self)
+            precondition(k < Int(header.listCount))
+            let entry = raw.loadUnaligned(fromByteOffset: MemoryLayout<ListCache.Header>.stride
+                                              + k * MemoryLayout<ListCache.Entry>.stride, as: ListCache.Entry.self)
+            let start = Int(entry.segmentOffset)
+            let cold = Segment(base: raw.baseAddress! + start, length: 0).coldOffset
+            return (start + cold)..<(start + Int(entry.segmentLength))
+        }
+    }
+
+    @Test("a row read proves its list's records and text at once and leaves the others compressed; a damaged tail or ref is read from the file")
+    func rowProofs() throws {
         let dir = try Self.makeFolder(lists: 2, tasksPerList: 8...8, seed: 3)
         let folder = Self.folder(dir.path)
         let uncached = folder.load(useCache: false).library
@@ -212,34 +239,38 @@ struct CacheCorruptionTests {
         let title = Array(uncached.task(first).title.utf8)
 
         let library = Self.library(folder, files, cache: original)
-        let proof = try #require(library.lists[0].segment.proof)
+        let proofs = library.lists.map { $0.segment.proof }
+        #expect(library.lists.allSatisfy { $0.segment.isTailCompressed })
         #expect(Array(library.rowFields(first).title) == title)
-        #expect(proof.unproven.pointee == SegmentProof.refs | SegmentProof.cold | SegmentProof.text | SegmentProof.search)
-        #expect(proof.recordsChecked == 1)
-        // Past a quarter of the list's records, the rest of the segment is proven at once (but for
-        // the search area, which rows never read).
-        for i in 0..<8 { _ = library.rowFields(TaskID(list: 0, index: i)) }
-        #expect(proof.unproven.pointee == SegmentProof.search)
-        #expect(proof.recordsChecked == 3)
-        #expect(proof.state == .intact)
+        // The search area waits for a search, and the other list was not touched.
+        #expect(proofs[0]?.unproven.pointee == SegmentProof.search)
+        #expect(proofs[1]?.unproven.pointee == SegmentProof.all)
+        #expect(!library.lists[0].segment.isTailCompressed)
+        #expect(library.lists[1].segment.isTailCompressed)
+        #expect(proofs[0]?.state == .intact)
 
-        // The first list's first task's title is the first text of its segment, after the directory.
-        let segmentStart = MemoryLayout<ListCache.Header>.stride
-        let at = try #require((segmentStart..<(original.count - title.count)).first {
-            original[$0..<($0 + title.count)].elementsEqual(title)
-        })
-        var damaged = original
-        damaged[at] ^= 0x01
-        let repaired = Self.library(folder, files, cache: damaged)
-        let repairedProof = try #require(repaired.lists[0].segment.proof)
-        #expect(Array(repaired.rowFields(first).title) == title)
-        #expect(repairedProof.state == .rebuilt)
-        #expect(Self.answer(repaired) == Self.answer(uncached))
+        // The title is not in the file as it is: the tail is compressed.
+        #expect(!(0..<(original.count - title.count)).contains { original[$0..<($0 + title.count)].elementsEqual(title) })
 
-        // The task's ref is in its ref record alone, which the cold record's check covers too.
+        // A flipped bit anywhere in the first list's compressed tail: the list is parsed again.
+        let tail = Self.tail(of: 0, in: original)
+        #expect(tail.count > 16)
+        var random = SeededRandom(seed: 11)
+        for round in 0..<16 {
+            let at = Int.random(in: tail, using: &random)
+            var damaged = original
+            damaged[at] ^= 1 << UInt8.random(in: 0..<8, using: &random)
+            let repaired = Self.library(folder, files, cache: damaged)
+            #expect(Array(repaired.rowFields(first).title) == title, "round \(round)")
+            // A flip that changes only the folded area is found by the search the answer makes.
+            #expect(Self.answer(repaired) == Self.answer(uncached), "round \(round)")
+            #expect(repaired.lists[0].segment.proof?.state == .rebuilt, "round \(round)")
+        }
+
+        // The task's ref is in its ref record, in the stored head: found damaged with its area.
         let hash = uncached.rowFields(first).refHash
         let hashBytes = withUnsafeBytes(of: hash) { Array($0) }
-        let refAt = try #require((segmentStart..<(original.count - 8)).first {
+        let refAt = try #require((0..<(original.count - 8)).first {
             original[$0..<($0 + 8)].elementsEqual(hashBytes)
         })
         #expect(!original[(refAt + 1)...].indices.dropLast(7).contains {
@@ -250,11 +281,10 @@ struct CacheCorruptionTests {
         let reparsed = Self.library(folder, files, cache: wrongRef)
         let reparsedProof = try #require(reparsed.lists[0].segment.proof)
         #expect(reparsed.rowFields(first).refHash == hash)
-        #expect(reparsedProof.recordsChecked == 0)
         #expect(reparsedProof.state == .rebuilt)
     }
 
-    @Test("a search proves the text it reads; a damaged note is read from the file")
+    @Test("a search proves the text it reads; a damaged tail is read from the file")
     func noteChecks() throws {
         let dir = TemporaryFolder()
         try Posix.mkdir(dir.path + "/.tick")
@@ -281,28 +311,73 @@ struct CacheCorruptionTests {
         #expect(proof.unproven.pointee & (SegmentProof.text | SegmentProof.cold | SegmentProof.search) == 0)
         #expect(proof.state == .intact)
 
-        // A flipped bit in the second note's text: the list is parsed again, and the line is the file's.
-        let note = Array("call the plumber about 23".utf8)
-        let at = try #require((0..<(original.count - note.count)).first { original[$0..<($0 + note.count)].elementsEqual(note) })
+        // A flipped bit in the compressed tail, which holds the notes: the list is parsed again, and
+        // the lines are the file's.
+        let tail = Self.tail(of: 0, in: original)
         var damaged = original
-        damaged[at + 5] ^= 0x04
+        damaged[tail.lowerBound + tail.count / 2] ^= 0x04
         let repaired = Self.library(folder, files, cache: damaged)
         #expect(found(repaired) == ["7: call the plumber about 7", "23: call the plumber about 23"])
         #expect(try #require(repaired.lists[0].segment.proof).state == .rebuilt)
     }
 
     /// A segment built from `text`, with `forge` applied to its bytes and checksums that match the
-    /// forged bytes: a cache written to deceive, not damaged by chance.
+    /// forged bytes: a cache written to deceive, not damaged by chance. It is stored as the cache
+    /// stores it (its tail compressed); `memory` holds it.
     static func forged(_ text: String, _ forge: (UnsafeMutableRawPointer, Segment) -> Void)
         -> (segment: Segment, proof: SegmentProof, memory: UnsafeMutableRawPointer) {
         let bytes = Segment.build(Document(bytes: Array(text.utf8)), path: "forged.md")
-        let memory = UnsafeMutableRawPointer.allocate(byteCount: bytes.count, alignment: 8)
-        bytes.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        forge(memory, Segment(base: memory, length: bytes.count))
-        let sums = Segment(base: memory, length: bytes.count).sums()
-        let proof = SegmentProof(sums: sums, context: CacheContext(rebuild: { _ in nil }, damaged: {}))
-        let segment = Segment(cached: memory, length: bytes.count, proof: proof)!
+        let built = UnsafeMutableRawPointer.allocate(byteCount: bytes.count, alignment: 8)
+        defer { built.deallocate() }
+        bytes.withUnsafeBytes { built.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        forge(built, Segment(base: built, length: bytes.count))
+        let plain = Segment(base: built, length: bytes.count)
+        let stored = Array(UnsafeRawBufferPointer(start: built, count: plain.coldOffset))
+            + SegmentTail.Compressor().compress(plain.tailBytes)
+        let memory = UnsafeMutableRawPointer.allocate(byteCount: stored.count, alignment: 8)
+        stored.withUnsafeBytes { memory.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        let proof = SegmentProof(sums: plain.sums(), context: CacheContext(rebuild: { _ in nil }, damaged: {}),
+                                 tailLimit: ListCache.tailLimit(fileSize: UInt64(text.utf8.count)))
+        let segment = Segment(cached: memory, storedLength: stored.count, proof: proof)!
         return (segment, proof, memory)
+    }
+
+    @Test("a segment whose tail would pass the bound from its list file's size is refused on loading, before anything is allocated")
+    func tailBound() throws {
+        let text = "- [ ] one\n  a note\n- [ ] two\n"
+        let bytes = Segment.build(Document(bytes: Array(text.utf8)), path: "bound.md")
+        try bytes.withUnsafeBytes { raw in
+            let plain = Segment(base: raw.baseAddress!, length: raw.count)
+            let stored = Array(UnsafeRawBufferPointer(rebasing: raw[0..<plain.coldOffset]))
+                + SegmentTail.Compressor().compress(plain.tailBytes)
+            let tail = plain.length - plain.coldOffset
+            let context = CacheContext(rebuild: { _ in nil }, damaged: {})
+            try stored.withUnsafeBytes { storedRaw in
+                func segment(limit: Int) -> Segment? {
+                    Segment(cached: storedRaw.baseAddress!, storedLength: storedRaw.count,
+                            proof: SegmentProof(sums: plain.sums(), context: context, tailLimit: limit))
+                }
+                #expect(segment(limit: tail - 1) == nil)
+                let sound = try #require(segment(limit: tail))
+                #expect(sound.string(sound.cold(0).notes) == "a note")
+            }
+            // A header that says its text is 4 GiB long is refused for a list of a few bytes.
+            var huge = stored
+            let textLength = MemoryLayout<SegmentHeader>.offset(of: \SegmentHeader.textLength)!
+            huge.withUnsafeMutableBytes { $0.storeBytes(of: UInt32.max, toByteOffset: textLength, as: UInt32.self) }
+            // Its head's checksum holds, so that the bound alone refuses it: without one, it loads.
+            let (refused, unbounded) = huge.withUnsafeBytes { hugeRaw in
+                var sums = plain.sums()
+                sums.head = Checksum.of(hugeRaw.baseAddress!, count: plain.hotOffset)
+                func segment(limit: Int) -> Segment? {
+                    Segment(cached: hugeRaw.baseAddress!, storedLength: hugeRaw.count,
+                            proof: SegmentProof(sums: sums, context: context, tailLimit: limit))
+                }
+                return (segment(limit: ListCache.tailLimit(fileSize: UInt64(text.utf8.count))), segment(limit: .max))
+            }
+            #expect(refused == nil)
+            #expect(unbounded != nil)
+        }
     }
 
     @Test("a parent record out of bounds, or of a task not marked a subtask, is refused even when its checksums match")
@@ -503,7 +578,7 @@ struct CacheCorruptionTests {
 
     @Test("10,000 seeded random mutations of a larger cache: no crash, and the uncached answer")
     func randomMutations() throws {
-        let (dir, folder, files, original, expected) = try Self.cachedFolder(lists: 3, tasksPerList: 4...12, seed: 11,
+        let (dir, folder, files, original, expected) = try Self.cachedFolder(lists: 4, tasksPerList: 6...14, seed: 11,
                                                                            answer: Self.answer)
         #expect(original.count > 2000)
         var random = SeededRandom(seed: 2026)

@@ -131,7 +131,7 @@ struct CacheDeltaTests {
         let dir = try Damage.makeFolder(lists: 3, tasksPerList: 3...5, seed: 5)
         // A list whose segment alone passes the delta's limit.
         var big = "# Big\n\n"
-        for t in 0..<3_000 { big += "- [ ] task number \(t) with a longer title to fill the text area #tag\(t % 7)\n" }
+        for t in 0..<10_000 { big += "- [ ] task number \(t) with a longer title to fill the text area #tag\(t % 7)\n" }
         try dir.write("big.md", big)
         Self.setTimes(dir.path + "/big.md", seconds: 1_700_000_000)
         let folder = Damage.folder(dir.path)

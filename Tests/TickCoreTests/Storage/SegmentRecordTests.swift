@@ -75,7 +75,7 @@ struct SegmentRecordTests {
             #expect(Self.fields(segment) == expected)
         }
 
-        // From a cache: every record proven with its area, and a few proven by their own checks.
+        // From a cache: every record proven with its area, whether all of them are read or a few.
         let whole = CacheCorruptionTests.forged(Self.wide) { _, _ in }
         defer { whole.memory.deallocate() }
         whole.segment.proveRecordsAndText()
@@ -90,8 +90,7 @@ struct SegmentRecordTests {
             #expect(c.depth == UInt16(document.tasks[i].depth), "task \(i)")
             #expect(Int(c.notes.length) == document.notes[i].utf8.count, "task \(i)")
         }
-        #expect(few.proof.recordsChecked == 10)
-        #expect(few.proof.unproven.pointee & SegmentProof.cold != 0)
+        #expect(few.proof.unproven.pointee & (SegmentProof.cold | SegmentProof.text) == 0)
         #expect(few.proof.state == .intact)
     }
 
@@ -110,7 +109,7 @@ struct SegmentRecordTests {
             defer { pass.memory.deallocate() }
             #expect(pass.segment.searchSpan(0).titleEnd == pass.segment.searchSpan(0).start, "task \(task)")
             #expect(pass.proof.state == .neutralized, "task \(task)")
-            // A read of the one task refuses it by its own check.
+            // A read of the one task proves its area, and refuses it.
             let one = CacheCorruptionTests.forged(text, forge)
             defer { one.memory.deallocate() }
             #expect(one.segment.string(one.segment.cold(task).title) ?? "" == "", "task \(task)")
@@ -124,28 +123,31 @@ struct SegmentRecordTests {
         #expect(sound.proof.state == .intact)
     }
 
-    @Test("a record's own check covers where its task's text ends, which the next record gives")
+    @Test("a record whose text starts past the text's end, or before the record before's, is refused even when the checksums match")
     func forgedRunEnd() throws {
         let text = "- [ ] one\n  first note\n- [ ] two\n  second note\n"
         let stride = MemoryLayout<ColdRecord>.stride
-        func forge(_ memory: UnsafeMutableRawPointer, _ plain: Segment) {
-            // The second task's text starts two bytes later: the first task's notes would grow.
-            let at = plain.coldOffset + stride + MemoryLayout<ColdRecord>.offset(of: \ColdRecord.text)!
-            memory.storeBytes(of: memory.load(fromByteOffset: at, as: UInt32.self) + 2, toByteOffset: at, as: UInt32.self)
+        let textField = MemoryLayout<ColdRecord>.offset(of: \ColdRecord.text)!
+        // The second task's text starts past the text's end; then the first task's starts after
+        // the second's, so that the first task's run would end before it starts.
+        let forgeries: [(task: Int, start: (UInt32, UInt32) -> UInt32)] = [
+            (1, { _, length in length + 1 }),
+            (0, { start, _ in start + 12 }),
+        ]
+        for (task, start) in forgeries {
+            func forge(_ memory: UnsafeMutableRawPointer, _ plain: Segment) {
+                let at = plain.coldOffset + task * stride + textField
+                let was = memory.load(fromByteOffset: at, as: UInt32.self)
+                memory.storeBytes(of: start(was, plain.header.textLength), toByteOffset: at, as: UInt32.self)
+            }
+            let one = CacheCorruptionTests.forged(text, forge)
+            defer { one.memory.deallocate() }
+            #expect(one.segment.cold(0).notes.length == 0, "task \(task)")
+            #expect(one.proof.state == .neutralized, "task \(task)")
         }
-        // While rows are rendered, a record is proven by its own check alone: the first task's
-        // fails, though its own bytes are as built, and it reads as empty.
-        let one = CacheCorruptionTests.forged(text, forge)
-        defer { one.memory.deallocate() }
-        one.proof.rendering = true
-        #expect(one.segment.cold(0).notes.length == 0)
-        let damaged = one.proof.context.rowDamage.load(ordering: .relaxed)
-        #expect(damaged)
         let sound = CacheCorruptionTests.forged(text) { _, _ in }
         defer { sound.memory.deallocate() }
-        sound.proof.rendering = true
-        #expect(sound.segment.cold(0).notes.length == UInt32("first note".utf8.count))
-        let soundDamaged = sound.proof.context.rowDamage.load(ordering: .relaxed)
-        #expect(!soundDamaged)
+        #expect(sound.segment.string(sound.segment.cold(0).notes) == "first note")
+        #expect(sound.proof.state == .intact)
     }
 }
