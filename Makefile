@@ -1,7 +1,7 @@
 # tick: build, test, install and demo.
 #
 # Every target that compiles depends on `deps`, which installs the C libraries tick
-# builds against (Debian's libcmark-dev and libzstd-dev) when they are missing. On a machine that has
+# builds against (Debian's libcmark-dev and liblz4-dev) when they are missing. On a machine that has
 # them, `deps` does nothing but one pkg-config check.
 
 SWIFT ?= swift
@@ -43,12 +43,12 @@ deps:
 	@command -v $(SWIFT) >/dev/null 2>&1 || { \
 		echo "make: '$(SWIFT)' not found: install a Swift 6 toolchain (swift.org) and put its usr/bin on PATH" >&2; \
 		exit 1; }
-	@if ! pkg-config --exists libcmark libzstd 2>/dev/null; then \
-		echo "make: installing libcmark-dev, libzstd-dev and pkg-config"; \
+	@if ! pkg-config --exists libcmark liblz4 2>/dev/null; then \
+		echo "make: installing libcmark-dev, liblz4-dev and pkg-config"; \
 		$(APT_INSTALL) update && \
-		$(APT_INSTALL) install -y --no-install-recommends libcmark-dev libzstd-dev pkg-config && \
-		pkg-config --exists libcmark libzstd || { \
-			echo "make: pkg-config still cannot find libcmark or libzstd after installing them" >&2; \
+		$(APT_INSTALL) install -y --no-install-recommends libcmark-dev liblz4-dev pkg-config && \
+		pkg-config --exists libcmark liblz4 || { \
+			echo "make: pkg-config still cannot find libcmark or liblz4 after installing them" >&2; \
 			exit 1; }; \
 	fi
 

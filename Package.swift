@@ -16,14 +16,14 @@ let package = Package(
         ),
         // The cache compresses each list's cold records and text (`ListCache`).
         .systemLibrary(
-            name: "CZstd",
-            pkgConfig: "libzstd",
-            providers: [.apt(["libzstd-dev"])]
+            name: "CLz4",
+            pkgConfig: "liblz4",
+            providers: [.apt(["liblz4-dev"])]
         ),
         .target(name: "CTickSystem"),
         .target(name: "CCmarkArena", dependencies: ["CCmark"]),
         .target(name: "TickFormat", dependencies: ["CCmark", "CCmarkArena"]),
-        .target(name: "TickCore", dependencies: ["TickFormat", "CTickSystem", "CZstd"]),
+        .target(name: "TickCore", dependencies: ["TickFormat", "CTickSystem", "CLz4"]),
         // MemberImportVisibility: the CLI sees only what TickCore declares, not members that
         // TickFormat's extensions would otherwise leak through it.
         .executableTarget(name: "tick", dependencies: ["TickCore"],

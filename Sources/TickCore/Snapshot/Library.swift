@@ -167,27 +167,19 @@ struct ColdFields {
     }
 }
 
-/// What a pass over every task of a list reads beside the hot records: the task's ref, and the
-/// title's shape that resolving a REF filters on. Small, so that such a pass proves and reads 12
-/// bytes a task rather than the cold records (whose checks cover these records for the reads of
-/// one task). The ref is kept in two halves, so that the records need only 4-byte alignment.
+/// What a pass over every task of a list reads beside the hot records: the task's ref, in 8
+/// bytes, so that such a pass proves and reads those alone rather than the compressed tail. The
+/// ref is kept in two halves, so that the records need only 4-byte alignment.
 struct RefRecord {
     var refLow: UInt32
     var refHigh: UInt32
-    var titleShape: UInt32     // the title's length in bytes, with 1 << 31 when a byte is beyond ASCII
 
-    init(refHash: UInt64, title: some Collection<UInt8>) {
+    init(refHash: UInt64) {
         refLow = UInt32(truncatingIfNeeded: refHash)
         refHigh = UInt32(truncatingIfNeeded: refHash >> 32)
-        // The bytes' union has its high bit when any byte is beyond ASCII: one pass over a
-        // contiguous title (a string's bytes are), without a branch per byte.
-        let union = title.withContiguousStorageIfAvailable { $0.reduce(0, |) } ?? title.reduce(0, |)
-        titleShape = UInt32(clamping: min(title.count, Int(Int32.max))) | (union < 0x80 ? 0 : 1 << 31)
     }
 
     var refHash: UInt64 { UInt64(refHigh) << 32 | UInt64(refLow) }
-    var titleLength: Int { Int(titleShape & ~(1 << 31)) }
-    var titleIsASCII: Bool { titleShape & 1 << 31 == 0 }
 }
 
 /// A subtask's parent: kept after the ref records, one for each task whose hot record marks it a
@@ -300,18 +292,15 @@ struct SegmentHeader {
     var contentSum: UInt64
 }
 
-/// The checksums of a segment's six areas, as the cache keeps them.
+/// The checksums of a segment's areas before its tail, as the cache keeps them. The tail (cold
+/// and extra records, text, folded records and folded text) is stored compressed behind a
+/// checksum of its own (`SegmentTail`), checked before it is decompressed.
 struct SegmentSums: Equatable {
     /// The header, the section refs and the names' text that follows them, up to the hot records
     /// (`Segment.headSum`): what a list's name and a row's section read.
     var head: UInt64
     var hot: UInt64
     var refs: UInt64
-    /// The cold records and the extra records.
-    var cold: UInt64
-    var text: UInt64
-    /// The folded records and the folded text.
-    var search: UInt64
 }
 
 /// One list's block: header, section refs, the names' text (padded to 8 bytes), hot records, ref
@@ -721,10 +710,7 @@ struct Segment: @unchecked Sendable {
     func sums() -> SegmentSums {
         SegmentSums(head: headSum(),
                     hot: Checksum.of(base + hotOffset, count: refsOffset - hotOffset),
-                    refs: Checksum.of(base + refsOffset, count: coldOffset - refsOffset),
-                    cold: Checksum.of(tailBase + coldOffset, count: textOffset - coldOffset),
-                    text: Checksum.of(tailBase + textOffset, count: Int(header.textLength)),
-                    search: Checksum.of(tailBase + foldedRecordsOffset, count: end - foldedRecordsOffset))
+                    refs: Checksum.of(base + refsOffset, count: coldOffset - refsOffset))
     }
 
     /// The checksums to write to a new cache: every area proven first (a damaged one is parsed
@@ -735,7 +721,8 @@ struct Segment: @unchecked Sendable {
         return proof.state == .intact ? proof.sums : proof.state == .rebuilt ? sums() : nil
     }
 
-    /// Whether `area` holds what its checksum says, and every index and length in it is in bounds.
+    /// Whether `area` holds what its checksum says (the areas of the tail were proven by the tail's
+    /// own, `SegmentTail`), and every index and length in it is in bounds.
     fileprivate func check(_ area: UInt8, against sums: SegmentSums) -> Bool {
         switch area {
         case SegmentProof.hot:
@@ -760,7 +747,6 @@ struct Segment: @unchecked Sendable {
             }
             return marked == Int(header.subtaskCount)
         case SegmentProof.cold:
-            guard Checksum.of(tailBase + coldOffset, count: textOffset - coldOffset) == sums.cold else { return false }
             // Extra records in task order, of tasks the list has; cold records in bounds and in task
             // order, which a search's pass over the text relies on.
             let extras = Int(header.extraCount)
@@ -786,7 +772,6 @@ struct Segment: @unchecked Sendable {
             return k == extras
         case SegmentProof.search:
             let tailBase = self.tailBase
-            guard Checksum.of(tailBase + foldedRecordsOffset, count: end - foldedRecordsOffset) == sums.search else { return false }
             // Of tasks the list has, in task order, dividing the folded text exactly.
             var length: UInt64 = 0, next: UInt32 = 0
             func isFolded(_ i: Int) -> Bool {
@@ -806,7 +791,8 @@ struct Segment: @unchecked Sendable {
             for i in 0..<taskCount where isFolded(i) { marked += 1 }
             return marked == foldedCount && length == UInt64(header.foldedLength)
         default:
-            return Checksum.of(tailBase + textOffset, count: Int(header.textLength)) == sums.text
+            // The text: any bytes, held once the tail decompressed (its checksum held).
+            return true
         }
     }
 
@@ -816,7 +802,7 @@ struct Segment: @unchecked Sendable {
         for i in 0..<taskCount {
             memory.storeBytes(of: HotRecord(dueDay: .min, doneDay: .min, line: 0, dueMinutes: -1, flags: 1, priority: 0),
                               toByteOffset: hotOffset + i * MemoryLayout<HotRecord>.stride, as: HotRecord.self)
-            memory.storeBytes(of: RefRecord(refHash: 0, title: []),
+            memory.storeBytes(of: RefRecord(refHash: 0),
                               toByteOffset: refsOffset + i * MemoryLayout<RefRecord>.stride, as: RefRecord.self)
             var empty = ColdRecord.empty
             empty.text = header.textLength
@@ -936,7 +922,7 @@ struct Segment: @unchecked Sendable {
                     | (task.parent != nil ? 8 : 0) | (task.recurrence != nil ? 16 : 0) | (notes.isEmpty ? 0 : 32)
                     | (isFolded ? 128 : 0),
                 priority: UInt8(task.priority.rawValue)))
-            let ref = RefRecord(refHash: names[i].hash, title: task.title.utf8)
+            let ref = RefRecord(refHash: names[i].hash)
             refs.append(ref)
             if parent >= 0 { parents.append(ParentRecord(task: UInt32(i), parent: UInt32(parent))) }
             var c = ColdRecord(text: UInt32(start), titleLength: 0, section: 0, tagsLength: 0,
@@ -1183,11 +1169,12 @@ final class SegmentProof: @unchecked Sendable {
     }
 
     /// The tail of `segment` decompressed into new memory of `count` bytes, or nil when its stored
-    /// bytes are not one compressed frame of exactly that many.
+    /// bytes do not decompress to exactly that many (`SegmentTail`).
     private func decompressedTail(of segment: Segment, count: Int) -> UnsafeMutableRawPointer? {
         let stored = UnsafeRawBufferPointer(rebasing: segment.storedBytes[segment.coldOffset...])
         let memory = UnsafeMutableRawPointer.allocate(byteCount: max(count, 1), alignment: 16)
-        let done = context.withDecompressor { $0.decompress(stored, into: UnsafeMutableRawBufferPointer(start: memory, count: count)) }
+        let done = context.withDecompressor { $0.decompress(stored, into: UnsafeMutableRawBufferPointer(start: memory, count: count),
+                                                                 records: segment.taskCount) }
         guard done else {
             memory.deallocate()
             return nil
@@ -1686,19 +1673,17 @@ public struct Library: Sendable {
         var exact: [TaskID] = []
         for (l, list) in lists.enumerated() {
             for i in 0..<list.taskCount {
-                let shape = list.segment.refRecord(i)
-                let length = shape.titleLength
-                // An ASCII text equals an ASCII title of its length only, byte for byte (ignoring A-Z
-                // case); a title with other characters is longer than what it lowers to, or stays
-                // non-ASCII. The title is read only when its shape allows a match.
-                let fits = shape.titleIsASCII ? length == needle.count : length > needle.count && length <= longest
-                if asciiNeedle, !fits { continue }
                 let title = list.segment.title(of: list.segment.cold(i))
-                if asciiNeedle, length == needle.count {
-                    if Self.equalIgnoringASCIICase(title, needle) { exact.append(TaskID(list: l, index: i)) }
-                    continue
+                // An ASCII text equals an ASCII title of its length only, byte for byte (ignoring
+                // A-Z case); a title with other characters is longer than what it lowers to, or
+                // stays non-ASCII.
+                if asciiNeedle {
+                    if title.count == needle.count {
+                        if Self.equalIgnoringASCIICase(title, needle) { exact.append(TaskID(list: l, index: i)) }
+                        continue
+                    }
+                    if title.count < needle.count || title.count > longest || Self.isASCII(title) { continue }
                 }
-                if asciiNeedle, Self.isASCII(title) { continue }
                 if Array(String(decoding: title, as: UTF8.self).lowercased().utf8) == needle {
                     exact.append(TaskID(list: l, index: i))
                 }
@@ -1724,7 +1709,6 @@ public struct Library: Sendable {
         let asciiNeedle = needle.allSatisfy { $0 < 0x80 }
         var containing: [TaskID] = []
         for (l, list) in lists.enumerated() {
-            list.segment.proveRecordsAndText()
             for i in 0..<list.taskCount {
                 let title = list.segment.title(of: list.segment.cold(i))
                 if asciiNeedle, title.allSatisfy({ $0 < 0x80 }) {

@@ -23,11 +23,11 @@ import TickFormat
 /// Both files are untrusted input. They are used only when they are regular files reached without
 /// a symbolic link (`StateFolder`); every count, offset and length in them is checked against the
 /// mapped size before use; the header, the directory and the short-ref lengths each carry a
-/// checksum checked on loading, and each list's segment carries six more (its head, its hot
-/// records, its ref records, its cold records with its extra records, its text, its folded
-/// records with their folded text), each checked when that area is first used (see `SegmentProof`), so that a view reading
-/// only hot records never reads the rest. A failed check, or a compressed tail that does not
-/// decompress to exactly its length, is a cache miss: the list is parsed again and the cache is
+/// checksum checked on loading, and each list's segment carries four more (of its head, its hot
+/// records, its ref records, and its compressed tail), each checked when that area is first used
+/// (see `SegmentProof`), so that a view reading only hot records never reads the rest; the
+/// records of each area are checked against the list's counts then too. A failed check, or a
+/// compressed tail that does not decompress to exactly its length, is a cache miss: the list is parsed again and the cache is
 /// written anew.
 ///
 /// Layout of each file (native byte order): a header, one directory entry per list, the list
@@ -82,13 +82,13 @@ struct ListCache {
         static let mustVerify: UInt32 = 2
     }
 
-    /// "TKACHE17" for a base and "TKDELT17" for a delta (checksummed; records name tasks by the refs
+    /// "TKACHE18" for a base and "TKDELT18" for a delta (checksummed; records name tasks by the refs
     /// of FORMAT.md 5.8; hot records mark subtasks, rules, notes and folded text;
-    /// ref records hold each task's ref and title length, in 12 bytes; parent records the parent
+    /// ref records hold each task's ref, in 8 bytes; parent records the parent
     /// of each subtask, exactly the tasks marked so; cold records hold where a task's
     /// one run of text starts (it ends where the next task's starts), the lengths of its title,
     /// tags and `id:` value, its section and depth, in 12 bytes; each segment's tail (cold records
-    /// to its end) is one Zstandard frame;
+    /// to its end) is one LZ4 block, its cold records stored as byte planes (`SegmentTail`);
     /// extra records hold the `rec:` and `until:` of FORMAT.md 5.10, the scheduled and start
     /// days and repetition phrase of FORMAT.md 11, and the lengths, section and depth too large
     /// for a cold record, for the tasks that have them; segments hold the
@@ -97,8 +97,8 @@ struct ListCache {
     /// lists were read with), mixed with the folding table's fingerprint: the cache holds folded
     /// text, so a build that folds differently does not read it. A cache of an older layout is a
     /// miss.
-    static let magic: UInt64 = 0x3731_4548_4341_4B54 ^ Folding.fingerprint
-    static let deltaMagic: UInt64 = 0x3731_544C_4544_4B54 ^ Folding.fingerprint
+    static let magic: UInt64 = 0x3831_4548_4341_4B54 ^ Folding.fingerprint
+    static let deltaMagic: UInt64 = 0x3831_544C_4544_4B54 ^ Folding.fingerprint
     static let recordLayout = UInt32(MemoryLayout<HotRecord>.stride << 20 | MemoryLayout<RefRecord>.stride << 10
                                      | MemoryLayout<ColdRecord>.stride)
     /// Nanoseconds before the cache's writing during which a change makes an entry racy.
@@ -125,7 +125,7 @@ struct ListCache {
             let compressor = SegmentTail.Compressor()
             for n in stride(from: part, to: segments.count, by: parts) {
                 guard let segment = segments[n] else { continue }
-                results[n] = compressor.compress(segment.tailBytes)
+                results[n] = compressor.compress(segment.tailBytes, records: segment.taskCount)
             }
         }
         return segments.indices.map { results[$0] }

@@ -2,7 +2,7 @@ import Testing
 import TickFormat
 @testable import TickCore
 
-/// A segment's cold records are 16 bytes: a title of up to 65,535 bytes, tags of up to 255, 65,534
+/// A segment's cold records are 12 bytes: a title of up to 65,535 bytes, tags of up to 255, 65,534
 /// sections and a depth of 255. A task beyond any of them keeps its values in an extra record, and
 /// reads back whole, from a segment built here and from one read from a cache.
 @Suite("Segment records")

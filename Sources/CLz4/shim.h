@@ -1,0 +1,6 @@
+#ifndef TICK_CLZ4_SHIM_H
+#define TICK_CLZ4_SHIM_H
+
+#include <lz4.h>
+
+#endif
