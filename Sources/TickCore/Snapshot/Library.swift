@@ -290,6 +290,21 @@ struct SegmentHeader {
     /// is used when its file still holds these bytes.
     var contentLength: UInt64
     var contentSum: UInt64
+    /// The lengths of the list's titles, for resolving a REF as a title without decompressing
+    /// the tail of a list that cannot hold it: bit n for a title of n bytes (bit 63 for 63 or
+    /// more), in `asciiTitleLengths` for a title all ASCII, in `otherTitleLengths` for the rest.
+    var asciiTitleLengths: UInt64 = 0
+    var otherTitleLengths: UInt64 = 0
+
+    static func lengthBit(_ length: Int) -> UInt64 { 1 << UInt64(min(length, 63)) }
+
+    /// Whether the list may hold a title that lowers to `length` bytes of ASCII: an ASCII title of
+    /// that length, or another one longer but at most three times it (lowering never removes a
+    /// character, and only a three-byte one, the Kelvin sign, becomes one ASCII byte).
+    func mayHoldTitle(loweringToASCII length: Int) -> Bool {
+        let longer = (SegmentHeader.lengthBit(3 * length) << 1 &- 1) & ~(SegmentHeader.lengthBit(length + 1) &- 1)
+        return asciiTitleLengths & SegmentHeader.lengthBit(length) != 0 || otherTitleLengths & longer != 0
+    }
 }
 
 /// The checksums of a segment's areas before its tail, as the cache keeps them. The tail (cold
@@ -852,6 +867,7 @@ struct Segment: @unchecked Sendable {
         var names = Ref.names(path: path, document: document)
         var open: UInt32 = 0
         var foldedText: [UInt8] = []
+        var asciiTitleLengths: UInt64 = 0, otherTitleLengths: UInt64 = 0
         for i in 0..<count {
             let task = document.tasks[i]
             var section: Int32 = -1
@@ -899,6 +915,11 @@ struct Segment: @unchecked Sendable {
             // A cold record holds a title of up to 65,535 bytes, tags of up to 255, 65,534 sections
             // and a depth of 255; the extra record holds the rest.
             let titleLength = titleEnd - start, tagsLength = tagsEnd - titleEnd, depth = UInt16(clamping: task.depth)
+            if !isFolded || text[start..<titleEnd].allSatisfy({ $0 < 0x80 }) {
+                asciiTitleLengths |= SegmentHeader.lengthBit(titleLength)
+            } else {
+                otherTitleLengths |= SegmentHeader.lengthBit(titleLength)
+            }
             let wide = titleLength > Int(UInt16.max) || tagsLength > Int(UInt8.max) || section >= Int32(UInt16.max)
                 || depth > UInt8.max
             var extra: ExtraRecord? = nil
@@ -951,6 +972,8 @@ struct Segment: @unchecked Sendable {
                                    contentLength: UInt64(document.bytes.count), contentSum: Checksum.of(document.bytes))
         var sized = header
         sized.namesLength = UInt32(headNames.count)
+        sized.asciiTitleLengths = asciiTitleLengths
+        sized.otherTitleLengths = otherTitleLengths
         _ = consume document
         names = []
 
@@ -1671,7 +1694,9 @@ public struct Library: Sendable {
         // removes a character, and only a three-byte one (the Kelvin sign) becomes one ASCII byte.
         let longest = asciiNeedle ? 3 * needle.count : Int.max
         var exact: [TaskID] = []
-        for (l, list) in lists.enumerated() {
+        // A list whose titles' lengths rule out an ASCII needle is skipped: its tail is not read.
+        for (l, list) in lists.enumerated()
+        where !asciiNeedle || list.segment.header.mayHoldTitle(loweringToASCII: needle.count) {
             for i in 0..<list.taskCount {
                 let title = list.segment.title(of: list.segment.cold(i))
                 // An ASCII text equals an ASCII title of its length only, byte for byte (ignoring

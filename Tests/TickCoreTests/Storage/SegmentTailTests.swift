@@ -1,4 +1,5 @@
 import Testing
+import TickFormat
 @testable import TickCore
 
 /// A segment's tail as the cache stores it (`SegmentTail`): the cold records as byte planes with
@@ -87,5 +88,44 @@ struct SegmentTailTests {
         #expect(!decompress(stored, count: bytes.count, records: bytes.count / 12 + 1))
         #expect(!decompress(Array(stored.prefix(SegmentTail.prefix)), count: 0, records: 0))
         #expect(decompress(stored, count: bytes.count))
+    }
+}
+
+/// The title lengths a segment's header keeps, so that resolving a REF as a title skips the lists
+/// that cannot hold it without decompressing their tails.
+@Suite("Title lengths in a segment's header")
+struct TitleLengthTests {
+    static func header(_ text: String) -> SegmentHeader {
+        let bytes = Segment.build(Document(bytes: Array(text.utf8)), path: "lengths.md")
+        return bytes.withUnsafeBytes { Segment(base: $0.baseAddress!, length: $0.count).header }
+    }
+
+    @Test("ASCII titles by their length, others apart; 63 bytes or more share the last bit")
+    func masks() {
+        let long = String(repeating: "x", count: 70)
+        let header = Self.header("- [ ] ab\n- [ ] \u{212A}\n- [ ] \(long)\n- [ ] caf\u{E9}\n")
+        #expect(header.asciiTitleLengths == UInt64(1) << 2 | UInt64(1) << 63)
+        // The Kelvin sign is 3 bytes; "café" 5.
+        #expect(header.otherTitleLengths == UInt64(1) << 3 | UInt64(1) << 5)
+    }
+
+    @Test("a list may hold a title lowering to n ASCII bytes: an ASCII one of n, or another of n + 1 to 3n")
+    func mayHold() {
+        let header = Self.header("- [ ] ab\n- [ ] \u{212A}\n")
+        #expect(header.mayHoldTitle(loweringToASCII: 2))
+        #expect(!header.mayHoldTitle(loweringToASCII: 3))
+        // "K" (3 bytes) lowers to "k".
+        #expect(header.mayHoldTitle(loweringToASCII: 1))
+        #expect(!header.mayHoldTitle(loweringToASCII: 0))
+        #expect(!header.mayHoldTitle(loweringToASCII: 4))
+        let longer = Self.header("- [ ] \u{212A}\u{212A}\u{212A}\u{212A}\n")  // 12 bytes
+        #expect(!longer.mayHoldTitle(loweringToASCII: 3))
+        #expect(longer.mayHoldTitle(loweringToASCII: 4))
+        #expect(longer.mayHoldTitle(loweringToASCII: 11))
+        #expect(!longer.mayHoldTitle(loweringToASCII: 12))
+        let long = Self.header("- [ ] \(String(repeating: "y", count: 90))\n")
+        #expect(long.mayHoldTitle(loweringToASCII: 90))
+        #expect(long.mayHoldTitle(loweringToASCII: 63))
+        #expect(!long.mayHoldTitle(loweringToASCII: 62))
     }
 }
