@@ -109,6 +109,8 @@ struct ListCache {
     static let deltaMinimum = 256 << 10
     /// How many segments are compressed at once, on several threads, before they are written.
     static let compressedBatch = 512
+    /// About how many bytes of segments are written at once.
+    static let writeChunk = 1 << 20
 
     /// The most bytes a segment's tail may take decompressed, for a list file of `fileSize` bytes:
     /// 64 times them, and 64 KiB more. A tail holds 12 bytes for a task of at least 6 (`- [ ]` and
@@ -336,12 +338,32 @@ struct ListCache {
             try folder.replace(writesDelta ? deltaName : name) { (fd, path) throws(IOFailure) in
                 try Posix.writeAll(fd, [UInt8](repeating: 0, count: headLength), path)
                 var offset = headLength
+                // Segments are gathered into writes of about 1 MiB, rather than a few small ones a list.
+                var pending: [UInt8] = []
+                pending.reserveCapacity(ListCache.writeChunk + (64 << 10))
+                func flush() throws(IOFailure) {
+                    guard !pending.isEmpty else { return }
+                    try Posix.writeAll(fd, pending, path)
+                    pending.removeAll(keepingCapacity: true)
+                }
                 func write(_ bytes: UnsafeRawBufferPointer) throws(IOFailure) {
-                    try Posix.writeAll(fd, bytes, path)
+                    if bytes.count >= ListCache.writeChunk {
+                        try flush()
+                        try Posix.writeAll(fd, bytes, path)
+                    } else {
+                        pending.append(contentsOf: bytes)
+                        if pending.count >= ListCache.writeChunk { try flush() }
+                    }
                     offset += bytes.count
                 }
                 func write(_ bytes: [UInt8]) throws(IOFailure) {
-                    try Posix.writeAll(fd, bytes, path)
+                    if bytes.count >= ListCache.writeChunk {
+                        try flush()
+                        try Posix.writeAll(fd, bytes, path)
+                    } else {
+                        pending.append(contentsOf: bytes)
+                        if pending.count >= ListCache.writeChunk { try flush() }
+                    }
                     offset += bytes.count
                 }
                 var start = 0
@@ -363,6 +385,7 @@ struct ListCache {
                         if pad > 0 { try write([UInt8](repeating: 0, count: pad)) }
                     }
                 }
+                try flush()
                 var entries: [Entry] = []
                 for (k, (list, sums)) in zip(library.lists, sums).enumerated() {
                     let status = list.file.status!
