@@ -346,25 +346,25 @@ struct ListCache {
                     try Posix.writeAll(fd, pending, path)
                     pending.removeAll(keepingCapacity: true)
                 }
-                func write(_ bytes: UnsafeRawBufferPointer) throws(IOFailure) {
-                    if bytes.count >= ListCache.writeChunk {
+                /// Counts `count` bytes as written: a large piece is written as it is, after what is
+                /// pending; a small one is gathered (`gather`).
+                func place(_ count: Int, whole: () throws(IOFailure) -> Void, gather: () -> Void) throws(IOFailure) {
+                    if count >= ListCache.writeChunk {
                         try flush()
-                        try Posix.writeAll(fd, bytes, path)
+                        try whole()
                     } else {
-                        pending.append(contentsOf: bytes)
+                        gather()
                         if pending.count >= ListCache.writeChunk { try flush() }
                     }
-                    offset += bytes.count
+                    offset += count
+                }
+                func write(_ bytes: UnsafeRawBufferPointer) throws(IOFailure) {
+                    try place(bytes.count, whole: { () throws(IOFailure) in try Posix.writeAll(fd, bytes, path) },
+                              gather: { pending.append(contentsOf: bytes) })
                 }
                 func write(_ bytes: [UInt8]) throws(IOFailure) {
-                    if bytes.count >= ListCache.writeChunk {
-                        try flush()
-                        try Posix.writeAll(fd, bytes, path)
-                    } else {
-                        pending.append(contentsOf: bytes)
-                        if pending.count >= ListCache.writeChunk { try flush() }
-                    }
-                    offset += bytes.count
+                    try place(bytes.count, whole: { () throws(IOFailure) in try Posix.writeAll(fd, bytes, path) },
+                              gather: { pending.append(contentsOf: bytes) })
                 }
                 var start = 0
                 while start < written.count {

@@ -47,6 +47,31 @@ struct ListCacheTests {
         #expect(cached.library.task(TaskID(list: 0, index: 0)).done)
     }
 
+    @Test("a cache written in gathered pieces and one piece larger than them reads back as an uncached scan")
+    func largeCache() throws {
+        let dir = TemporaryFolder()
+        try Posix.mkdir(dir.path + "/.tick")
+        var random = SeededRandom(seed: 21)
+        func words(_ count: Int) -> String {
+            (0..<count).map { _ in String((0..<6).map { _ in Character(UnicodeScalar(UInt8.random(in: 0x61...0x7A, using: &random))) }) }
+                .joined(separator: " ")
+        }
+        // Small lists first, so that pieces are pending when the large one comes; its note of
+        // random words compresses to more than a write's gathered size (`ListCache.writeChunk`).
+        for l in 0..<40 {
+            try dir.write("l\(l).md", (0..<30).map { "- [ ] \(words(3)) plumber \($0)\n  \(words(8))\n" }.joined())
+        }
+        try dir.write("zz-large.md", "- [ ] the large one\n" + (0..<30_000).map { _ in "  \(words(8))\n" }.joined())
+        for name in (0..<40).map({ "l\($0).md" }) + ["zz-large.md"] { setTimes(dir.path + "/" + name, seconds: 1_700_000_000) }
+        _ = folder(dir.path).load()
+        let cached = folder(dir.path).load()
+        let large = try #require(cached.library.lists.last?.segment)
+        #expect(large.storedLength > ListCache.writeChunk)
+        #expect(cached.library.lists.allSatisfy { $0.segment.proof?.state == .intact })
+        #expect(answer(cached.library) == answer(folder(dir.path).load(useCache: false).library))
+        #expect(cached.library.lists.allSatisfy { $0.segment.proof?.state == .intact })
+    }
+
     @Test("lists added and removed behind tick's back show up at once")
     func addedAndRemoved() throws {
         let dir = TemporaryFolder()
