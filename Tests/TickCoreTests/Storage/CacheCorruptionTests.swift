@@ -360,13 +360,15 @@ struct CacheCorruptionTests {
             let tail = plain.length - plain.coldOffset
             let context = CacheContext(rebuild: { _ in nil }, damaged: {})
             try stored.withUnsafeBytes { storedRaw in
-                func segment(limit: Int) -> Segment? {
-                    Segment(cached: storedRaw.baseAddress!, storedLength: storedRaw.count,
-                            proof: SegmentProof(sums: plain.sums(), context: context, tailLimit: limit))
+                // A segment does not retain its proof: each proof is kept here while its segment is read.
+                func segment(limit: Int) -> (Segment?, SegmentProof) {
+                    let proof = SegmentProof(sums: plain.sums(), context: context, tailLimit: limit)
+                    return (Segment(cached: storedRaw.baseAddress!, storedLength: storedRaw.count, proof: proof), proof)
                 }
-                #expect(segment(limit: tail - 1) == nil)
-                let sound = try #require(segment(limit: tail))
-                #expect(sound.string(sound.cold(0).notes) == "a note")
+                #expect(segment(limit: tail - 1).0 == nil)
+                let (found, proof) = segment(limit: tail)
+                let sound = try #require(found)
+                withExtendedLifetime(proof) { #expect(sound.string(sound.cold(0).notes) == "a note") }
             }
             // A header that says its text is 4 GiB long is refused for a list of a few bytes.
             var huge = stored
