@@ -16,6 +16,11 @@ public final class TaskFolder {
     public let recoveryNotes: [String]
     /// Nil when the folder does not exist (and was not to be created): every change then fails.
     private let writer: FolderWriter?
+    /// The tails of the lists parsed on opening, compressed for the cache while the first change
+    /// is made (`ListCache.TailBatch.ahead(of:)`).
+    private var ahead: ListCache.TailBatch?
+    /// The short-ref lengths of the lists parsed on opening, measured for the cache meanwhile too.
+    private var refsAhead: RefLengthsAhead?
 
     /// Opens `folder` for changes: takes its lock (creating `.tick/`), finishes changes that a crash
     /// interrupted, then reads every list. With `create`, a folder that does not exist yet (the
@@ -52,6 +57,10 @@ public final class TaskFolder {
         }
         self.loaded = loaded
         library = loaded.library
+        if loaded.cache != nil {
+            ahead = ListCache.TailBatch.ahead(of: library)
+            refsAhead = RefLengthsAhead(library)
+        }
     }
 
     // MARK: - Editing tasks in place
@@ -560,6 +569,8 @@ public final class TaskFolder {
     /// document is let go once its records are built, before anything else is parsed.
     private func refresh(_ documents: consuming [String: Document?]) {
         let before = library
+        refsAhead?.install(in: before)
+        refsAhead = nil
         let paths = Set(documents.keys)
         library = before.replacing(consume documents, in: folder, statuses: writer?.written ?? [:])
         // A list edited by hand since tick last wrote it: its tasks deleted by hand retire their refs
@@ -576,7 +587,8 @@ public final class TaskFolder {
         // The next read finds the lists just written in the cache: their segments are the ones
         // built here, checked against the files' bytes before use.
         if let cache = loaded.cache {
-            cache.cache.save(library, created: folder.fileSystem.now(), over: cache.cached, verify: paths)
+            cache.cache.save(library, created: folder.fileSystem.now(), over: cache.cached, verify: paths, ahead: ahead)
+            ahead = nil
         }
     }
 

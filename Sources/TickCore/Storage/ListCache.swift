@@ -107,8 +107,9 @@ struct ListCache {
     /// A delta is written while its segments stay within this share of the base (1/8), or this many bytes.
     static let deltaShare = 8
     static let deltaMinimum = 256 << 10
-    /// How many segments are compressed at once, on several threads, before they are written.
-    static let compressedBatch = 512
+    /// How many segments are compressed at once, on several threads: a batch is compressed while
+    /// the one before it is written, so that two batches' compressed tails are held at most.
+    static let compressedBatch = 256
     /// About how many bytes of segments are written at once.
     static let writeChunk = 1 << 20
 
@@ -118,19 +119,56 @@ struct ListCache {
     /// than the file) and its folded text (at most three times longer).
     static func tailLimit(fileSize: UInt64) -> Int { Int(min(fileSize, 1 << 40)) * 64 + 64 << 10 }
 
-    /// The compressed tails of `segments` (nil for nil), made on several threads.
-    static func compressedTails(of segments: [Segment?]) -> [[UInt8]?] {
-        // Each thread writes the slots of its own positions only.
-        let results = ResultSlots<[UInt8]>(count: segments.count)
-        let parts = min(8, segments.count)
-        DispatchQueue.concurrentPerform(iterations: parts) { part in
-            let compressor = SegmentTail.Compressor()
-            for n in stride(from: part, to: segments.count, by: parts) {
-                guard let segment = segments[n] else { continue }
-                results[n] = compressor.compress(segment.tailBytes, records: segment.taskCount)
+    /// Compresses the tails of a batch of segments on other threads while the caller goes on:
+    /// writing the batch before it, or, for the first batch of a write command's cache
+    /// (`ahead(of:)`), changing its lists.
+    final class TailBatch: @unchecked Sendable {
+        /// The segments compressed, nil where there is nothing to compress.
+        let segments: [Segment?]
+        private let results: ResultSlots<[UInt8]>
+        private let group = DispatchGroup()
+        /// Keeps the segments' memory alive while they are compressed.
+        private let storage: SegmentStorage
+
+        init(_ segments: [Segment?], in storage: SegmentStorage) {
+            self.segments = segments
+            self.storage = storage
+            let results = ResultSlots<[UInt8]>(count: segments.count)
+            self.results = results
+            guard !segments.isEmpty else { return }
+            DispatchQueue.global().async(group: group) {
+                // The memory stays alive until the work is done, even when the batch is let go.
+                withExtendedLifetime(storage) {
+                    // Each thread writes the slots of its own positions only.
+                    let parts = min(8, segments.count)
+                    DispatchQueue.concurrentPerform(iterations: parts) { part in
+                        let compressor = SegmentTail.Compressor()
+                        for n in stride(from: part, to: segments.count, by: parts) {
+                            guard let segment = segments[n] else { continue }
+                            results[n] = compressor.compress(segment.tailBytes, records: segment.taskCount)
+                        }
+                    }
+                }
             }
         }
-        return segments.indices.map { results[$0] }
+
+        /// The first batch of the segments that `library` holds built in this run (not read from
+        /// the cache), started before a write command changes its lists: their tails are ready,
+        /// or nearly, when the cache is written after the change (`save(ahead:)`).
+        static func ahead(of library: Library) -> TailBatch {
+            var segments: [Segment?] = []
+            for list in library.lists where list.segment.proof == nil {
+                segments.append(list.segment)
+                if segments.count == ListCache.compressedBatch { break }
+            }
+            return TailBatch(segments, in: library.storage)
+        }
+
+        /// The compressed tails in order (nil for nil), once all are made.
+        func tails() -> [[UInt8]?] {
+            group.wait()
+            return segments.indices.map { results[$0] }
+        }
     }
 
     /// The folder holding the cache files, and the base's name in it (the delta's is `deltaName`).
@@ -143,6 +181,8 @@ struct ListCache {
     /// The settings that change what a list parses into (the global filter, FORMAT.md 11), as one
     /// number: a cache holds parsed lists, so one written with other settings is not used.
     let settings: UInt64
+    /// The longest tail compressed (`SegmentTail.largest`; lower in tests).
+    var largestTail = SegmentTail.largest
 
     init?(folder: Folder, environment: [String: String]) {
         settings = GlobalFilter.fingerprint(folder.globalFilter)
@@ -275,7 +315,8 @@ struct ListCache {
     /// cache the library was loaded over: when it holds a sound base, only a delta is written while
     /// it stays small. The lists at `verify` (just written by tick) are marked to be checked
     /// against their bytes. Failing to write is not an error: the next run parses again.
-    func save(_ library: Library, created: Int64, over cached: CachedLists? = nil, verify: Set<String> = []) {
+    func save(_ library: Library, created: Int64, over cached: CachedLists? = nil, verify: Set<String> = [],
+              ahead: TailBatch? = nil) {
         let folder: StateFolder
         if isUserCache {
             guard let made = try? StateFolder.create(directory, mode: 0o700, narrowing: true) else { return }
@@ -327,13 +368,34 @@ struct ListCache {
         guard library.lists.allSatisfy({ $0.file.status != nil }) else { return }
         // The head (header, directory, paths, ref lengths) is written last, over zeros at the
         // start of the file, once the segments' stored lengths are known; the segments are
-        // written from where they are, a batch at a time, so that the cache is never held twice
-        // in memory.
+        // written from where they are, their tails compressed a batch at a time, so that the
+        // cache is never held twice in memory.
         var placed = [(offset: Int, length: Int)](repeating: (0, 0), count: library.lists.count)
         for k in library.lists.indices {
             if let at = inBase[k] { placed[k] = (at, library.lists[k].segment.storedLength) }
         }
         let written = library.lists.indices.filter { inBase[$0] == nil }
+        // LZ4 takes blocks below 2 GiB: a folder holding a list whose tail is larger is not cached.
+        guard written.allSatisfy({ k in
+            copied[k] || library.lists[k].segment.length - library.lists[k].segment.coldOffset <= largestTail
+        }) else { return }
+        // The tails compressed ahead, by where their segments lie; those of the lists changed since
+        // were not, and are compressed with the rest.
+        var early: [UnsafeRawPointer: [UInt8]] = [:]
+        if let ahead {
+            for (segment, tail) in zip(ahead.segments, ahead.tails()) {
+                if let segment, let tail { early[segment.base] = tail }
+            }
+        }
+        let batches = stride(from: 0, to: written.count, by: ListCache.compressedBatch).map {
+            Array(written[$0..<min($0 + ListCache.compressedBatch, written.count)])
+        }
+        func compressing(_ batch: [Int]) -> TailBatch {
+            TailBatch(batch.map { k in
+                let segment = library.lists[k].segment
+                return copied[k] || early[segment.base] != nil ? nil : segment
+            }, in: library.storage)
+        }
         do {
             try folder.replace(writesDelta ? deltaName : name) { (fd, path) throws(IOFailure) in
                 try Posix.writeAll(fd, [UInt8](repeating: 0, count: headLength), path)
@@ -366,11 +428,11 @@ struct ListCache {
                     try place(bytes.count, whole: { () throws(IOFailure) in try Posix.writeAll(fd, bytes, path) },
                               gather: { pending.append(contentsOf: bytes) })
                 }
-                var start = 0
-                while start < written.count {
-                    let batch = Array(written[start..<min(start + ListCache.compressedBatch, written.count)])
-                    start += batch.count
-                    let tails = ListCache.compressedTails(of: batch.map { copied[$0] ? nil : library.lists[$0].segment })
+                // Each batch is compressed while the one before it is written.
+                var next = batches.first.map(compressing)
+                for (b, batch) in batches.enumerated() {
+                    let tails = next!.tails()
+                    next = b + 1 < batches.count ? compressing(batches[b + 1]) : nil
                     for (n, k) in batch.enumerated() {
                         let segment = library.lists[k].segment
                         let begin = offset
@@ -378,7 +440,7 @@ struct ListCache {
                             try write(segment.storedBytes)
                         } else {
                             try write(UnsafeRawBufferPointer(start: segment.base, count: segment.coldOffset))
-                            try write(tails[n]!)
+                            try write(tails[n] ?? early.removeValue(forKey: segment.base)!)
                         }
                         placed[k] = (begin, offset - begin)
                         let pad = (8 - offset % 8) % 8

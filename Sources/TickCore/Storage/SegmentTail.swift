@@ -18,6 +18,8 @@ import CLz4
 enum SegmentTail {
     /// The bytes before the block: its checksum (`Checksum.of`).
     static let prefix = MemoryLayout<UInt64>.stride
+    /// The longest tail LZ4 compresses, a little under 2 GiB.
+    static let largest = Int(LZ4_MAX_INPUT_SIZE)
 
     /// Compresses segment tails, reusing its buffers across the segments one thread compresses.
     final class Compressor {
@@ -30,6 +32,7 @@ enum SegmentTail {
         func compress(_ bytes: UnsafeRawBufferPointer, records: Int) -> [UInt8] {
             let stride = SegmentTail.planeCount
             precondition(records * stride <= bytes.count, "a segment's tail is shorter than its cold records")
+            precondition(bytes.count <= SegmentTail.largest, "a segment's tail is too large for LZ4")
             // Never empty, so that its address is never nil.
             if planes.count < max(bytes.count, 1) { planes = [UInt8](repeating: 0, count: max(bytes.count, 1)) }
             return planes.withUnsafeMutableBytes { scratch in
@@ -40,7 +43,6 @@ enum SegmentTail {
                                                                          byteCount: rest)
                 }
                 let bound = Int(LZ4_compressBound(Int32(bytes.count)))
-                precondition(bound > 0, "a segment's tail is too large for LZ4")
                 return [UInt8](unsafeUninitializedCapacity: SegmentTail.prefix + bound) { buffer, count in
                     let block = buffer.baseAddress! + SegmentTail.prefix
                     let written = scratch.withMemoryRebound(to: CChar.self) { source in

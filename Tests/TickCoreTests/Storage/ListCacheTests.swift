@@ -159,6 +159,75 @@ struct ListCacheTests {
         let loaded = folder(dir.path).load()
         #expect(answer(loaded.library) == answer(folder(dir.path).load(useCache: false).library))
     }
+
+    /// A folder of `count` small lists, each dated back out of the racy window.
+    func smallLists(_ count: Int) throws -> TemporaryFolder {
+        let dir = TemporaryFolder()
+        try Posix.mkdir(dir.path + "/.tick")
+        for l in 0..<count {
+            try dir.write("l\(l).md", "# List \(l)\n- [ ] call the plumber \(l)\n  a note\n- [x] milk \(l) #flag\n")
+            setTimes(dir.path + "/l\(l).md", seconds: 1_700_000_000)
+        }
+        return dir
+    }
+
+    @Test("tails compressed ahead of a change make the cache byte for byte that compressing them at the write makes")
+    func tailsAhead() throws {
+        // More lists than two batches, so that the batches after the one compressed ahead are
+        // compressed while the one before them is written.
+        let dir = try smallLists(ListCache.compressedBatch * 2 + 40)
+        let opened = folder(dir.path).load(saveCache: false)
+        let ahead = ListCache.TailBatch.ahead(of: opened.library)
+        #expect(ahead.segments.count == ListCache.compressedBatch)
+        // The change replaces a list within the batch compressed ahead: its new segment is
+        // compressed at the write, never given the tail of the segment it replaced.
+        let path = "l1.md", bytes: [UInt8] = Array("# List 1\n- [x] call the plumber 1\n  a longer note now\n".utf8)
+        try dir.write(path, String(decoding: bytes, as: UTF8.self))
+        let status = try #require(folder(dir.path).scan().lists.first { $0.path == path }?.status)
+        let changed = opened.library.replacing([path: folder(dir.path).document(bytes)], in: folder(dir.path),
+                                               statuses: [path: status])
+        let cache = try #require(ListCache(folder: folder(dir.path), environment: [:]))
+        cache.save(changed, created: 1_700_000_100, ahead: ahead)
+        let withAhead = try Posix.readFile(dir.path + "/.tick/cache").bytes
+        cache.save(changed, created: 1_700_000_100)
+        let without = try Posix.readFile(dir.path + "/.tick/cache").bytes
+        // Compared as one truth, so that a failure does not print both caches.
+        let same = withAhead == without
+        #expect(same, "the cache differs by \(zip(withAhead, without).filter { $0 != $1 }.count) bytes")
+        #expect(answer(folder(dir.path).load().library) == answer(changed))
+        #expect(answer(folder(dir.path).load().library) == answer(folder(dir.path).load(useCache: false).library))
+    }
+
+    @Test("a list whose tail is longer than LZ4 takes leaves no cache behind, and the folder reads the same")
+    func tailTooLong() throws {
+        let dir = try smallLists(3)
+        let library = folder(dir.path).load(useCache: false).library
+        var cache = try #require(ListCache(folder: folder(dir.path), environment: [:]))
+        let longest = library.lists.map { $0.segment.length - $0.segment.coldOffset }.max()!
+        cache.largestTail = longest - 1
+        cache.save(library, created: 1_700_000_100)
+        #expect(Posix.stat(dir.path + "/.tick/cache") == nil)
+        cache.largestTail = longest
+        cache.save(library, created: 1_700_000_100)
+        #expect(Posix.stat(dir.path + "/.tick/cache") != nil)
+        #expect(answer(folder(dir.path).load().library) == answer(library))
+    }
+
+    @Test("short-ref lengths measured ahead are the library's own, and go only to a library of the same segments")
+    func refLengthsAhead() throws {
+        let dir = try smallLists(40)
+        let library = folder(dir.path).load(useCache: false).library
+        let ahead = try #require(RefLengthsAhead(library))
+        ahead.install(in: library)
+        let expected = RefIndex.shortRefLengths(of: library.lists.flatMap { $0.segment.refRecords().map(\.refHash) })
+        #expect(library.refLengths.table == expected)
+        // Another parse of the same lists lies elsewhere: the lengths are not given to it.
+        let other = folder(dir.path).load(useCache: false).library
+        ahead.install(in: other)
+        #expect(other.refLengths.table == nil)
+        // A library that has its lengths measures none ahead.
+        #expect(RefLengthsAhead(library) == nil)
+    }
 }
 
 extension CacheLookup {
