@@ -326,7 +326,7 @@ struct SegmentSums: Equatable {
 /// carries a `SegmentProof`: its head (up to the cold records) lies in the mapped file, followed
 /// there by its tail compressed (`SegmentTail`), which is decompressed into memory of its own on
 /// first use. Its header and names were checked on loading, and each other area (hot records, ref
-/// records, cold records with extra records, text, folded records with folded text) on its first
+/// records, cold records with extra records and the text, folded records with folded text) on its first
 /// use, so that a view reading only hot records never reads or decompresses the rest. A search
 /// reads hot records, cold records, the text and the folded area; a view that shows a task of a
 /// list reads that list's hot, ref and cold records and its text.
@@ -483,7 +483,7 @@ struct Segment: @unchecked Sendable {
 
     /// Task `i`'s cold fields. Its title's bytes (`title(of:)`) are proven with them.
     @inline(__always) func cold(_ i: Int) -> ColdFields {
-        prove(SegmentProof.cold | SegmentProof.text)
+        prove(SegmentProof.cold)
         return fields(unprovenCold(i), of: i)
     }
 
@@ -529,13 +529,13 @@ struct Segment: @unchecked Sendable {
     /// tags ends, and where its notes end, for a search's pass over every task: proven with the
     /// cold records and the text.
     @inline(__always) func searchSpan(_ i: Int) -> (start: Int, titleEnd: Int, end: Int) {
-        prove(SegmentProof.cold | SegmentProof.text)
+        prove(SegmentProof.cold)
         return fields(unprovenCold(i), of: i).searchSpan
     }
 
     /// The segment's whole text, proven.
     func text() -> UnsafeBufferPointer<UInt8> {
-        prove(SegmentProof.text)
+        prove(SegmentProof.cold)
         return UnsafeBufferPointer(start: (tailBase + textOffset).assumingMemoryBound(to: UInt8.self),
                                    count: Int(header.textLength))
     }
@@ -568,7 +568,7 @@ struct Segment: @unchecked Sendable {
     }
 
     /// Proves the cold records and the text at once, before a pass over every title of the list.
-    func proveRecordsAndText() { prove(SegmentProof.cold | SegmentProof.text) }
+    func proveRecordsAndText() { prove(SegmentProof.cold) }
 
     /// Proves every area that a row reads (all but the folded records and folded text) before
     /// rows are rendered on several threads, so that rendering never writes to the proof
@@ -657,7 +657,7 @@ struct Segment: @unchecked Sendable {
     }
 
     @inline(__always) func bytes(_ ref: TextRef) -> UnsafeBufferPointer<UInt8> {
-        if !ref.isNone { prove(SegmentProof.text) }
+        if !ref.isNone { prove(SegmentProof.cold) }
         return unprovenBytes(ref)
     }
 
@@ -806,8 +806,7 @@ struct Segment: @unchecked Sendable {
             for i in 0..<taskCount where isFolded(i) { marked += 1 }
             return marked == foldedCount && length == UInt64(header.foldedLength)
         default:
-            // The text: any bytes, held once the tail decompressed (its checksum held).
-            return true
+            preconditionFailure("no area \(area) to check")
         }
     }
 
@@ -1087,17 +1086,20 @@ final class CacheContext: @unchecked Sendable {
 
 /// How far a cached segment is proven: the areas checked so far, and what became of a damaged one.
 final class SegmentProof: @unchecked Sendable {
-    static let hot: UInt8 = 1, cold: UInt8 = 2, text: UInt8 = 4, refs: UInt8 = 8, search: UInt8 = 16
-    static let all = hot | refs | cold | text | search
+    /// `cold` is the cold records, the extra records and the text: they are proven together, so
+    /// that a proven record's title is too. The text is any bytes, vouched for by the tail's
+    /// checksum; the records are checked against it.
+    static let hot: UInt8 = 1, cold: UInt8 = 2, refs: UInt8 = 8, search: UInt8 = 16
+    static let all = hot | refs | cold | search
     /// The areas in the order they are proven.
-    private static let order = [hot, refs, cold, text, search]
+    private static let order = [hot, refs, cold, search]
     /// The areas a row is rendered from.
-    static let rows = hot | refs | cold | text
+    static let rows = hot | refs | cold
 
     enum State { case intact, rebuilt, neutralized }
 
     /// The areas of the tail, which are decompressed before any of them is proven.
-    static let tailAreas = cold | text | search
+    static let tailAreas = cold | search
 
     let sums: SegmentSums
     let context: CacheContext
@@ -1128,12 +1130,10 @@ final class SegmentProof: @unchecked Sendable {
     /// Checks the unproven areas among `areas`. A damaged area is a cache miss: the list is parsed
     /// again and the whole segment replaced by the result in this process's private copy of the
     /// mapped file, and the cache file is removed so that the next run writes a sound one.
-    /// The cold records and the text are proven together, so that a proven record's title is too.
     /// The checksums are worked out before taking the lock, so that threads reading lists of their
     /// own (`Library.inListRuns`) prove them at the same time; one segment is read by one thread.
     func prove(_ areas: UInt8, of segment: Segment) {
         assert(!rendering, "a row read an area that proveForRows did not prove")
-        let areas = areas & (SegmentProof.cold | SegmentProof.text) != 0 ? areas | SegmentProof.cold | SegmentProof.text : areas
         // The tail is decompressed first; a tail that does not decompress to its length proves
         // none of its areas.
         var tailHeld = true

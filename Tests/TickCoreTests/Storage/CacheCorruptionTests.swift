@@ -176,7 +176,7 @@ struct CacheCorruptionTests {
         #expect(proofs.count == 2)
         #expect(proofs.allSatisfy { $0.unproven.pointee == SegmentProof.all })
         _ = library.counts(now: Self.now)
-        let searchAndRest = SegmentProof.refs | SegmentProof.cold | SegmentProof.text | SegmentProof.search
+        let searchAndRest = SegmentProof.refs | SegmentProof.cold | SegmentProof.search
         #expect(proofs.allSatisfy { $0.unproven.pointee == searchAndRest })
         // Every task read: the cold records are proven whole, and the ref records with them; the
         // folded records and folded text wait for a search.
@@ -207,7 +207,7 @@ struct CacheCorruptionTests {
                     : title.count > ref.utf8.count && title.count <= 3 * ref.utf8.count
             }
             candidates += holdsCandidate ? 1 : 0
-            let read = holdsCandidate ? 0 : SegmentProof.cold | SegmentProof.text
+            let read = holdsCandidate ? 0 : SegmentProof.cold
             #expect(proof.unproven.pointee == SegmentProof.hot | SegmentProof.search | read, "\(list.file.path)")
         }
         #expect(candidates < otherProofs.count - 1)
@@ -315,7 +315,7 @@ struct CacheCorruptionTests {
         let library = Self.library(folder, files, cache: original)
         #expect(found(library) == ["7: call the plumber about 7", "23: call the plumber about 23"])
         let proof = try #require(library.lists[0].segment.proof)
-        #expect(proof.unproven.pointee & (SegmentProof.text | SegmentProof.cold | SegmentProof.search) == 0)
+        #expect(proof.unproven.pointee & (SegmentProof.cold | SegmentProof.search) == 0)
         #expect(proof.state == .intact)
 
         // A flipped bit in the compressed tail, which holds the notes: the list is parsed again, and
