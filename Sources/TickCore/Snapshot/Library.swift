@@ -1317,10 +1317,13 @@ final class RefLengthsAhead: @unchecked Sendable {
     private var table: [UInt8] = []
     private let group = DispatchGroup()
 
-    /// Starts measuring, unless the library has its lengths or a list read from the cache (whose
-    /// records are proven on first use, on the thread that uses them).
-    init?(_ library: Library) {
-        guard library.refLengths.table == nil, library.lists.allSatisfy({ $0.segment.proof == nil }) else { return nil }
+    /// Starts measuring, unless the library has its lengths, a list read from the cache (whose
+    /// records are proven on first use, on the thread that uses them), or a list so large that
+    /// the change, which parses its list again, should not share its peak of memory with this.
+    init?(_ library: Library, largest: Int = ListCache.TailBatch.aheadBytes) {
+        guard library.refLengths.table == nil,
+              library.lists.allSatisfy({ $0.segment.proof == nil && $0.segment.length <= largest })
+        else { return nil }
         let segments = library.lists.map(\.segment), count = library.taskCount, storage = library.storage
         bases = segments.map(\.base)
         DispatchQueue.global().async(group: group) { [self] in

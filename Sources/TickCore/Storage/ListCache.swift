@@ -154,15 +154,22 @@ struct ListCache {
 
         /// The first batch of the segments that `library` holds built in this run (not read from
         /// the cache), started before a write command changes its lists: their tails are ready,
-        /// or nearly, when the cache is written after the change (`save(ahead:)`).
-        static func ahead(of library: Library) -> TailBatch {
+        /// or nearly, when the cache is written after the change (`save(ahead:)`). It stops before
+        /// `aheadBytes` of tails, so that compressing a huge list never adds to the memory its
+        /// change takes (it is compressed when the cache is written, after the change).
+        static func ahead(of library: Library, budget: Int = aheadBytes) -> TailBatch {
             var segments: [Segment?] = []
+            var bytes = 0
             for list in library.lists where list.segment.proof == nil {
+                bytes += list.segment.length - list.segment.coldOffset
+                guard bytes <= budget, segments.count < ListCache.compressedBatch else { break }
                 segments.append(list.segment)
-                if segments.count == ListCache.compressedBatch { break }
             }
             return TailBatch(segments, in: library.storage)
         }
+
+        /// The most bytes of tails compressed ahead of a change.
+        static let aheadBytes = 16 << 20
 
         /// The compressed tails in order (nil for nil), once all are made.
         func tails() -> [[UInt8]?] {

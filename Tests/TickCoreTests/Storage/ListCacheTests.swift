@@ -198,6 +198,22 @@ struct ListCacheTests {
         #expect(answer(folder(dir.path).load().library) == answer(folder(dir.path).load(useCache: false).library))
     }
 
+    @Test("tails are compressed ahead only within their budget of bytes, and a cache written after is the same")
+    func tailsAheadBudget() throws {
+        let dir = try smallLists(10)
+        let library = folder(dir.path).load(saveCache: false).library
+        let tails = library.lists.map { $0.segment.length - $0.segment.coldOffset }
+        #expect(ListCache.TailBatch.ahead(of: library, budget: tails[0] + tails[1] + tails[2] - 1).segments.count == 2)
+        let none = ListCache.TailBatch.ahead(of: library, budget: tails[0] - 1)
+        #expect(none.segments.isEmpty)
+        let cache = try #require(ListCache(folder: folder(dir.path), environment: [:]))
+        cache.save(library, created: 1_700_000_100, ahead: none)
+        let withNone = try Posix.readFile(dir.path + "/.tick/cache").bytes
+        cache.save(library, created: 1_700_000_100)
+        let same = withNone == (try Posix.readFile(dir.path + "/.tick/cache").bytes)
+        #expect(same)
+    }
+
     @Test("a list whose tail is longer than LZ4 takes leaves no cache behind, and the folder reads the same")
     func tailTooLong() throws {
         let dir = try smallLists(3)
@@ -225,8 +241,12 @@ struct ListCacheTests {
         let other = folder(dir.path).load(useCache: false).library
         ahead.install(in: other)
         #expect(other.refLengths.table == nil)
-        // A library that has its lengths measures none ahead.
+        // A library that has its lengths measures none ahead, nor one holding a list larger than
+        // the bound: its change parses that list again meanwhile.
         #expect(RefLengthsAhead(library) == nil)
+        let longest = other.lists.map(\.segment.length).max()!
+        #expect(RefLengthsAhead(other, largest: longest - 1) == nil)
+        #expect(RefLengthsAhead(other, largest: longest) != nil)
     }
 }
 
