@@ -130,13 +130,15 @@ struct ListCache {
         /// Keeps the segments' memory alive while they are compressed.
         private let storage: SegmentStorage
 
-        init(_ segments: [Segment?], in storage: SegmentStorage) {
+        /// Starts compressing `segments` on other threads; `now`: compresses them before returning,
+        /// on this thread too, when there is nothing to do meanwhile.
+        init(_ segments: [Segment?], in storage: SegmentStorage, now: Bool = false) {
             self.segments = segments
             self.storage = storage
             let results = ResultSlots<[UInt8]>(count: segments.count)
             self.results = results
             guard !segments.isEmpty else { return }
-            DispatchQueue.global().async(group: group) {
+            let work: @Sendable () -> Void = {
                 // The memory stays alive until the work is done, even when the batch is let go.
                 withExtendedLifetime(storage) {
                     // Each thread writes the slots of its own positions only.
@@ -150,6 +152,7 @@ struct ListCache {
                     }
                 }
             }
+            if now { work() } else { DispatchQueue.global().async(group: group, execute: work) }
         }
 
         /// The first batch of the segments that `library` holds built in this run (not read from
@@ -397,11 +400,11 @@ struct ListCache {
         let batches = stride(from: 0, to: written.count, by: ListCache.compressedBatch).map {
             Array(written[$0..<min($0 + ListCache.compressedBatch, written.count)])
         }
-        func compressing(_ batch: [Int]) -> TailBatch {
+        func compressing(_ batch: [Int], now: Bool = false) -> TailBatch {
             TailBatch(batch.map { k in
                 let segment = library.lists[k].segment
                 return copied[k] || early[segment.base] != nil ? nil : segment
-            }, in: library.storage)
+            }, in: library.storage, now: now)
         }
         do {
             try folder.replace(writesDelta ? deltaName : name) { (fd, path) throws(IOFailure) in
@@ -436,7 +439,7 @@ struct ListCache {
                               gather: { pending.append(contentsOf: bytes) })
                 }
                 // Each batch is compressed while the one before it is written.
-                var next = batches.first.map(compressing)
+                var next = batches.first.map { compressing($0, now: true) }
                 for (b, batch) in batches.enumerated() {
                     let tails = next!.tails()
                     next = b + 1 < batches.count ? compressing(batches[b + 1]) : nil
