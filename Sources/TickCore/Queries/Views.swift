@@ -173,8 +173,11 @@ extension Library {
         let total = offsets[lists.count], starts = offsets
         let sound = Atomic<Bool>(true)
         var levels: [Int32] = []
-        let ids = [TaskID](unsafeUninitializedCapacity: total) { idBuffer, idCount in
-            levels = [Int32](unsafeUninitializedCapacity: wantsLevels ? total : 0) { levelBuffer, levelCount in
+        // At least one element's room: with none, both arrays would be the runtime's shared empty
+        // array, whose count each initializer writes (0 over 0, but a race between two threads'
+        // views that ThreadSanitizer rightly reports).
+        let ids = [TaskID](unsafeUninitializedCapacity: max(total, 1)) { idBuffer, idCount in
+            levels = [Int32](unsafeUninitializedCapacity: wantsLevels ? max(total, 1) : 1) { levelBuffer, levelCount in
                 let out = RowWriter(ids: idBuffer.baseAddress, levels: levelBuffer.baseAddress)
                 _ = inListRuns(only: query.list) { range in
                     var places: [Place] = []
