@@ -153,6 +153,10 @@ public protocol FileSystem: Sendable {
     /// Writes a new file that must not exist yet (EEXIST otherwise, a symbolic link included): created,
     /// written, given `mode` exactly (`0o666 & ~umask` when nil), then flushed to disk when `sync`.
     func createFile(_ path: String, contents: [UInt8], mode: UInt32?, sync: Bool) throws
+    /// Writes `contents` into the file already at `path` without replacing it, following links: for
+    /// a character device, a FIFO, a socket or a pipe (`/dev/stdout`), never created or truncated. A
+    /// regular file is EINVAL and a folder EISDIR, both before a byte is written.
+    func writeInPlace(_ path: String, contents: [UInt8]) throws
     /// Swaps two names atomically (Linux `renameat2` with `RENAME_EXCHANGE`). EINVAL, ENOSYS or
     /// EXDEV means the file system cannot.
     func exchange(_ path: String, with other: String) throws
@@ -191,6 +195,11 @@ extension FileSystem {
     public func confined(to root: String) throws -> any FileSystem { PathConfinement(base: self, root: root) }
 
     public func readFile(_ path: String) throws -> [UInt8] { try readFile(path, followSymlinks: true) }
+
+    /// Only the real file system has devices, FIFOs and sockets to write to.
+    public func writeInPlace(_ path: String, contents: [UInt8]) throws {
+        throw FileSystemError(path: path, operation: "write", code: Errno.invalid)
+    }
 
     public func status(_ path: String) throws -> FileStatus? { try status(path, followSymlinks: true) }
 

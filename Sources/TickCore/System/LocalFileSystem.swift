@@ -252,6 +252,54 @@ public struct LocalFileSystem: FileSystem {
         return path
     }
 
+    public func writeInPlace(_ path: String, contents: [UInt8]) throws {
+        var fd = Glibc.open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+        while fd == -1, tick_errno() == EINTR { fd = Glibc.open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC) }
+        // A socket cannot be opened by name; `/dev/stdout` and the like name one of tick's own.
+        if fd == -1, tick_errno() == ENXIO, let own = Self.descriptor(named: path) {
+            fd = fcntl(own, F_DUPFD_CLOEXEC, 0)
+        }
+        if fd == -1 { throw FileSystemError(path: path, operation: "write", code: tick_errno()) }
+        var info = stat()
+        do {
+            try systemCall(path, "write") { fstat(fd, &info) }
+        } catch {
+            close(fd)
+            throw error
+        }
+        let kind = info.st_mode & S_IFMT
+        guard kind != S_IFREG, kind != S_IFDIR else {
+            close(fd)
+            throw FileSystemError(path: path, operation: "write", code: kind == S_IFDIR ? EISDIR : EINVAL)
+        }
+        try Self.fill(fd, contents, mode: nil, sync: false, path)
+    }
+
+    /// The descriptor a path names by number, itself or through links: `/dev/stdout`, `/dev/stderr`,
+    /// `/dev/fd/N`, `/proc/self/fd/N`.
+    static func descriptor(named path: String) -> Int32? {
+        var path = path
+        for _ in 0..<8 {
+            switch path {
+            case "/dev/stdout": return 1
+            case "/dev/stderr": return 2
+            default: break
+            }
+            for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) {
+                let number = path.dropFirst(prefix.count)
+                let digits = number.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+                guard !number.isEmpty, number.utf8.count <= 9, digits else { return nil }
+                return Int32(number)
+            }
+            var target = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let n = readlink(path, &target, target.count - 1)
+            guard n > 0 else { return nil }
+            let link = String(decoding: target[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            path = Path.absolute(link, from: Path.parent(of: path))
+        }
+        return nil
+    }
+
     public func exchange(_ path: String, with other: String) throws {
         try systemCall(other, "replace") { tick_rename_exchange(path, other) }
     }

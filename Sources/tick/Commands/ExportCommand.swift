@@ -9,7 +9,8 @@ extension Commands {
     static let exportOutputOption = ValueOption(
         "output", short: "o", valueName: "FILE",
         help: "Write to FILE instead of standard output: a new file, or one replaced whole and atomically "
-            + "(a new file is readable by you alone; a replaced one keeps its permissions)")
+            + "(a new file is readable by you alone; a replaced one keeps its permissions; a link's target "
+            + "is replaced, the link staying); a device, FIFO or pipe is written in place")
     static let exportListOption = ValueOption(
         "list", short: "l", valueName: "LIST",
         help: "Only the list LIST: its name or file name (a unique prefix is enough) or its path")
@@ -60,8 +61,7 @@ extension Invocation {
         return Array(library.lists.indices)
     }
 
-    /// Writes an export to standard output, or to the file `-o` names: written beside it under a hidden
-    /// name, then renamed over it, so that a reader sees the old file or the new one, never a part.
+    /// Writes an export to standard output, or through `-o` to what is there (`writeExportFile`).
     func writeExport(_ bytes: [UInt8], loaded: LoadedFolder) throws {
         guard let name = value(Commands.exportOutputOption) else {
             out.write(bytes: bytes)
@@ -70,27 +70,47 @@ extension Invocation {
         try writeExportFile(bytes, to: name, folder: loaded.folder)
     }
 
-    /// Writes `bytes` to the file `name` (relative to the working folder), replacing it atomically.
+    /// Writes `bytes` to `name` (relative to the working folder), through to what is there: a regular
+    /// file, or none, is replaced atomically (written beside it under a hidden name, then renamed over
+    /// it, so that a reader sees the old file or the new one, never a part); a symbolic link to a
+    /// regular file has its target replaced so, the link staying; a device, a FIFO, a socket or a pipe
+    /// (`/dev/stdout`) is written in place, never replaced. A folder is refused.
     func writeExportFile(_ bytes: [UInt8], to name: String, folder: Folder) throws {
         let option = "-o"
-        guard !name.isEmpty else { throw UsageError.invalidValue(option: option, value: name, reason: "it is empty") }
+        func refuse(_ reason: String) -> UsageError { .invalidValue(option: option, value: name, reason: reason) }
+        guard !name.isEmpty else { throw refuse("it is empty") }
         let path = Path.absolute(name, from: context.currentDirectory)
-        let parent = Path.parent(of: path)
-        guard fileSystem.isDirectory(parent) else {
-            throw UsageError.invalidValue(option: option, value: name, reason: "its folder does not exist")
+        guard fileSystem.isDirectory(Path.parent(of: path)) else { throw refuse("its folder does not exist") }
+        var target = path
+        switch try fileSystem.status(path, followSymlinks: false)?.kind {
+        case .directory?:
+            throw refuse("it is a folder")
+        case .symlink?:
+            switch try fileSystem.status(path, followSymlinks: true)?.kind {
+            case nil: throw refuse("it is a symbolic link to nothing")
+            case .directory?: throw refuse("it is a link to a folder")
+            case .file?: target = try fileSystem.resolvedPath(path)
+            case .symlink?, .other?: return try fileSystem.writeInPlace(path, contents: bytes)
+            }
+        case .other?:
+            return try fileSystem.writeInPlace(path, contents: bytes)
+        case .file?, nil:
+            break
         }
-        // The folder's real path, so that a link to the task folder cannot hide a list.
+        // The real paths, so that neither a link to the task folder nor a link into it hides a list.
+        let parent = Path.parent(of: target)
         let realParent = (try? fileSystem.resolvedPath(parent)) ?? parent
         let realFolder = (try? fileSystem.resolvedPath(folder.path)) ?? folder.path
-        if Path.name(of: path).lowercased().hasSuffix(".md"),
+        if Path.name(of: target).lowercased().hasSuffix(".md"),
            realParent == realFolder || realParent.hasPrefix(realFolder.hasSuffix("/") ? realFolder : realFolder + "/") {
-            throw UsageError.invalidValue(option: option, value: name,
-                                          reason: "a .md file inside the task folder is a list; write the export elsewhere")
+            throw refuse("a .md file inside the task folder is a list; write the export elsewhere")
         }
+        try replaceFile(target, in: parent, with: bytes)
+    }
+
+    /// Replaces the regular file at `path` (or creates it, mode 0600) atomically, keeping its mode.
+    private func replaceFile(_ path: String, in parent: String, with bytes: [UInt8]) throws {
         let existing = try fileSystem.status(path, followSymlinks: false)
-        if let existing, existing.kind == .directory {
-            throw UsageError.invalidValue(option: option, value: name, reason: "it is a folder")
-        }
         let mode: UInt32 = existing.flatMap { $0.kind == .file ? $0.mode : nil } ?? 0o600
         let staging = Path.join(parent, ".\(Path.name(of: path)).tick-export")
         if try fileSystem.status(staging, followSymlinks: false) != nil { try fileSystem.removeFile(staging) }
