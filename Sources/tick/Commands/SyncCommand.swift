@@ -3,7 +3,8 @@ import TickCore
 /// `tick sync`: commits the task folder's files, pulls with rebase (the merge driver merging each
 /// replayed commit) and pushes. Never forces.
 @Sendable func runSync(_ invocation: Invocation) throws -> ExitStatus {
-    let root = try invocation.folder().location.path
+    let folder = try invocation.folder()
+    let root = folder.location.path
     func git(_ arguments: [String], quiet: Bool = true) -> Git.Output? { Git.run(arguments, in: root, quiet: quiet) }
     guard git(["rev-parse", "--show-toplevel"])?.succeeded == true else {
         throw CommandFailure(.noRepository, "'\(root)' is not in a git repository (run 'tick init --git')")
@@ -29,10 +30,10 @@ import TickCore
         }
     }
 
-    // 1. Commit the task folder's own files, and nothing else.
-    guard git(["add", "--all", "--", "."], quiet: false)?.succeeded == true else {
-        throw CommandFailure(.io, "git add failed in '\(root)'")
-    }
+    // 1. Commit the task folder's lists, tick's own files and what git already tracks, and nothing else.
+    let lists = folder.scan().lists.map(\.path)
+    let staging = try SyncStaging.stage(root: root, lists: lists) { git($0, quiet: false) }
+    staging.report(root: root, to: invocation.err)
     let staged = git(["diff", "--cached", "--name-only", "--relative", "-z", "--", "."])?.stdout ?? []
     let paths = staged.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
     if !paths.isEmpty {
