@@ -15,14 +15,20 @@ struct FormatRuleCheckSecondLookTests {
         "- [ ] a\r\n<<<<<<< HEAD\r\n- [ ] b\r\n>>>>>>> other\r\n",
         "- [ ] a\r<<<<<<< HEAD\r- [ ] b\r>>>>>>> other\r",
         "- [ ] a\n<<<<<<<\n",
+        // A longer marker (git's `conflict-marker-size`), as in a Markdown file's `.gitattributes`.
+        "- [ ] a\n<<<<<<<<<< HEAD\n- [ ] b\n==========\n- [ ] c\n>>>>>>>>>> other\n",
+        "- [ ] a\n<<<<<<<< HEAD\r\n",
+        "- [ ] a\n>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>>> other\n",
+        "- [ ] a\n<<<<<<<<\t\n",
     ])
     func conflictMarkers(_ text: String) {
         #expect(problems(text).contains { $0.hasPrefix("2:1: git conflict marker") }, "\(text.debugDescription)")
         #expect(Document.conflictMarkerLine(in: Array(text.utf8)) == 2)
     }
 
-    @Test("seven angle brackets inside a line, or eight at its start, are not conflict markers", arguments: [
-        "- [ ] a <<<<<<< b\n", "<<<<<<<< x\n", "  <<<<<<< x\n", "<<<<<<<x\n",
+    @Test("angle brackets inside a line, fewer than seven, mixed, or followed by text are not conflict markers", arguments: [
+        "- [ ] a <<<<<<< b\n", "  <<<<<<< x\n", "<<<<<<<x\n", "<<<<<<<<<<x\n", "<<<<<< x\n", "<<<<<<>> x\n",
+        ">>>>>>>>-\n",
     ])
     func notConflictMarkers(_ text: String) {
         #expect(Document.conflictMarkerLine(in: Array(text.utf8)) == nil)
