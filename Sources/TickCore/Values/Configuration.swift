@@ -148,7 +148,7 @@ public enum Configuration {
     }
 
     /// A file larger than this is not a configuration file: it is ignored, with a warning.
-    static let maxSize = 64 * 1024
+    public static let maxSize = 64 * 1024
 
     /// The user's file: `$XDG_CONFIG_HOME/tick/config` when that is an absolute path, else
     /// `$HOME/.config/tick/config`; nil without either.

@@ -89,7 +89,9 @@ func savedViewCounts(_ views: [SavedView], library: Library, invocation: Invocat
     guard folder.location.exists else {
         throw CommandFailure(.usage, "no task folder at \(folder.path) (tick init makes one)")
     }
-    let replaced = try rewriteFolderConfiguration(folder, invocation: invocation) { SavedView.rewrite($0, name: name, with: view) }
+    let replaced = try rewriteFolderConfiguration(folder, invocation: invocation, saving: name) {
+        SavedView.rewrite($0, name: name, with: view)
+    }
     invocation.say((replaced ? "Replaced" : "Saved") + " view \(name): \(text)")
     return .success
 }
@@ -110,18 +112,32 @@ func savedViewCounts(_ views: [SavedView], library: Library, invocation: Invocat
     return .success
 }
 
+/// The largest `.tick/config` that `tick view rm` reads to take a view out of it: one past the
+/// configuration's limit (written by an older tick) can still be brought back under it.
+private let configurationRewriteBound = 16 * Configuration.maxSize
+
 /// Applies `change` to `.tick/config` (written whole to a new file, then renamed over it, mode 0600);
-/// returns whether the file had lines for the view (the bytes changed other than by adding).
-private func rewriteFolderConfiguration(_ folder: Folder, invocation: Invocation,
+/// returns whether the file had lines for the view (the bytes changed other than by adding). When
+/// `saving` a view, a result past the configuration's limit (which every later run would ignore,
+/// settings and all) is refused and nothing is written; a removal may shrink a file already past it.
+private func rewriteFolderConfiguration(_ folder: Folder, invocation: Invocation, saving: String? = nil,
                                         _ change: ([UInt8]) -> [UInt8]) throws -> Bool {
     let fileSystem = invocation.fileSystem
     let path = Configuration.folderFile(in: folder.path)
-    if let status = try fileSystem.status(path, followSymlinks: false), status.kind != .file {
+    let status = try fileSystem.status(path, followSymlinks: false)
+    if let status, status.kind != .file {
         throw CommandFailure(.usage, "\(path) is not a regular file; tick does not change it")
     }
+    let bound = saving == nil ? configurationRewriteBound : Configuration.maxSize
+    let tooLarge = "\(path) is larger than \(bound / 1024) KiB; tick does not change it"
+    guard (status?.size ?? 0) <= bound else { throw CommandFailure(.usage, tooLarge) }
     let before = try fileSystem.readIfPresent(path, followSymlinks: false) ?? []
-    guard before.count <= 64 * 1024 else { throw CommandFailure(.usage, "\(path) is larger than 64 KiB; tick does not change it") }
+    guard before.count <= bound else { throw CommandFailure(.usage, tooLarge) }
     let after = change(before)
+    if let saving, after.count > Configuration.maxSize {
+        throw CommandFailure(.usage, "cannot save view '\(saving)': \(path) would be \(after.count) bytes, over its "
+                             + "limit of \(Configuration.maxSize / 1024) KiB (\(Configuration.maxSize) bytes); nothing was written")
+    }
     let removedOnly = change([])
     // The view had lines when taking them out and putting the new ones in changed what was there.
     let hadLines = SavedViewLines.had(before: before, after: after, added: removedOnly)
