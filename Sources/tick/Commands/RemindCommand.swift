@@ -170,8 +170,30 @@ private func programEnvironment(_ invocation: Invocation, _ values: [(String, St
                              "TICK_KIND", "TICK_BODY", "TICK_COUNT"]
     var entries = invocation.context.environment.filter { !ours.contains($0.key) }.sorted { $0.key < $1.key }
         .map { $0.key + "=" + $0.value }
-    entries += values.map { $0.0 + "=" + $0.1 }
+    entries += values.map { name, value in name + "=" + execValue(value, named: name) }
     return entries
+}
+
+/// The most bytes one `NAME=value` string of a program's environment may hold: Linux refuses a
+/// longer one (E2BIG, `MAX_ARG_STRLEN`: 128 KiB with its NUL), and the program would never run.
+let execEntryLimit = 128 * 1024 - 1
+/// What ends a value cut to fit `execEntryLimit`.
+let execCutMarker = "… [cut by tick]"
+
+/// `value`, or when `NAME=value` would pass `execEntryLimit`, its start (whole characters) and
+/// `execCutMarker`, the whole within the limit.
+func execValue(_ value: String, named name: String) -> String {
+    guard name.utf8.count + 1 + value.utf8.count > execEntryLimit else { return value }
+    let room = execEntryLimit - name.utf8.count - 1 - execCutMarker.utf8.count
+    var kept = 0
+    var end = value.startIndex
+    for index in value.indices {
+        let size = value[index].utf8.count
+        if kept + size > room { break }
+        kept += size
+        end = value.index(after: index)
+    }
+    return String(value[..<end]) + execCutMarker
 }
 
 /// Whether a task counts as urgent for TICK_URGENT: high priority or flagged.

@@ -84,7 +84,9 @@ func installTimer(_ invocation: Invocation, program: String?) throws -> ExitStat
     }
     let folder = try invocation.folder().path
     let binary = CurrentProcess.executablePath
-    for (what, path) in [("the task folder", folder), ("the tick binary", binary)]
+    // The --exec program by its resolved path: a relative one (`./prog`) gained the working folder's.
+    let paths = [("the task folder", folder), ("the tick binary", binary)] + (program.map { [("the --exec program", $0)] } ?? [])
+    for (what, path) in paths
     where path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
         throw UsageError.invalidInput("the path of \(what) has a control character, which a unit file cannot hold")
     }
