@@ -81,6 +81,17 @@ extension Invocation {
         guard !name.isEmpty else { throw refuse("it is empty") }
         let path = Path.absolute(name, from: context.currentDirectory)
         guard fileSystem.isDirectory(Path.parent(of: path)) else { throw refuse("its folder does not exist") }
+        // A .md name inside the task folder is a list, and so is a link's target there: by real paths,
+        // so that neither a link to the task folder nor a link into it hides one.
+        let realFolder = (try? fileSystem.resolvedPath(folder.path)) ?? folder.path
+        func isList(_ path: String) -> Bool {
+            let parent = Path.parent(of: path)
+            let realParent = (try? fileSystem.resolvedPath(parent)) ?? parent
+            return Path.name(of: path).lowercased().hasSuffix(".md")
+                && (realParent == realFolder || realParent.hasPrefix(realFolder.hasSuffix("/") ? realFolder : realFolder + "/"))
+        }
+        let listRefusal = "a .md file inside the task folder is a list; write the export elsewhere"
+        guard !isList(path) else { throw refuse(listRefusal) }
         var target = path
         switch try fileSystem.status(path, followSymlinks: false)?.kind {
         case .directory?:
@@ -92,20 +103,13 @@ extension Invocation {
             case .file?: target = try fileSystem.resolvedPath(path)
             case .symlink?, .other?: return try fileSystem.writeInPlace(path, contents: bytes)
             }
+            guard !isList(target) else { throw refuse(listRefusal) }
         case .other?:
             return try fileSystem.writeInPlace(path, contents: bytes)
         case .file?, nil:
             break
         }
-        // The real paths, so that neither a link to the task folder nor a link into it hides a list.
-        let parent = Path.parent(of: target)
-        let realParent = (try? fileSystem.resolvedPath(parent)) ?? parent
-        let realFolder = (try? fileSystem.resolvedPath(folder.path)) ?? folder.path
-        if Path.name(of: target).lowercased().hasSuffix(".md"),
-           realParent == realFolder || realParent.hasPrefix(realFolder.hasSuffix("/") ? realFolder : realFolder + "/") {
-            throw refuse("a .md file inside the task folder is a list; write the export elsewhere")
-        }
-        try replaceFile(target, in: parent, with: bytes)
+        try replaceFile(target, in: Path.parent(of: target), with: bytes)
     }
 
     /// Replaces the regular file at `path` (or creates it, mode 0600) atomically, keeping its mode.

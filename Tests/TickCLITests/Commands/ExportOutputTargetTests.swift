@@ -83,7 +83,7 @@ struct ExportOutputTargetTests {
         #expect(!names.contains { $0.hasSuffix(".tick-export") }, "\(names)")
     }
 
-    @Test("-o a link to a list inside the task folder is refused, the list unchanged")
+    @Test("-o a link to a list inside the task folder, or a list-named link there, is refused, nothing changed")
     func linkToList() throws {
         let sandbox = try Self.sandbox()
         let before = try sandbox.read("tasks/work.md")
@@ -93,6 +93,13 @@ struct ExportOutputTargetTests {
                       + "write the export elsewhere\n")
         #expect(try sandbox.read("tasks/work.md") == before)
         #expect(Self.kind(sandbox.path("out.md")) == S_IFLNK)
+        // A link inside the folder named as a list is a list too, wherever it points.
+        try sandbox.write("outside.json", "old\n")
+        try FileManager.default.createSymbolicLink(atPath: sandbox.path("tasks/linked.md"), withDestinationPath: "../outside.json")
+        expectRun(try sandbox.run(["--dir", "tasks", "export", "json", "-o", "tasks/linked.md"]), status: 2, stdout: "",
+                  stderr: "tick: invalid value 'tasks/linked.md' for -o: a .md file inside the task folder is a list; "
+                      + "write the export elsewhere\n")
+        #expect(try sandbox.read("outside.json") == "old\n")
     }
 
     @Test("-o a folder, a link to a folder or a link to nothing is refused, nothing written")
