@@ -359,7 +359,8 @@ struct BadInputTests {
         let levels = 1_000
         try sandbox.write("lists/deep.md", Self.nestedList(levels: levels))
         // 10,000 levels of block quotes and of list items on one line each: cheap to write, deep to parse.
-        try sandbox.write("lists/quotes.md", String(repeating: ">", count: 10_000) + " - [ ] quoted\n"
+        // The quotes are spaced: seven or more `>` then a space start a git conflict marker.
+        try sandbox.write("lists/quotes.md", String(repeating: "> ", count: 10_000) + "- [ ] quoted\n"
                           + String(repeating: "- ", count: 10_000) + "[ ] listed\n")
         let before = FolderSnapshot(lists)
         expectRun(try sandbox.run(["--dir", lists, "check"]), status: 0, stdout: "Checked 2 lists: no problems\n",
