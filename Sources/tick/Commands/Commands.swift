@@ -504,9 +504,11 @@ enum Commands {
     static let sync: Command = Command(
         name: "sync",
         summary: "Commit the task folder, pull with rebase and push",
-        discussion: "Stages and commits the task folder's files only (other changes in the repository are left "
+        discussion: "Stages and commits the task folder's lists, tick's own .gitattributes and .tick/.gitignore, "
+            + "and changes to files git already tracks in the folder (other changes in the repository are left "
             + "alone), with a message that counts the tasks added, completed, reopened, edited and removed in "
-            + "each list. Then git pull --rebase from the branch's upstream (else origin, or the only remote, "
+            + "each list. An untracked file that is not a list is never committed: tick names each one it left "
+            + "out, and the git add command that adds them. Then git pull --rebase from the branch's upstream (else origin, or the only remote, "
             + "and the branch of the same name), where the merge driver merges each replayed commit, and git "
             + "push. It never forces.\n\n"
             + "Exits 5 when the folder is not in a git repository or the repository has no remote, 6 when the "
