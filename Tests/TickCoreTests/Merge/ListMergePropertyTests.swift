@@ -251,6 +251,8 @@ struct MergeDiffTests {
         #expect(ListMerge.lineMergeReason(Array("- [ ] ok\n".utf8)) == nil)
         #expect(ListMerge.lineMergeReason([0x2D, 0x20, 0xFF, 0x0A]) == "not valid UTF-8")
         #expect(ListMerge.lineMergeReason(Array("<<<<<<< a\n- [ ] x\n".utf8)) == "holds conflict markers")
+        // Markers of a larger conflict-marker-size (a virtual base of a criss-cross merge under it).
+        #expect(ListMerge.lineMergeReason(Array("- [ ] x\n>>>>>>>>>>>> b\n".utf8)) == "holds conflict markers")
         #expect(ListMerge.lineMergeReason([UInt8](repeating: 0x61, count: ListMerge.sizeLimit + 1)) != nil)
         #expect(ListMerge().merge(base: [0xFF], ours: [0x61], theirs: [0x62]) == nil)
     }
