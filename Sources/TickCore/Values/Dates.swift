@@ -395,11 +395,8 @@ private func monthDay(_ m: Int, _ d: Int, today: Day, word: String, text: String
 
 /// The same day of the month `n` months later (or earlier), clamped to that month's last day.
 private func addingMonths(_ n: Int, to day: Day, text: String) throws(DateError) -> Day {
-    let index = day.year * 12 + (day.month - 1) + n
-    guard index >= 12 else { throw .outOfRange(text) }
-    let year = index / 12, month = index % 12 + 1
-    guard year <= 9999 else { throw .outOfRange(text) }
-    return Day(year: year, month: month, day: min(day.day, Day.length(ofMonth: month, year: year)))!
+    guard let result = day.adding(months: n) else { throw .outOfRange(text) }
+    return result
 }
 
 // MARK: - Rendering and urgency

@@ -231,8 +231,9 @@ enum Commands {
         + "moves to the next occurrence, in place, its box stays open and its done subtasks open again, and the line "
         + "says when: Completed REF \"Water the plants\": next due Mon Dec 7. rec:1w counts a week from today (so "
         + "completing it twice the same day gives the same date), rec:+1w a week from the old due date (twice the "
-        + "same day moves it two weeks), rec:++1w to the first of its weekly dates after today. When the next date "
-        + "would pass its until: date, it is completed as any task. Without --keep-history no done: date is written, "
+        + "same day moves it two weeks), rec:++1w to the first of its weekly dates after today. A month or year step keeps the day "
+        + "of the month, clamped to a shorter month: rec:+1m from Jan 31 gives Feb 28, then Mar 28; rec:1m completed "
+        + "Feb 28 gives Mar 28. When the next date would pass its until: date, it is completed as any task. Without --keep-history no done: date is written, "
         + "so tick completed does not list it. A rule tick cannot read (tick check shows it), a + or ++ rule "
         + "without a due date, or a malformed due: or until: date is refused (exit 2), with nothing changed."
 
