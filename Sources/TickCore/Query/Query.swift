@@ -238,6 +238,8 @@ struct QueryParser {
         if plain >= 1, word.first == "#" {
             let tag = String(word.dropFirst())
             guard !tag.isEmpty else { throw QueryError(column: column, "# needs a tag name after it") }
+            // `#flag` flags a task in the files and in `tick add` (FORMAT.md 5.4): it is no tag.
+            if plain == word.count, tag.lowercased() == "flag" { return .term(.state(.flagged)) }
             return .term(.tag(tag))
         }
         if let colon = word.firstIndex(of: ":"), word.distance(from: word.startIndex, to: colon) < plain {

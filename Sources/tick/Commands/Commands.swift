@@ -205,6 +205,8 @@ enum Commands {
     static let addRecOption = ValueOption(
         "rec", valueName: "RULE", help: "Repeat by RULE (1w, +1w, ++1w; see tick help done), as rec:RULE in the title does")
     static let addUntilOption = ValueOption("until", valueName: "DATE", help: "End the repetition on DATE (as for --due)")
+    static let createListOption = Flag(
+        "create", help: "Create the list LIST (as tick list new LIST) when no list has that name, in the same change")
 
     static let add: Command = Command(
         name: "add",
@@ -219,8 +221,8 @@ enum Commands {
             + "(tick add -- \"-x\"); one that starts with a dash and a digit needs no --.\n\n"
             + "Dates: \(dateHelp).\n\n" + writeDiscussion,
         arguments: [titleArgument],
-        options: [addListOption, addDueOption, priorityOption, flagOption, addNoteOption, sectionOption, parentOption,
-                  addRecOption, addUntilOption],
+        options: [addListOption, createListOption, addDueOption, priorityOption, flagOption, addNoteOption, sectionOption,
+                  parentOption, addRecOption, addUntilOption],
         run: runAdd)
 
     static let keepHistoryOption = Flag(

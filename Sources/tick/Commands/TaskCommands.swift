@@ -183,7 +183,7 @@ func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s
     let before = session.library
     let ids = try invocation.targets(invocation.values(Commands.whereRefsArgument), in: before,
                                      missing: Commands.destinationArgument.name)
-    let list = try invocation.resolveList(invocation.value(Commands.destinationArgument)!, in: before)
+    let list = try invocation.resolveList(invocation.value(Commands.destinationArgument)!, in: before, creating: true)
     let (after, moves) = try session.folder.move(ids, to: list)
     var lines: [String] = []
     var tasks: [TaskID] = []

@@ -25,12 +25,12 @@ import TickCore
     if let sort { ids = library.sorted(ids, by: sort) }
     if invocation.global.json {
         invocation.out.jsonArray(ids) { TaskRows.json($0, in: library) }
-        return loaded.status
+        return loaded.status(matched: ids.count)
     }
     FoundTasks(library: library, invocation: invocation)
         .write(ids, grouping: grouping, flat: invocation.flag(Commands.flatOption), heading: name)
     if ids.isEmpty { invocation.out.line("  No task matches '\(saved.query)'.") }
-    return loaded.status
+    return loaded.status(matched: ids.count)
 }
 
 /// `tick view`: every saved view with its query and count.

@@ -142,10 +142,11 @@ func runView(_ view: SmartView) -> Command.Run {
         if view == .completed, let since = invocation.value(Commands.sinceOption) { query.since = try Day(parsing: since, relativeTo: now) }
         let viewed = library.tasksWithLevels(in: query, now: now)
         let ids = try invocation.narrowed(viewed.ids, in: library)
+        let status = invocation.given(Commands.whereOption) ? loaded.status(matched: ids.count) : loaded.status
         let out = invocation.out
         if invocation.global.json {
             out.jsonArray(ids) { TaskRows.json($0, in: library) }
-            return loaded.status
+            return status
         }
 
         let sort = try invocation.sortOrder()
@@ -156,7 +157,7 @@ func runView(_ view: SmartView) -> Command.Run {
             FoundTasks(library: library, invocation: invocation)
                 .write(sorted, grouping: grouping, flat: invocation.flag(Commands.flatOption), heading: view.title)
             if ids.isEmpty { out.line("  " + emptyMessage(view, days: query.days)) }
-            return loaded.status
+            return status
         }
         let terminal = invocation.terminal
         let template = TaskRows(library: library, now: now, terminal: terminal, showList: view != .all,
@@ -213,7 +214,7 @@ func runView(_ view: SmartView) -> Command.Run {
             writeRows()
         }
         if ids.isEmpty { out.line("  " + emptyMessage(view, days: query.days)) }
-        return loaded.status
+        return status
     }
 }
 

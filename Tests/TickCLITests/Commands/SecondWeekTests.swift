@@ -1,0 +1,122 @@
+import Foundation
+import Testing
+
+/// A user's second week (issue 49): what a user of Taskwarrior, todo.txt or Obsidian Tasks expects
+/// of the small things, end to end through the built binary. "Now" is Saturday 14 March 2026, 09:30.
+@Suite("a user's second week")
+struct SecondWeekTests {
+    static let home = """
+        # Home
+        - [ ] Water plants #flag due:2026-03-15
+        - [ ] Café visit #garden due:2026-03-14
+
+        """
+
+    func sandbox() throws -> Sandbox { try Fixtures.folder(["home.md": Self.home]) }
+
+    /// Runs tick on the sandbox's task folder.
+    func tick(_ sandbox: Sandbox, _ arguments: [String], environment: [String: String] = [:]) throws -> TickResult {
+        try sandbox.run(["--dir", "tasks"] + arguments, environment: environment)
+    }
+
+    func titles(_ result: TickResult) throws -> [String] {
+        let array = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
+        // Titles without their tags.
+        return array.compactMap { ($0["title"] as? String)?.split(separator: " ").filter { !$0.hasPrefix("#") }.joined(separator: " ") }
+    }
+
+    @Test("#flag in a query finds the flagged tasks, as is:flagged (item 3)")
+    func flagWord() throws {
+        let sandbox = try sandbox()
+        let found = try tick(sandbox, ["--json", "find", "#flag"])
+        #expect(found.status == 0, "\(found)")
+        #expect(try titles(found) == ["Water plants"])
+        #expect(try titles(try tick(sandbox, ["--json", "find", "--", "-#flag"])) == ["Café visit"])
+        #expect(try titles(try tick(sandbox, ["--json", "today", "--where", "#FLAG"])) == [])
+        #expect(try tick(sandbox, ["help", "query"]).stdout.contains("#flag           a flagged task, as is:flagged"))
+    }
+
+    @Test("a listing given a query exits 1 when nothing matches; without a query an empty view exits 0 (item 6)")
+    func listingExitCodes() throws {
+        let sandbox = try sandbox()
+        for arguments in [["find", "zzz"], ["search", "zzz"], ["today", "--where", "zzz"], ["all", "--where", "zzz"],
+                          ["ls", "home", "--where", "zzz"], ["--json", "today", "--where", "zzz"],
+                          ["--json", "ls", "home", "--where", "zzz"]] {
+            let run = try tick(sandbox, arguments)
+            #expect(run.status == 1, "\(arguments): \(run)")
+        }
+        for arguments in [["find", "water"], ["today", "--where", "café"], ["ls", "home", "--where", "water"],
+                          ["flagged"], ["completed"], ["tomorrow"]] {
+            let run = try tick(sandbox, arguments)
+            #expect(run.status == 0, "\(arguments): \(run)")
+        }
+        try sandbox.write("tasks/.tick/config", "view.nothing = zzz\n")
+        #expect(try tick(sandbox, ["view", "nothing"]).status == 1)
+    }
+
+    @Test("tick --help's exit statuses are README's Exit codes table, word for word (item 19)")
+    func exitStatusTable() throws {
+        let readme = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "## Exit codes\n").dropFirst().first)
+        let readmeRows = section.components(separatedBy: "\n## ")[0].split(separator: "\n")
+            .filter { $0.hasPrefix("| ") && $0.dropFirst(2).first?.isNumber == true }
+            .map { row -> String in
+                let cells = row.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+                return cells[1] + " " + cells[2].replacingOccurrences(of: "`", with: "")
+            }
+        #expect(readmeRows.count == 7)
+        let help = try Sandbox().run(["--help"]).stdout
+        let exitSection = try #require(help.components(separatedBy: "EXIT STATUS:\n").dropFirst().first)
+        // Each row starts with its code; wrapped lines continue it.
+        var helpRows: [String] = []
+        for line in exitSection.components(separatedBy: "\n\n")[0].split(separator: "\n") {
+            let words = line.split(separator: " ").joined(separator: " ")
+            if line.hasPrefix("  "), line.dropFirst(2).first?.isNumber == true { helpRows.append(words) } else { helpRows[helpRows.count - 1] += " " + words }
+        }
+        #expect(helpRows == readmeRows)
+        #expect(helpRows.contains("5 no git repository, or no remote (git-setup, sync)"))
+    }
+
+    @Test("an unknown export or import format is an unknown format, with the formats listed (item 21)")
+    func unknownFormat() throws {
+        let sandbox = try sandbox()
+        expectRun(try tick(sandbox, ["export", "csv"]), status: 2, stdout: "",
+                  stderr: "tick: unknown format 'csv' (expected json, ics, vdir, todotxt or taskwarrior; see 'tick export --help')\n")
+        expectRun(try tick(sandbox, ["import", "csv", "x.csv"]), status: 2, stdout: "",
+                  stderr: "tick: unknown format 'csv' (expected todotxt or taskwarrior; see 'tick import --help')\n")
+        expectRun(try tick(sandbox, ["export", "jsno"]), status: 2, stdout: "",
+                  stderr: "tick: unknown format 'jsno'; did you mean 'json'? (expected json, ics, vdir, todotxt or taskwarrior; "
+                      + "see 'tick export --help')\n")
+    }
+
+    @Test("add --list and mv to a missing list name tick list new; add --create makes it in one change (item 15)")
+    func missingList() throws {
+        let sandbox = try sandbox()
+        expectRun(try tick(sandbox, ["add", "Plant bulbs", "--list", "Garden"]), status: 1, stdout: "",
+                  stderr: "tick: no list named 'Garden'; tick list new Garden creates it\n")
+        expectRun(try tick(sandbox, ["mv", "Water plants", "Garden Jobs"]), status: 1, stdout: "",
+                  stderr: "tick: no list named 'Garden Jobs'; tick list new 'Garden Jobs' creates it\n")
+        let created = try tick(sandbox, ["add", "Plant bulbs", "--list", "Garden", "--create"])
+        #expect(created.status == 0, "\(created)")
+        #expect(try String(contentsOfFile: sandbox.path("tasks/garden.md"), encoding: .utf8) == "# Garden\n\n- [ ] Plant bulbs\n")
+        #expect(try tick(sandbox, ["undo"]).status == 0)
+        #expect(!FileManager.default.fileExists(atPath: sandbox.path("tasks/garden.md")))
+        #expect(try String(contentsOfFile: sandbox.path("tasks/home.md"), encoding: .utf8) == Self.home)
+    }
+
+    @Test("the README's sample configuration works as shipped: tick add succeeds with it (item 18)")
+    func sampleConfiguration() throws {
+        let readme = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let block = try #require(readme.components(separatedBy: "```sh\n# ~/.config/tick/config\n").dropFirst().first)
+        let config = block.components(separatedBy: "```")[0]
+        let sandbox = try sandbox()
+        try sandbox.write("home/.config/tick/config", config)
+        let added = try tick(sandbox, ["add", "Call mum"])
+        #expect(added.status == 0, "\(added)")
+        // A default list that does not exist names the command that creates it.
+        try sandbox.write("home/.config/tick/config", "default-list = Someday\n")
+        let refused = try tick(sandbox, ["add", "Call dad"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("tick list new Someday creates it"), "\(refused)")
+    }
+}
