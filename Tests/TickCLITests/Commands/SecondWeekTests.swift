@@ -119,4 +119,56 @@ struct SecondWeekTests {
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("tick list new Someday creates it"), "\(refused)")
     }
+
+    @Test("import todo.txt reads id:VALUE as the task's id, so tick re-imports its own export and topydo's file (item 17)")
+    func todoTxtIDs() throws {
+        let sandbox = try Fixtures.folder(["home.md": "# Home\n\n- [ ] Call mum id:mum\n- [ ] Pay rent due:2026-03-20 rec:+1m until:2026-12-31\n"])
+        let export = try tick(sandbox, ["export", "todotxt"])
+        #expect(export.status == 0, "\(export)")
+        try sandbox.write("exported.txt", export.stdout)
+        try sandbox.write("topydo.txt", "Plan the trip id:1\nBook flights p:1\n")
+        try FileManager.default.createDirectory(atPath: sandbox.path("again"), withIntermediateDirectories: true)
+        let again = try sandbox.run(["--dir", "again", "--quiet", "import", "todotxt", "exported.txt"])
+        expectRun(again, status: 0, stdout: "", stderr: "")
+        #expect(try String(contentsOfFile: sandbox.path("again/home.md"), encoding: .utf8)
+                == "# home\n\n- [ ] Call mum id:mum\n- [ ] Pay rent due:2026-03-20 rec:+1m until:2026-12-31\n")
+        let topydo = try sandbox.run(["--dir", "again", "--quiet", "import", "todotxt", "topydo.txt", "--list", "trip"])
+        expectRun(topydo, status: 0, stdout: "", stderr: "")
+        #expect(try String(contentsOfFile: sandbox.path("again/trip.md"), encoding: .utf8)
+                == "# trip\n\n- [ ] Plan the trip id:1\n- [ ] Book flights p:1\n")
+        #expect(try sandbox.run(["--dir", "again", "--json", "find", "plan"]).stdout.contains("\"id\":\"1\""))
+    }
+
+    /// A file holding one bad line among good ones: (format, file text, a part of the error).
+    static let refusedImports: [(String, String, String)] = [
+        ("todotxt", "Fine task\nWater until:2026-12-31\n", "line 2: until:2026-12-31 ends a repetition, and the task would have no rec: rule"),
+        ("todotxt", "Fine task\nWater rec:+1w\n", "line 2: rec:+1w repeats from the due date, and the task would have none"),
+        ("todotxt", "Fine task id:1\nOther id:a/b\n", "line 2: 'id:a/b' is not an id tick reads"),
+        ("todotxt", "Fine task\nBell \u{07} here\n", "line 2: cannot write this title: it holds the control character U+0007"),
+        ("taskwarrior", #"[{"description":"Fine","status":"pending"},{"description":"a\u0000b","status":"pending"}]"#,
+         "record 2: cannot write this title: it holds the control character U+0000"),
+        ("taskwarrior", #"[{"description":"Fine","status":"pending","annotations":[{"entry":"20260301T100000Z","description":"x\u001by"}]}]"#,
+         "record 1: the notes hold the control character U+001B"),
+    ]
+
+    @Test("import refuses what tick add refuses: a rule without a due date, until: without a rule, control characters (issue 44)",
+          arguments: refusedImports.indices)
+    func importRefusals(_ k: Int) throws {
+        let (format, text, reason) = Self.refusedImports[k]
+        let sandbox = try sandbox()
+        try sandbox.write("in.txt", text)
+        let run = try tick(sandbox, ["import", format, sandbox.path("in.txt")])
+        #expect(run.status == 2, "\(run)")
+        #expect(run.stderr.contains(reason), "\(run)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.path("tasks")).filter { !$0.hasPrefix(".") } == ["home.md"])
+        #expect(try String(contentsOfFile: sandbox.path("tasks/home.md"), encoding: .utf8) == Self.home)
+    }
+
+    @Test("tick add refuses a control character in a title, naming it")
+    func addRefusesControlCharacters() throws {
+        let sandbox = try sandbox()
+        expectRun(try tick(sandbox, ["add", "Ring \u{07} the bell"]), status: 2, stdout: "",
+                  stderr: "tick: cannot write this title: it holds the control character U+0007\n")
+        #expect(try String(contentsOfFile: sandbox.path("tasks/home.md"), encoding: .utf8) == Self.home)
+    }
 }
