@@ -183,12 +183,14 @@ enum Commands {
         + "that already was so, No change to REF \"TITLE\": already ... (nothing is written then); with --json, "
         + "an array of the task objects; with --quiet, nothing. Only the lines of the tasks named change; "
         + "every other byte of the file stays as it was."
-    static let dateHelp = "today, tomorrow, yesterday, tonight (today 18:00, or the date.tonight setting), a weekday (fri, friday or "
-        + "next friday: the next one after today), next week (next Monday), next month (its first day), "
+    static let dateHelp = "today, tomorrow, yesterday, tonight (today 18:00, or the date.tonight setting), eod (today 23:59, or "
+        + "the date.end-of-day setting), a weekday (fri, friday, tues, weds, thurs or next friday: the next one after "
+        + "today; this friday: today on a Friday), next week (next Monday), next month (its first day), "
         + "in 3 days (or weeks, months, years), +3d, -1d, +2w, +1m, +1y, eow (the coming Sunday), eom (the "
         + "month's last day), a month and day (dec 24, 24 dec, december 24: this year if still to come, else "
-        + "next year), YYYY-MM-DD (2026-1-5 too) or YYYY-MM-DDTHH:MM, each optionally followed by a time "
-        + "such as 9:00, 17:30, 9am or 5pm; or a time alone (today if still to come, else tomorrow)"
+        + "next year), YYYY-MM-DD (2026-1-5 too) or YYYY-MM-DDTHH:MM, 12/24 or 24/12 only with the date.order "
+        + "setting (mdy or dmy), each optionally followed by a time such as 9:00, 17:30, 9am, 5pm, noon or "
+        + "midnight; or a time alone (today if still to come, else tomorrow)"
     static let priorityOption = ValueOption("priority", valueName: "LEVEL", help: "low, medium, high or none",
                                             choices: ["low", "medium", "high", "none"])
 
