@@ -77,6 +77,6 @@ let defaultListName = "Inbox"
     let (after, id) = try session.folder.add(task, toListAt: path, at: placement, createWithHeading: heading)
     var line = "Added \(describe(id, in: after)) to \(after.list(id).name)"
     if let parent = after.parent(of: id) { line += " under \(describe(parent, in: after))" }
-    invocation.report([line], tasks: [id], in: after)
+    invocation.report([line], tasks: [id], changed: [true], in: after)
     return session.loaded.status
 }

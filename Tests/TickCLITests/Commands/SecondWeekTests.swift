@@ -171,4 +171,27 @@ struct SecondWeekTests {
                   stderr: "tick: cannot write this title: it holds the control character U+0007\n")
         #expect(try String(contentsOfFile: sandbox.path("tasks/home.md"), encoding: .utf8) == Self.home)
     }
+
+    @Test("every write command's JSON task objects say whether it changed them (item 9)")
+    func jsonChanged() throws {
+        let sandbox = try sandbox()
+        func changed(_ arguments: [String]) throws -> [Bool] {
+            let run = try tick(sandbox, ["--json"] + arguments)
+            #expect(run.status == 0, "\(arguments): \(run)")
+            let array = try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]] ?? []
+            return array.map { $0["changed"] as? Bool ?? false } + (array.allSatisfy { $0["changed"] is Bool } ? [] : [false, false])
+        }
+        #expect(try changed(["flag", "Water plants"]) == [false])
+        #expect(try changed(["flag", "Café visit"]) == [true])
+        #expect(try changed(["flag", "Café visit", "Water plants"]) == [false, false])
+        #expect(try changed(["unflag", "Café visit"]) == [true])
+        #expect(try changed(["due", "Café visit", "2026-03-14"]) == [false])
+        #expect(try changed(["priority", "Café visit", "high"]) == [true])
+        #expect(try changed(["edit", "Café visit", "--priority", "high"]) == [false])
+        #expect(try changed(["mv", "Café visit", "home"]) == [false])
+        #expect(try changed(["add", "New one"]) == [true])
+        #expect(try changed(["done", "New one"]) == [true])
+        #expect(try changed(["done", "New one"]) == [false])
+        #expect(try changed(["rm", "New one"]) == [true])
+    }
 }
