@@ -166,17 +166,6 @@ enum SavedViewTiles {
         let views = invocation.settings.views
         guard !views.isEmpty else { return [] }
         let counts = savedViewCounts(views, library: library, invocation: invocation)
-        let color = invocation.terminal.color
-        let tiles = views.indices.map { k in
-            padded(Style.bold.apply(views[k].name, enabled: color), to: max(11, displayWidth(views[k].name) + 1))
-                + (counts[k].map(String.init) ?? "?")
-        }
-        var lines: [String] = []
-        var k = 0
-        while k < tiles.count {
-            lines.append(k + 1 < tiles.count ? padded(tiles[k], to: 19) + tiles[k + 1] : tiles[k])
-            k += 2
-        }
-        return lines
+        return tileLines(views.indices.map { (views[$0].name, counts[$0].map(String.init) ?? "?") }, terminal: invocation.terminal)
     }
 }

@@ -194,4 +194,20 @@ struct SecondWeekTests {
         #expect(try changed(["done", "New one"]) == [false])
         #expect(try changed(["rm", "New one"]) == [true])
     }
+
+    @Test("the home screen fits a 30-column terminal, and a 16-column one (item 20)")
+    func narrowHome() throws {
+        let sandbox = try sandbox()
+        try sandbox.write("tasks/.tick/config", "view.garden = #garden\nview.water = water\n")
+        let wide = try tick(sandbox, [], environment: ["COLUMNS": "80"])
+        #expect(wide.stdout.hasPrefix("Today      1       Scheduled  2\nFlagged    1       All        2\n"
+                                      + "garden     1       water      1\n"), "\(wide)")
+        let narrow = try tick(sandbox, [], environment: ["COLUMNS": "30"])
+        #expect(narrow.stdout.hasPrefix("Today     1  Scheduled 2\nFlagged   1  All       2\ngarden 1  water  1\n"), "\(narrow)")
+        let narrowest = try tick(sandbox, [], environment: ["COLUMNS": "16"])
+        #expect(narrowest.stdout.hasPrefix("Today     1\nScheduled 2\nFlagged   1\nAll       2\ngarden 1\nwater  1\n"), "\(narrowest)")
+        for (result, width) in [(narrow, 30), (narrowest, 16)] {
+            for line in result.stdout.split(separator: "\n") { #expect(line.count <= width, "'\(line)'") }
+        }
+    }
 }
