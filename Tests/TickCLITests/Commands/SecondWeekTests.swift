@@ -210,4 +210,37 @@ struct SecondWeekTests {
             for line in result.stdout.split(separator: "\n") { #expect(line.count <= width, "'\(line)'") }
         }
     }
+
+    @Test("the README's quick start runs exactly as written, and leaves the lists it says (item 18)")
+    func quickStart() throws {
+        let readme = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "\n## Quick start\n").dropFirst().first)
+        let script = try #require(section.components(separatedBy: "```sh\n").dropFirst().first?.components(separatedBy: "```")[0])
+        #expect(script.contains("tick add"))
+        let sandbox = try Sandbox()
+        try FileManager.default.createDirectory(atPath: sandbox.path("bin"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: sandbox.path("bin/tick"), withDestinationPath: try #require(TickBinary.path))
+        try sandbox.write("quickstart.sh", "set -e\n" + script)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [sandbox.path("quickstart.sh")]
+        process.environment = sandbox.environment.merging(["PATH": sandbox.path("bin") + ":/usr/bin:/bin"]) { $1 }
+        process.currentDirectoryURL = sandbox.root
+        let out = sandbox.path(".quickstart-out")
+        _ = FileManager.default.createFile(atPath: out, contents: nil)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: out))
+        process.standardOutput = handle
+        process.standardError = handle
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try handle.close()
+        let output = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(process.terminationStatus == 0, "\(output)")
+        #expect(output.contains("Call mum"), "\(output)")
+        #expect(try String(contentsOfFile: sandbox.path("home/tasks/groceries.md"), encoding: .utf8)
+                == "# Groceries\n\n- [ ] Buy milk due:2026-03-15\n")
+        #expect(try String(contentsOfFile: sandbox.path("home/tasks/inbox.md"), encoding: .utf8)
+                == "# Inbox\n\n- [x] Call mum !! #flag due:2026-03-14 done:2026-03-14\n")
+    }
 }
