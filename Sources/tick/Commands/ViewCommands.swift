@@ -178,8 +178,10 @@ func runView(_ view: SmartView) -> Command.Run {
             return status
         }
         let terminal = invocation.terminal
-        let template = TaskRows(library: library, now: now, terminal: terminal, showList: view != .all,
-                                showDoneDate: view == .completed, rows: ids)
+        var rowsTemplate = TaskRows(library: library, now: now, terminal: terminal, showList: view != .all,
+                                    showDoneDate: view == .completed, rows: ids)
+        rowsTemplate.showScheduled = view == .today
+        let template = rowsTemplate
         let bold = { @Sendable (text: String) in Style.bold.apply(text, enabled: terminal.color) }
         // The rows, a range at a time, each with rows of its own (a large view's ranges are
         // rendered on several threads): before the first row of each run of rows in one `group`,

@@ -243,4 +243,24 @@ struct SecondWeekTests {
         #expect(try String(contentsOfFile: sandbox.path("home/tasks/inbox.md"), encoding: .utf8)
                 == "# Inbox\n\n- [x] Call mum !! #flag due:2026-03-14 done:2026-03-14\n")
     }
+
+    @Test("a scheduled task in Today says why it is there: ⏳ today, or the day it was scheduled (item 7)")
+    func scheduledInToday() throws {
+        let sandbox = try Fixtures.folder(["vault.md": """
+            # Vault
+            - [ ] Book the venue ⏳ 2026-03-14 📅 2026-03-20
+            - [ ] Renew the lease ⏳ 2026-03-12
+            - [ ] Pay the bill ⏳ 2026-03-10 📅 2026-03-14
+
+            """])
+        let today = try tick(sandbox, ["today"], environment: ["COLUMNS": "100"])
+        #expect(today.status == 0, "\(today)")
+        let lines = today.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.contains("Book the venue") && $0.hasSuffix("due Fri  ⏳ today  · Vault") }, "\(today.stdout)")
+        #expect(lines.contains { $0.contains("Renew the lease") && $0.hasSuffix("⏳ Mar 12  · Vault") }, "\(today.stdout)")
+        // Due today: the due date says why already.
+        #expect(lines.contains { $0.contains("Pay the bill") && !$0.contains("⏳") }, "\(today.stdout)")
+        // Other views do not say it.
+        #expect(!(try tick(sandbox, ["all"]).stdout.contains("⏳")))
+    }
 }
