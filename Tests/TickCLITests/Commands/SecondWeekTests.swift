@@ -263,4 +263,34 @@ struct SecondWeekTests {
         // Other views do not say it.
         #expect(!(try tick(sandbox, ["all"]).stdout.contains("⏳")))
     }
+
+    @Test("remind --install-timer without --exec chooses notify-send when it is on PATH, and says what it chose (item 14)")
+    func remindNotify() throws {
+        let sandbox = try Fixtures.folder(["home.md": "# Home\n\n- [ ] Dentist !!! due:2026-03-14T10:00\n- [ ] Call due:2026-03-14T10:00\n"])
+        sandbox.environment["XDG_STATE_HOME"] = sandbox.path("state")
+        sandbox.environment["XDG_CONFIG_HOME"] = sandbox.path("config")
+        let unit = sandbox.path("config/systemd/user/tick-remind.service")
+        // Without notify-send: the journal only, and it says so.
+        let plain = try tick(sandbox, ["remind", "--install-timer"])
+        #expect(plain.status == 0, "\(plain)")
+        #expect(plain.stdout.contains("No --exec and no notify-send on PATH: reminders reach only the journal"), "\(plain)")
+        #expect(try String(contentsOfFile: unit, encoding: .utf8).contains(" remind\n"))
+        // A notify-send that records its arguments, one per line.
+        try sandbox.write("bin/notify-send", "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done >> \(sandbox.path("notified.txt"))\necho --- >> \(sandbox.path("notified.txt"))\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.path("bin/notify-send"))
+        sandbox.environment["PATH"] = sandbox.path("bin") + ":/usr/bin:/bin"
+        let chosen = try tick(sandbox, ["remind", "--install-timer"])
+        #expect(chosen.status == 0, "\(chosen)")
+        #expect(chosen.stdout.contains("Reminders show as desktop notifications (tick remind --notify, with \(sandbox.path("bin/notify-send")))"),
+                "\(chosen)")
+        #expect(try String(contentsOfFile: unit, encoding: .utf8).contains(" remind --notify\n"))
+        // --notify: one notification per reminder, critical for high priority.
+        let reminded = try tick(sandbox, ["remind", "--notify"], environment: ["TICK_NOW": "2026-03-14T10:00"])
+        #expect(reminded.status == 0, "\(reminded)")
+        let calls = try String(contentsOfFile: sandbox.path("notified.txt"), encoding: .utf8).components(separatedBy: "---\n").dropLast()
+        #expect(Array(calls) == ["--app-name=tick\n--urgency=critical\n--\nDentist\ndue 2026-03-14T10:00 · Home\n",
+                                 "--app-name=tick\n--urgency=normal\n--\nCall\ndue 2026-03-14T10:00 · Home\n"])
+        expectRun(try tick(sandbox, ["remind", "--notify", "--exec", "notify-send"]), status: 2, stdout: "",
+                  stderr: "tick: --exec and --notify both say where reminders go: give one\n")
+    }
 }
