@@ -293,4 +293,24 @@ struct SecondWeekTests {
         expectRun(try tick(sandbox, ["remind", "--notify", "--exec", "notify-send"]), status: 2, stdout: "",
                   stderr: "tick: --exec and --notify both say where reminders go: give one\n")
     }
+
+    @Test("an until: on a task repeating by a 🔁 phrase is refused, as rec:++ is, since it would hide the line's fields (item 2)")
+    func obsidianUntil() throws {
+        let vault = "# Vault\n\n- [ ] Water 🔁 every week 📅 2026-03-20\n"
+        let sandbox = try Fixtures.folder(["vault.md": vault])
+        let edit = try tick(sandbox, ["edit", "Water", "--until", "2026-12-31"])
+        #expect(edit.status == 2, "\(edit)")
+        #expect(edit.stderr.contains("repeats by an Obsidian Tasks 🔁 phrase, and an until: after it would hide"), "\(edit)")
+        try sandbox.write("tasks/.tick/config", "obsidian.new-task-style = emoji\n")
+        try sandbox.write("tasks/empty.md", "# Empty\n")
+        let add = try tick(sandbox, ["add", "Stretch due:2026-03-20 rec:+1d until:2026-04-30", "--list", "Empty"])
+        #expect(add.status == 2, "\(add)")
+        #expect(add.stderr.contains("the task would repeat by an Obsidian Tasks 🔁 phrase"), "\(add)")
+        #expect(try String(contentsOfFile: sandbox.path("tasks/vault.md"), encoding: .utf8) == vault)
+        #expect(try String(contentsOfFile: sandbox.path("tasks/empty.md"), encoding: .utf8) == "# Empty\n")
+        // In tick's own style the same rule and end are written.
+        try sandbox.write("tasks/.tick/config", "obsidian.new-task-style = tick\n")
+        let plain = try tick(sandbox, ["add", "Stretch due:2026-03-20 rec:+1d until:2026-04-30"])
+        #expect(plain.status == 0, "\(plain)")
+    }
 }
