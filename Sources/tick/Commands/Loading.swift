@@ -58,7 +58,9 @@ extension Invocation {
         case .notFound:
             let names = library.lists.map { $0.file.baseName }
             let suggestion = Suggestion.closest(to: text.lowercased(), among: names)
-            let create = creating ? "; tick list new \(shellQuoted(text)) creates it" : ""
+            // Only a name that list new takes (not `../up`).
+            let creatable = creating && (try? TaskFolder.newList(text, fields: [])) != nil
+            let create = creatable ? "; tick list new \(shellQuoted(text)) creates it" : ""
             throw CommandFailure(.negative, "no list named '\(text)'" + searched
                                  + (suggestion.map { "; did you mean '\($0)'?" } ?? "") + create)
         case .ambiguous(let candidates):
