@@ -59,6 +59,19 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     public func adding(days n: Int) -> Day { Day(daysSinceEpoch: daysSinceEpoch + n) }
 
+    /// The same day of the month `n` months later (earlier for a negative `n`), clamped to the
+    /// target month's length, or nil when that month is outside the years 1 to 9999.
+    ///
+    /// The day number is kept, not the "last day of the month": 01-31 + 1 month is 02-28 (02-29 in
+    /// a leap year), and 02-28 + 1 month is 03-28, as topydo and `dateutil.relativedelta` count.
+    /// Every month step in tick (repeating tasks, date words, query month ranges) is this one.
+    public func adding(months n: Int) -> Day? {
+        let (shifted, overflow) = (year * 12 + (month - 1)).addingReportingOverflow(n)
+        guard !overflow, shifted >= 12, shifted < 10_000 * 12 else { return nil }
+        let year = shifted / 12, month = shifted % 12 + 1
+        return Day(year: year, month: month, day: Swift.min(day, Day.length(ofMonth: month, year: year)))
+    }
+
     public static func length(ofMonth month: Int, year: Int) -> Int {
         switch month {
         case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28

@@ -28,7 +28,7 @@ public struct RecurrenceRule: Hashable, Sendable, CustomStringConvertible {
         case day = "d"
         /// `w`: weeks of seven days.
         case week = "w"
-        /// `m`: calendar months (the day clamped to the month's length; a last day stays last).
+        /// `m`: calendar months (the day of the month kept, clamped to a shorter month's length).
         case month = "m"
         /// `y`: calendar years (twelve months).
         case year = "y"

@@ -28,6 +28,9 @@ extension Document {
             if let rule = new.recurrence {
                 let token = styled(.recurrence(rule), rule.token)
                 if token.1 { repeatPhrase = ObsidianFields.phrase(rule) }
+                if token.1, style == .emoji, new.until != nil {
+                    throw EditError(reason: .badValue, line: 0, message: Document.untilAfterPhrase(line: 0))
+                }
                 tokens.append(token)
             }
             if let due = new.due { tokens.append(styled(.due(due), "due:\(due)")) }

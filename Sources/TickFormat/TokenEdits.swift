@@ -227,6 +227,9 @@ extension Document {
 
     /// Why `kind` cannot be written on task `i` in its style (a due time, `rec:++…`), or nil.
     func styleProblem(_ task: Task, _ kind: TitleLine.Kind) -> String? {
+        if case .until = kind, task.tokens.contains(where: { $0.style == .emoji && sameSort($0.kind, .repeatPhrase("")) }) {
+            return Document.untilAfterPhrase(line: task.line)
+        }
         let style = task.tokens.first { sameSort($0.kind, kind) }?.style ?? task.style
         guard style != .tick, ObsidianFields.value(kind, style: style) == nil else { return nil }
         let name = style == .emoji ? "an Obsidian Tasks signifier" : "a Dataview field"
@@ -237,6 +240,13 @@ extension Document {
                 + "(it knows every N days, weeks, months or years, every weekday, and when done)"
         default: return nil
         }
+    }
+
+    /// Why an `until:` cannot go on a task that repeats by a 🔁 phrase (line 0: a new task).
+    static func untilAfterPhrase(line: Int) -> String {
+        (line > 0 ? "line \(line) repeats" : "the task would repeat") + " by an Obsidian Tasks 🔁 phrase, and an until: "
+            + "after it would hide the line's fields from the plugin, which reads them only at the end of the line: end the "
+            + "repetition in Obsidian, or use tick's style (obsidian.new-task-style = tick)"
     }
 
     /// The title and tags of task's title line once `splices` (inside it) are applied.

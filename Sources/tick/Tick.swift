@@ -41,10 +41,14 @@ enum Tick {
             var now = try Now.resolve(option: global.now, environment: context.environment["TICK_NOW"], clock: {
                 var clock = global.clockReading ?? Now.system()
                 clock.tonight = settings.tonight ?? Now.defaultTonight
+                clock.endOfDay = settings.endOfDay ?? Now.defaultEndOfDay
+                clock.dateOrder = settings.dateOrder
                 clock.weekStart = settings.weekStart
                 return clock
             })
             now.tonight = settings.tonight ?? Now.defaultTonight
+            now.endOfDay = settings.endOfDay ?? Now.defaultEndOfDay
+            now.dateOrder = settings.dateOrder
             now.weekStart = settings.weekStart
             let invocation = Invocation(
                 path: path, arguments: arguments, global: global, context: context,

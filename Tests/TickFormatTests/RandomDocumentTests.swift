@@ -166,7 +166,15 @@ enum RandomEdit: CustomStringConvertible {
             let unit = RecurrenceRule.Unit.allCases[Int(rng.next() % (styled ? 4 : 5))]
             let mode = RecurrenceRule.Mode.allCases[Int(rng.next() % (styled ? 2 : 3))]
             return .recurrence(RecurrenceRule(count: Int(rng.next() % 12) + 1, unit: unit, mode: mode)!)
-        case 10: return .until(rng.next() % 3 == 0 ? nil : day.adding(days: Int(rng.next() % 400)))
+        case 10:
+            // An end for a task repeating by a 🔁 phrase is refused (it would hide the line's fields).
+            let phrase = document.tasks[i].tokens.contains { token in
+                switch token.kind {
+                case .recurrence, .repeatPhrase: return token.style == .emoji
+                default: return false
+                }
+            }
+            return .until(rng.next() % 3 == 0 || phrase ? nil : day.adding(days: Int(rng.next() % 400)))
         case 11: return .advance(DueDate(day: day.adding(days: Int(rng.next() % 60)),
                                          minutes: rng.next() % 2 == 0 || styled ? nil : Int(rng.next() % 1440)))
         default: return .move(into: Document(bytes: NastyDocument.generate(&rng)))

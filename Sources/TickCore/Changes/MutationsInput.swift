@@ -152,8 +152,23 @@ public enum TaskTitle {
     public static func validated(_ title: String, besidesMetadata: Bool = false) throws(TitleInputError) -> String {
         let trimmed = title.trimmingInvisibleSpace()
         guard !trimmed.isEmpty else { throw .emptyTitle(besidesMetadata: besidesMetadata) }
+        if let control = trimmed.unicodeScalars.first(where: isRefusedControl) {
+            throw .unwritable("it holds the control character \(named(control))")
+        }
         if let problem = Document.titleProblem(trimmed) { throw .unwritable(problem) }
         return trimmed
+    }
+
+    /// A control character that no title or note may hold: U+0000 to U+001F but the tab, and
+    /// U+007F (a NUL byte in a list, a terminal escape in a view).
+    public static func isRefusedControl(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 && scalar != "\t" && scalar != "\n") || scalar.value == 0x7F
+    }
+
+    /// `U+0000`.
+    public static func named(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
     }
 }
 

@@ -22,7 +22,8 @@ public enum Recurrence {
     /// - `rec:Nu` (completion): `completed` + N units; a task without a due date gets one.
     /// - `rec:+Nu` (due): the old due date + N units, once, so the result may still be overdue.
     /// - `rec:++Nu` (future): the old due date + k·N units for the smallest k ≥ 1 that lands after
-    ///   `today`, counted from the old due date (so a day of the month or weekday is kept).
+    ///   `today`, counted from the old due date (so a weekday, or a day of the month that a short
+    ///   month clamped, is kept).
     ///
     /// A due time is kept. Past `until`, the repetition ends; a next date equal to `until` is still
     /// an occurrence.
@@ -82,15 +83,15 @@ public enum Recurrence {
 
     /// `day` moved by `count` units, or nil past the year 9999.
     ///
-    /// Months and years clamp to the month's length, and a day that is the last of its month
-    /// stays the last (01-31 +1m → 02-28 → 03-31). Business days skip Saturday and Sunday, and
+    /// Months and years keep the day of the month, clamped to the target month's length
+    /// (`Day.adding(months:)`): 01-31 +1m → 02-28, then 03-28. Business days skip Saturday and Sunday, and
     /// from a weekend day the first business day is the Monday after it.
     public static func step(_ day: Day, by count: Int, _ unit: RecurrenceRule.Unit) -> Day? {
         switch unit {
         case .day: return checked(day.daysSinceEpoch + count)
         case .week: return checked(day.daysSinceEpoch + 7 * count)
-        case .month: return addingMonths(day, count)
-        case .year: return addingMonths(day, 12 * count)
+        case .month: return day.adding(months: count)
+        case .year: return day.adding(months: 12 * count)
         case .businessDay: return addingBusinessDays(day, count)
         }
     }
@@ -120,15 +121,6 @@ public enum Recurrence {
 
     private static func checked(_ n: Int) -> Day? {
         n <= lastDay.daysSinceEpoch ? Day(daysSinceEpoch: n) : nil
-    }
-
-    private static func addingMonths(_ day: Day, _ months: Int) -> Day? {
-        let total = day.year * 12 + (day.month - 1) + months
-        let year = total / 12, month = total % 12 + 1
-        guard year <= 9999 else { return nil }
-        let length = Day.length(ofMonth: month, year: year)
-        let wasLast = day.day == Day.length(ofMonth: day.month, year: day.year)
-        return Day(year: year, month: month, day: wasLast ? length : min(day.day, length))
     }
 
     private static func addingBusinessDays(_ day: Day, _ count: Int) -> Day? {

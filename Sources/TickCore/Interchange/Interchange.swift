@@ -96,6 +96,13 @@ public enum Interchange {
         do {
             var input = try TitleInput(parsing: text, now: now)
             input.title = try TaskTitle.validated(input.title, besidesMetadata: !text.isEmpty)
+            // What `tick add` refuses, import refuses: a rule that cannot repeat, an end without a rule.
+            if let problem = Recurrence.problem(rule: input.recurrence, due: input.due, until: input.until) {
+                throw InterchangeError(place, problem + " in '\(text.escapingNonPrinting)'")
+            }
+            if let control = notes.unicodeScalars.first(where: TaskTitle.isRefusedControl) {
+                throw InterchangeError(place, "the notes hold the control character \(TaskTitle.named(control))")
+            }
             var task = input.newTask(notes: notes)
             if done {
                 task.done = true

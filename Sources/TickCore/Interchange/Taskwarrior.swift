@@ -187,6 +187,11 @@ public enum Taskwarrior {
             entry = stamp(day: Day(iso: String(words[i].dropFirst(8)))!, minutes: 0)
             words.remove(at: i)
         }
+        // The tags go into `tags` only, as the todo.txt export writes them as contexts only: a
+        // Taskwarrior → tick → Taskwarrior round trip keeps the description.
+        words.removeAll { word in
+            word.hasPrefix("#") && word.count > 1 && info.tags.contains(where: { word.dropFirst().hasPrefix($0) })
+        }
         if let id = info.id, !isUUID(id) { words.append("id:" + id) }
         if let parent = task.parentRef { words.append("parent:" + parent) }
         members.append(("description", .string(words.joined(separator: " "))))

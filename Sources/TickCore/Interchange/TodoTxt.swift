@@ -6,7 +6,7 @@ public enum TodoTxt {
     // MARK: - Reading
 
     /// The tasks of a todo.txt file. `list`, when given, takes every task (the first `+project`
-    /// then becomes a tag like the others). A line tick cannot take (a bad `due:` or `rec:`, a
+    /// then stays in the title like the others). A line tick cannot take (a bad `due:` or `rec:`, a
     /// word tick would refuse) refuses the whole file, naming the line.
     public static func read(_ bytes: [UInt8], list: String?, now: Now) throws(InterchangeError) -> ImportReading {
         var reading = ImportReading()
@@ -49,11 +49,21 @@ public enum TodoTxt {
         var list = fixedList
         var out: [String] = []
         var flagged = false
+        var id: String? = nil
         for word in words {
-            if word.hasPrefix("+"), word.count > 1 {
+            if word.hasPrefix("id:") {
+                // The task's id (FORMAT.md 5.8), as tick's own export and topydo (`id:1`) write it.
+                let value = String(word.dropFirst(3))
+                guard isValidTaskID(value) else {
+                    throw InterchangeError(place, "'\(word.escapingNonPrinting)' is not an id tick reads (FORMAT.md 5.8)")
+                }
+                guard id == nil else { throw InterchangeError(place, "two ids, id:\(id!) and \(word.escapingNonPrinting)") }
+                id = value
+            } else if word.hasPrefix("+"), word.count > 1 {
                 let project = String(word.dropFirst())
                 if list == nil { list = project; continue }
-                out.append(Interchange.isTagName(project) ? "#" + project : word)
+                // Kept as written, so that the export writes it back as a project, not a context.
+                out.append(word)
             } else if word.hasPrefix("@"), word.count > 1 {
                 let context = String(word.dropFirst())
                 if context == "flag" { flagged = true; continue }
@@ -81,7 +91,7 @@ public enum TodoTxt {
         if let token = priority.token { out.append(token) }
         if flagged { out.append("#flag") }
         let task = try Interchange.task(fromLine: out, done: done, doneDate: doneDate, notes: "", now: now, place: place)
-        return ImportedTask(list: list, task: task, place: place)
+        return ImportedTask(id: id, list: list, task: task, place: place)
     }
 
     /// `A` for `(A)`, nil for anything else.

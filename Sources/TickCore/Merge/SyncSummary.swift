@@ -39,27 +39,49 @@ public enum SyncSummary {
     public static func listName(of bytes: [UInt8]) -> String? { Document(bytes: bytes).heading }
 
     /// Tasks added, completed, reopened, edited and removed between two versions of a list,
-    /// matched by title.
+    /// matched by title; then a task whose title changed (a retitle) is matched by its id, or by
+    /// its place (the task right after the same matched task), and counts as edited.
     static func count(before: Document?, after: Document?) -> [(label: String, value: Int)] {
         var old: [String: [Int]] = [:]
         if let before { for (i, t) in before.tasks.enumerated() { old[t.title, default: []].append(i) } }
         var added = 0, completed = 0, reopened = 0, edited = 0
-        if let after {
-            for (i, t) in after.tasks.enumerated() {
-                guard var list = old[t.title], !list.isEmpty, let before else { added += 1; continue }
-                let j = list.removeFirst()
-                old[t.title] = list
-                let was = before.tasks[j]
-                if !was.done && t.done {
-                    completed += 1
-                } else if was.done && !t.done {
-                    reopened += 1
-                } else if before.titleLineText(j) != after.titleLineText(i) || before.notes[j] != after.notes[i] {
-                    edited += 1
+        guard let after else {
+            return [("added", 0), ("completed", 0), ("reopened", 0), ("edited", 0), ("removed", before?.tasks.count ?? 0)]
+        }
+        // The task of `before` each task of `after` is, when one is.
+        var match = [Int?](repeating: nil, count: after.tasks.count)
+        for (i, t) in after.tasks.enumerated() {
+            guard var list = old[t.title], !list.isEmpty else { continue }
+            match[i] = list.removeFirst()
+            old[t.title] = list
+        }
+        var unmatched = Set(old.values.joined())
+        if let before, !unmatched.isEmpty {
+            let byID = Dictionary(unmatched.compactMap { j in before.tasks[j].id.map { ($0, j) } }, uniquingKeysWith: { a, _ in a })
+            var previous: Int? = nil  // the `before` task matched to the task before i
+            for i in after.tasks.indices {
+                if match[i] == nil {
+                    let candidate = after.tasks[i].id.flatMap { byID[$0] } ?? (previous.map { $0 + 1 } ?? 0)
+                    if unmatched.contains(candidate) {
+                        match[i] = candidate
+                        unmatched.remove(candidate)
+                    }
                 }
+                if let j = match[i] { previous = j }
             }
         }
-        let removed = old.values.reduce(0) { $0 + $1.count }
-        return [("added", added), ("completed", completed), ("reopened", reopened), ("edited", edited), ("removed", removed)]
+        for (i, t) in after.tasks.enumerated() {
+            guard let j = match[i], let before else { added += 1; continue }
+            let was = before.tasks[j]
+            if !was.done && t.done {
+                completed += 1
+            } else if was.done && !t.done {
+                reopened += 1
+            } else if before.titleLineText(j) != after.titleLineText(i) || before.notes[j] != after.notes[i] {
+                edited += 1
+            }
+        }
+        return [("added", added), ("completed", completed), ("reopened", reopened), ("edited", edited),
+                ("removed", unmatched.count)]
     }
 }

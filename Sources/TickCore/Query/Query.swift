@@ -238,6 +238,8 @@ struct QueryParser {
         if plain >= 1, word.first == "#" {
             let tag = String(word.dropFirst())
             guard !tag.isEmpty else { throw QueryError(column: column, "# needs a tag name after it") }
+            // `#flag` flags a task in the files and in `tick add` (FORMAT.md 5.4): it is no tag.
+            if plain == word.count, tag.lowercased() == "flag" { return .term(.state(.flagged)) }
             return .term(.tag(tag))
         }
         if let colon = word.firstIndex(of: ":"), word.distance(from: word.startIndex, to: colon) < plain {
@@ -345,25 +347,30 @@ struct QueryParser {
     private func period(_ word: String, column: Int) throws(QueryError) -> (first: Day, last: Day) {
         let today = now.day
         let lower = word.lowercased()
-        func week(_ offset: Int) -> (Day, Day) {
+        func outOfRange() -> QueryError {
+            QueryError(column: column, "'\(word)' from \(today) falls outside the years 1 to 9999")
+        }
+        func week(_ offset: Int) throws(QueryError) -> (Day, Day) {
             let back = (today.weekday - weekStart + 7) % 7
-            let start = today.adding(days: -back + 7 * offset)
-            return (start, start.adding(days: 6))
+            let start = today.adding(days: -back + 7 * offset), end = start.adding(days: 6)
+            guard (1...9999).contains(start.year), (1...9999).contains(end.year) else { throw outOfRange() }
+            return (start, end)
         }
         func month(_ year: Int, _ month: Int) -> (Day, Day) {
             (Day(year: year, month: month, day: 1)!, Day(year: year, month: month, day: Day.length(ofMonth: month, year: year))!)
         }
-        func monthOffset(_ offset: Int) -> (Day, Day) {
-            let index = today.year * 12 + today.month - 1 + offset
-            return month(index / 12, index % 12 + 1)
+        func monthOffset(_ offset: Int) throws(QueryError) -> (Day, Day) {
+            guard let first = Day(year: today.year, month: today.month, day: 1).flatMap({ $0.adding(months: offset) })
+            else { throw outOfRange() }
+            return month(first.year, first.month)
         }
         switch lower {
-        case "this-week": return week(0)
-        case "next-week": return week(1)
-        case "last-week": return week(-1)
-        case "this-month": return monthOffset(0)
-        case "next-month": return monthOffset(1)
-        case "last-month": return monthOffset(-1)
+        case "this-week": return try week(0)
+        case "next-week": return try week(1)
+        case "last-week": return try week(-1)
+        case "this-month": return try monthOffset(0)
+        case "next-month": return try monthOffset(1)
+        case "last-month": return try monthOffset(-1)
         default: break
         }
         let parts = lower.split(separator: "-", omittingEmptySubsequences: false)

@@ -15,6 +15,11 @@ public struct Settings: Sendable, Equatable {
     public var color: String?
     /// The minute after midnight that `tonight` names (`date.tonight`, `HH:MM`; tick's own is 18:00).
     public var tonight: Int?
+    /// The minute after midnight that `eod` names (`date.end-of-day`, `HH:MM`; tick's own is 23:59).
+    public var endOfDay: Int?
+    /// Which number of a numeric date such as `12/24` is the month (`date.order`: `mdy` or `dmy`);
+    /// unset, such a date is refused as ambiguous.
+    public var dateOrder: DateOrder?
     /// Commit each change tick makes to a task folder kept in git (`autocommit`).
     public var autocommit: Bool?
     /// Whether completing a repeating task also keeps a completed copy (`recurrence.keep-history`,
@@ -80,6 +85,12 @@ public enum Configuration {
         Key(name: "date.tonight", values: "a time HH:MM, from 00:00 to 23:59",
             check: { minutes(of: $0) == nil ? "a time HH:MM, from 00:00 to 23:59" : nil },
             apply: { $0.tonight = minutes(of: $1) }, fallback: "18:00"),
+        Key(name: "date.end-of-day", values: "a time HH:MM, from 00:00 to 23:59",
+            check: { minutes(of: $0) == nil ? "a time HH:MM, from 00:00 to 23:59" : nil },
+            apply: { $0.endOfDay = minutes(of: $1) }, fallback: "23:59"),
+        Key(name: "date.order", values: "mdy or dmy",
+            check: { DateOrder(rawValue: $0) == nil ? "mdy or dmy" : nil },
+            apply: { $0.dateOrder = DateOrder(rawValue: $1) }, fallback: ""),
         Key(name: "autocommit", values: "true or false",
             check: { ["true", "false"].contains($0) ? nil : "true or false" },
             apply: { $0.autocommit = $1 == "true" }, fallback: "false"),

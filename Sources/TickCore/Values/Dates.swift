@@ -10,6 +10,8 @@ public enum DateError: Error, Equatable, Sendable, CustomStringConvertible {
     case notADate(String)
     /// The text has the shape `YYYY-MM-DD` but names no real day (`2026-02-30`, `2026-13-01`).
     case noSuchDay(String)
+    /// A numeric date of two numbers (`12/24`, `24/12`) without a `date.order` saying which is the month.
+    case ambiguous(String)
     /// The time part is not `H:MM` or `HH:MM` between 0:00 and 23:59.
     case notATime(String)
     /// The date word is valid but the day it names falls outside the years 1 to 9999.
@@ -20,8 +22,8 @@ public enum DateError: Error, Equatable, Sendable, CustomStringConvertible {
 
     /// The date forms a DATE argument accepts, for error messages and help.
     public static let acceptedForms =
-        "today, tomorrow, yesterday, tonight, a weekday (fri, friday, next friday), next week, next month, "
-        + "in 3 days, +3d, -1d, +2w, +1m, +1y, eow, eom, a month and day (dec 24, 24 dec), "
+        "today, tomorrow, yesterday, tonight, eod, a weekday (fri, friday, this friday, next friday), next week, "
+        + "next month, in 3 days, +3d, -1d, +2w, +1m, +1y, eow, eom, a month and day (dec 24, 24 dec), "
         + "YYYY-MM-DD or YYYY-MM-DDTHH:MM, each optionally followed by a time such as 9:00 or 5pm, or a time alone"
 
     public var description: String {
@@ -30,6 +32,9 @@ public enum DateError: Error, Equatable, Sendable, CustomStringConvertible {
             return "not a date: '\(text)' (expected \(DateError.acceptedForms))"
         case .noSuchDay(let text):
             return "no such day: '\(text)'"
+        case .ambiguous(let text):
+            return "'\(text)' could be month/day or day/month: write the date as YYYY-MM-DD (ISO), or set "
+                + "date.order = mdy or dmy in a configuration file"
         case .notATime(let text):
             return "not a time: '\(text)' (expected H:MM or HH:MM, from 0:00 to 23:59)"
         case .outOfRange(let text):
@@ -59,6 +64,14 @@ public struct Now: Hashable, Sendable, CustomStringConvertible {
     public var weekStart: WeekStart? = nil
     /// `tonight` when not configured: 18:00.
     public static let defaultTonight = 18 * 60
+    /// The minute `eod` names, 0..<1440: 23:59 unless configured (`date.end-of-day`).
+    public var endOfDay: Int = defaultEndOfDay {
+        didSet { precondition((0..<1440).contains(endOfDay), "end of day out of range") }
+    }
+    /// `eod` when not configured: 23:59.
+    public static let defaultEndOfDay = 23 * 60 + 59
+    /// Which number of `12/24` is the month (`date.order`); nil refuses such a date as ambiguous.
+    public var dateOrder: DateOrder? = nil
 
     public init(day: Day, minutes: Int = 0) {
         precondition((0..<1440).contains(minutes), "time of day out of range")
@@ -166,6 +179,7 @@ extension DueDate {
     /// (`9am`, `5PM`, `9:30am`), so that a title's `due:fri 25:00` is refused, not half-read.
     public static func isTimeWord(_ word: String) -> Bool {
         var b = Array(word.lowercased().utf8)[...]
+        if namedTime(b) != nil { return true }
         if b.count >= 3, b.last == UInt8(ascii: "m"), b[b.endIndex - 2] == UInt8(ascii: "a") || b[b.endIndex - 2] == UInt8(ascii: "p") {
             b = b.dropLast(2)
             if b.allSatisfy(isDigit), !b.isEmpty { return true }
@@ -189,6 +203,7 @@ private func trimWhitespace(_ bytes: inout [UInt8]) {
 /// Whether `b` has the shape of a time word: it holds a colon, or it is digits then `am` or `pm`.
 /// Whether it is a valid time is `parseTime`'s question.
 private func looksLikeTime(_ b: ArraySlice<UInt8>) -> Bool {
+    if b.elementsEqual("noon".utf8) || b.elementsEqual("midnight".utf8) { return true }
     if b.contains(UInt8(ascii: ":")) { return true }
     guard let first = b.first, isDigit(first) else { return false }
     guard b.count >= 3, b.last == UInt8(ascii: "m"), b[b.endIndex - 2] == UInt8(ascii: "a") || b[b.endIndex - 2] == UInt8(ascii: "p")
@@ -211,13 +226,16 @@ private func splitTime(_ b: [UInt8]) -> (date: [UInt8], time: [UInt8]?) {
     if let t = b.lastIndex(of: UInt8(ascii: "t")), t + 1 < b.count, isDigit(b[t + 1]), looksLikeTime(b[(t + 1)...]) {
         return (Array(b[..<t]), Array(b[(t + 1)...]))
     }
-    if let first = b.first, isDigit(first) || first == UInt8(ascii: ":"), looksLikeTime(b[...]) { return ([], b) }
+    if let first = b.first, isDigit(first) || first == UInt8(ascii: ":") || namedTime(b[...]) != nil, looksLikeTime(b[...]) {
+        return ([], b)
+    }
     return (b, nil)
 }
 
 /// Minutes after midnight for `H:MM` or `HH:MM` within 0:00...23:59, or `H[:MM]am`/`pm` with the
 /// hour from 1 to 12.
 private func parseTime(_ b: [UInt8]) -> Int? {
+    if let named = namedTime(b[...]) { return named }
     var b = b[...]
     var half: Int?
     if b.count >= 3, b.last == UInt8(ascii: "m"), b[b.endIndex - 2] == UInt8(ascii: "a") || b[b.endIndex - 2] == UInt8(ascii: "p") {
@@ -242,6 +260,13 @@ private func parseTime(_ b: [UInt8]) -> Int? {
     }
     guard h < 24 else { return nil }
     return h * 60 + m
+}
+
+/// `noon` (12:00) and `midnight` (0:00, the start of a day).
+private func namedTime(_ b: ArraySlice<UInt8>) -> Int? {
+    if b.elementsEqual("noon".utf8) { return 12 * 60 }
+    if b.elementsEqual("midnight".utf8) { return 0 }
+    return nil
 }
 
 private func decimalValue(_ bytes: ArraySlice<UInt8>) -> Int? {
@@ -282,7 +307,9 @@ private func parseDay(_ b: [UInt8], now: Now, text: String) throws(DateError) ->
     if !current.isEmpty { words.append(String(decoding: current, as: UTF8.self)) }
 
     func weekday(_ word: String) -> Int? {
-        weekdayNames.firstIndex { $0.lowercased() == word || ($0.lowercased().prefix(3) == word && word.count == 3) }
+        // Peers' longer abbreviations too: tues, weds, thur, thurs.
+        let word = ["tues": "tue", "weds": "wed", "thur": "thu", "thurs": "thu"][word] ?? word
+        return weekdayNames.firstIndex { $0.lowercased() == word || ($0.lowercased().prefix(3) == word && word.count == 3) }
     }
     func month(_ word: String) -> Int? {
         if word == "sept" { return 9 }
@@ -300,6 +327,7 @@ private func parseDay(_ b: [UInt8], now: Now, text: String) throws(DateError) ->
         switch word {
         case "today": return (today, nil)
         case "tonight": return (today, now.tonight)
+        case "eod": return (today, now.endOfDay)
         case "tomorrow": return (try offset(1), nil)
         case "yesterday": return (try offset(-1), nil)
         case "eow": return (try offset((now.weekStart ?? .monday).daysToWeekEnd(from: today)), nil)
@@ -307,6 +335,7 @@ private func parseDay(_ b: [UInt8], now: Now, text: String) throws(DateError) ->
         default: break
         }
         if let index = weekday(word) { return (try nextWeekday(index), nil) }
+        if let day = try numericDay(word, order: now.dateOrder, today: today, text: text) { return (day, nil) }
         let w = Array(word.utf8)
         if let sign = w.first, sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-"), w.count >= 3 {
             let digits = w[1..<(w.count - 1)]
@@ -328,6 +357,10 @@ private func parseDay(_ b: [UInt8], now: Now, text: String) throws(DateError) ->
             }
             if let index = weekday(words[1]) { return (try nextWeekday(index), nil) }
         }
+        if words[0] == "this", let index = weekday(words[1]) {
+            // This week's coming one: today when today is that weekday.
+            return (try offset((index + 1 - today.weekday + 7) % 7), nil)
+        }
         let word = String(decoding: b, as: UTF8.self)
         if let m = month(words[0]), let d = dayOfMonth(words[1]) { return (try monthDay(m, d, today: today, word: word, text: text), nil) }
         if let m = month(words[1]), let d = dayOfMonth(words[0]) { return (try monthDay(m, d, today: today, word: word, text: text), nil) }
@@ -342,6 +375,30 @@ private func parseDay(_ b: [UInt8], now: Now, text: String) throws(DateError) ->
     default: break
     }
     throw .notADate(text)
+}
+
+/// `M/D` or `D/M` (1 or 2 digits each), and `M/D/YYYY` or `D/M/YYYY`: nil for another shape; with
+/// no `order`, `ambiguous`. Without a year, this year when that day is today or still to come, else
+/// next year.
+private func numericDay(_ word: String, order: DateOrder?, today: Day, text: String) throws(DateError) -> Day? {
+    let parts = word.split(separator: "/", omittingEmptySubsequences: false)
+    guard parts.count == 2 || parts.count == 3, parts[0].count <= 2, parts[1].count <= 2,
+          parts.count == 2 || parts[2].count == 4,
+          let a = Int(parts[0]), let b = Int(parts[1]), parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } })
+    else { return nil }
+    guard let order else { throw .ambiguous(word) }
+    let (m, d) = order == .mdy ? (a, b) : (b, a)
+    guard (1...12).contains(m) else { throw .noSuchDay(word) }
+    if parts.count == 3 {
+        guard let year = Int(parts[2]), let day = Day(year: year, month: m, day: d) else { throw .noSuchDay(word) }
+        return day
+    }
+    return try monthDay(m, d, today: today, word: word, text: text)
+}
+
+/// Which number of a numeric date is the month: `date.order` (`mdy`: 12/24; `dmy`: 24/12).
+public enum DateOrder: String, Hashable, Sendable, CaseIterable {
+    case mdy, dmy
 }
 
 /// A day of the month as typed: 1 or 2 digits.
@@ -395,11 +452,8 @@ private func monthDay(_ m: Int, _ d: Int, today: Day, word: String, text: String
 
 /// The same day of the month `n` months later (or earlier), clamped to that month's last day.
 private func addingMonths(_ n: Int, to day: Day, text: String) throws(DateError) -> Day {
-    let index = day.year * 12 + (day.month - 1) + n
-    guard index >= 12 else { throw .outOfRange(text) }
-    let year = index / 12, month = index % 12 + 1
-    guard year <= 9999 else { throw .outOfRange(text) }
-    return Day(year: year, month: month, day: min(day.day, Day.length(ofMonth: month, year: year)))!
+    guard let result = day.adding(months: n) else { throw .outOfRange(text) }
+    return result
 }
 
 // MARK: - Rendering and urgency

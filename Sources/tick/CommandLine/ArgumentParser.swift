@@ -116,10 +116,12 @@ enum ArgumentParser {
                         // A misspelt option before it (`--dri DIR today`) left its value here: name the option.
                         if let deferredError { throw deferredError }
                         let names = command.subcommands.map(\.name)
-                        throw UsageError.unknownCommand(
-                            word, in: commandPath(path),
-                            suggestion: Suggestion.synonyms[word].flatMap { names.contains($0) ? $0 : nil }
-                                ?? Suggestion.closest(to: word, among: names))
+                        let suggestion = Suggestion.synonyms[word].flatMap { names.contains($0) ? $0 : nil }
+                            ?? Suggestion.closest(to: word, among: names)
+                        if command.subcommandsAreFormats {
+                            throw UsageError.unknownFormat(word, in: commandPath(path), formats: names, suggestion: suggestion)
+                        }
+                        throw UsageError.unknownCommand(word, in: commandPath(path), suggestion: suggestion)
                     }
                 }
                 positionals.append(word)

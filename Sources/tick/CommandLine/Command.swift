@@ -20,16 +20,19 @@ struct Command: Sendable {
     var subcommands: [Command]
     /// What runs when this command is selected; nil for a group that needs a subcommand.
     var run: Run?
+    /// The subcommands are formats (`tick export ics`): an unknown one is an "unknown format".
+    var subcommandsAreFormats: Bool
 
     /// A command whose options are the typed keys its `run` looks their values up by.
     init(name: String, summary: String, discussion: @autoclosure @escaping @Sendable () -> String = "", arguments: [Argument] = [],
-         options: [any OptionKey] = [], subcommands: [Command] = [], run: Run? = nil) {
+         options: [any OptionKey] = [], subcommands: [Command] = [], subcommandsAreFormats: Bool = false, run: Run? = nil) {
         self.name = name
         self.summary = summary
         makeDiscussion = discussion
         self.arguments = arguments
         self.options = options.map(\.option)
         self.subcommands = subcommands
+        self.subcommandsAreFormats = subcommandsAreFormats
         self.run = run
     }
 
@@ -154,16 +157,22 @@ enum ExitStatus: Int32, Sendable, CaseIterable {
 }
 
 extension ExitStatus {
-    /// What the status means, as `tick --help` says it.
+    /// What the status means, as `tick --help` says it: README's "Exit codes" table without its
+    /// backquotes, word for word (a test compares the two, so that they cannot drift).
     var meaning: String {
         switch self {
-        case .success: return "Success"
-        case .negative: return "A negative answer: not found, ambiguous, conflict, problems found"
-        case .usage: return "Bad usage or bad input"
-        case .io: return "An I/O error"
-        case .internal: return "An internal error (a bug in tick)"
-        case .noRepository: return "No git repository, or no remote (git-setup, doctor, sync)"
-        case .network: return "The network failed (sync)"
+        case .success: return "success"
+        case .negative:
+            return "a negative answer: not found, ambiguous, conflict, or tick check found problems; a listing "
+                + "given a query (find, search, view NAME, or any view or ls with --where) that matched no task (a "
+                + "view or list without a query exits 0 when empty); tick remind --exec: PROGRAM failed for a "
+                + "reminder (it is reported again next time)"
+        case .usage: return "bad usage or bad input"
+        case .io: return "an I/O error: permissions, a full disk"
+        case .internal:
+            return "an internal error; a failed round trip (tick could not reproduce a file byte for byte) is one"
+        case .noRepository: return "no git repository, or no remote (git-setup, sync)"
+        case .network: return "the network failed (sync)"
         }
     }
 }

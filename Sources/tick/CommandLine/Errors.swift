@@ -15,6 +15,8 @@ protocol ReportableError: Error {
 /// The command line is wrong: exit status 2.
 enum UsageError: Error, Equatable, ReportableError {
     case unknownCommand(String, in: String, suggestion: String?)
+    /// A format `export` or `import` does not know (`tick export csv`).
+    case unknownFormat(String, in: String, formats: [String], suggestion: String?)
     case unknownOption(String, suggestion: String?)
     case missingValue(option: String, valueName: String)
     case unexpectedValue(option: String)
@@ -34,6 +36,9 @@ enum UsageError: Error, Equatable, ReportableError {
         switch self {
         case .unknownCommand(let name, let parent, let suggestion):
             return "unknown command '\(name)'" + didYouMean(suggestion) + " (see '\(parent) --help')"
+        case .unknownFormat(let name, let parent, let formats, let suggestion):
+            return "unknown format '\(name)'" + didYouMean(suggestion)
+                + " (expected \(listing(formats, conjunction: "or")); see '\(parent) --help')"
         case .unknownOption(let text, let suggestion):
             return "unknown option '\(text)'" + didYouMean(suggestion)
         case .missingValue(let option, let valueName):

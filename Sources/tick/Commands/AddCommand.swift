@@ -56,7 +56,14 @@ let defaultListName = "Inbox"
         placement = .subtask(of: parent)
     } else if let listText, !toInbox {
         do {
-            path = library.lists[try invocation.resolveList(listText, in: library)].file.path
+            if invocation.flag(Commands.createListOption), case .notFound = library.resolve(list: listText) {
+                // A new list, created by the same change as its first task (one undo removes both).
+                let new = try TaskFolder.newList(listText, fields: [])
+                path = new.path
+                heading = new.name
+            } else {
+                path = library.lists[try invocation.resolveList(listText, in: library, creating: true)].file.path
+            }
         } catch let failure as CommandFailure where configured != nil {
             let origin = invocation.settings.origins["default-list"].map { " (the default-list of \($0))" } ?? ""
             throw CommandFailure(failure.exitStatus, failure.message + origin)
@@ -70,6 +77,6 @@ let defaultListName = "Inbox"
     let (after, id) = try session.folder.add(task, toListAt: path, at: placement, createWithHeading: heading)
     var line = "Added \(describe(id, in: after)) to \(after.list(id).name)"
     if let parent = after.parent(of: id) { line += " under \(describe(parent, in: after))" }
-    invocation.report([line], tasks: [id], in: after)
+    invocation.report([line], tasks: [id], changed: [true], in: after)
     return session.loaded.status
 }

@@ -183,12 +183,14 @@ enum Commands {
         + "that already was so, No change to REF \"TITLE\": already ... (nothing is written then); with --json, "
         + "an array of the task objects; with --quiet, nothing. Only the lines of the tasks named change; "
         + "every other byte of the file stays as it was."
-    static let dateHelp = "today, tomorrow, yesterday, tonight (today 18:00, or the date.tonight setting), a weekday (fri, friday or "
-        + "next friday: the next one after today), next week (next Monday), next month (its first day), "
+    static let dateHelp = "today, tomorrow, yesterday, tonight (today 18:00, or the date.tonight setting), eod (today 23:59, or "
+        + "the date.end-of-day setting), a weekday (fri, friday, tues, weds, thurs or next friday: the next one after "
+        + "today; this friday: today on a Friday), next week (next Monday), next month (its first day), "
         + "in 3 days (or weeks, months, years), +3d, -1d, +2w, +1m, +1y, eow (the coming Sunday), eom (the "
         + "month's last day), a month and day (dec 24, 24 dec, december 24: this year if still to come, else "
-        + "next year), YYYY-MM-DD (2026-1-5 too) or YYYY-MM-DDTHH:MM, each optionally followed by a time "
-        + "such as 9:00, 17:30, 9am or 5pm; or a time alone (today if still to come, else tomorrow)"
+        + "next year), YYYY-MM-DD (2026-1-5 too) or YYYY-MM-DDTHH:MM, 12/24 or 24/12 only with the date.order "
+        + "setting (mdy or dmy), each optionally followed by a time such as 9:00, 17:30, 9am, 5pm, noon or "
+        + "midnight; or a time alone (today if still to come, else tomorrow)"
     static let priorityOption = ValueOption("priority", valueName: "LEVEL", help: "low, medium, high or none",
                                             choices: ["low", "medium", "high", "none"])
 
@@ -205,6 +207,8 @@ enum Commands {
     static let addRecOption = ValueOption(
         "rec", valueName: "RULE", help: "Repeat by RULE (1w, +1w, ++1w; see tick help done), as rec:RULE in the title does")
     static let addUntilOption = ValueOption("until", valueName: "DATE", help: "End the repetition on DATE (as for --due)")
+    static let createListOption = Flag(
+        "create", help: "Create the list LIST (as tick list new LIST) when no list has that name, in the same change")
 
     static let add: Command = Command(
         name: "add",
@@ -219,8 +223,8 @@ enum Commands {
             + "(tick add -- \"-x\"); one that starts with a dash and a digit needs no --.\n\n"
             + "Dates: \(dateHelp).\n\n" + writeDiscussion,
         arguments: [titleArgument],
-        options: [addListOption, addDueOption, priorityOption, flagOption, addNoteOption, sectionOption, parentOption,
-                  addRecOption, addUntilOption],
+        options: [addListOption, createListOption, addDueOption, priorityOption, flagOption, addNoteOption, sectionOption,
+                  parentOption, addRecOption, addUntilOption],
         run: runAdd)
 
     static let keepHistoryOption = Flag(
@@ -231,8 +235,9 @@ enum Commands {
         + "moves to the next occurrence, in place, its box stays open and its done subtasks open again, and the line "
         + "says when: Completed REF \"Water the plants\": next due Mon Dec 7. rec:1w counts a week from today (so "
         + "completing it twice the same day gives the same date), rec:+1w a week from the old due date (twice the "
-        + "same day moves it two weeks), rec:++1w to the first of its weekly dates after today. When the next date "
-        + "would pass its until: date, it is completed as any task. Without --keep-history no done: date is written, "
+        + "same day moves it two weeks), rec:++1w to the first of its weekly dates after today. A month or year step keeps the day "
+        + "of the month, clamped to a shorter month: rec:+1m from Jan 31 gives Feb 28, then Mar 28; rec:1m completed "
+        + "Feb 28 gives Mar 28. When the next date would pass its until: date, it is completed as any task. Without --keep-history no done: date is written, "
         + "so tick completed does not list it. A rule tick cannot read (tick check shows it), a + or ++ rule "
         + "without a due date, or a malformed due: or until: date is refused (exit 2), with nothing changed."
 

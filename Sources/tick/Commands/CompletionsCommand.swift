@@ -62,15 +62,23 @@ extension Commands {
 /// What completes a word: walks the command table over the words typed so far.
 enum Completion {
     /// What an argument or option value takes.
-    enum Kind { case none, files, lists, refs, doneRefs, sections, dates, words([String]), commands, keys }
+    enum Kind { case none, files, lists, refs, doneRefs, sections, dates, words([String]), commands, keys, views }
 
     static let dateWords = ["today", "tomorrow", "tonight", "yesterday", "mon", "tue", "wed", "thu", "fri", "sat", "sun",
-                            "next week", "next month", "eow", "eom", "+1d", "+1w", "+1m", "none"]
+                            "next week", "next month", "eow", "eom", "eod", "+1d", "+1w", "+1m", "none"]
+
+    /// The keys `--sort` takes (README "Queries"), each ascending and, with `-`, descending.
+    static let sortKeys = SortOrder.Field.allCases.flatMap { [$0.rawValue, "-" + $0.rawValue] }
 
     /// The kind of value an option with this value name, or an argument, takes.
-    static func kind(valueName: String, option: Option?, command: Command) -> Kind {
+    static func kind(valueName: String, option: Option?, command: Command, path: [Command] = []) -> Kind {
         if let option, !option.choices.isEmpty { return .words(option.choices) }
+        // `tick view NAME` and `tick view rm NAME` name saved views; `view save NAME` a new one.
+        if valueName == "NAME", path.count >= 2, path[1].name == Commands.view.name {
+            return command.name == "save" ? .none : .views
+        }
         switch valueName {
+        case "KEYS": return .words(command.name == "ls" ? sortKeys + ["priority"] : sortKeys)
         case "LIST", "OLD": return .lists
         case "NAME": return command.name == "new" ? .none : .lists
         case "REF": return command.name == "reopen" ? .doneRefs : .refs
@@ -117,7 +125,7 @@ enum Completion {
         var kind: Kind = .none
         var out: [(String, String)] = []
         if let option = pending {
-            kind = Completion.kind(valueName: option.valueName ?? "", option: option, command: command)
+            kind = Completion.kind(valueName: option.valueName ?? "", option: option, command: command, path: path)
         } else if !optionsEnded, current.hasPrefix("-") {
             for option in command.options + GlobalOptions.table {
                 out.append(("--" + option.name, option.help))
@@ -128,7 +136,7 @@ enum Completion {
             }
             // After a word of a repeated argument, the next may be one more of it or the argument after it.
             for argument in arguments(at: positionals, of: command) {
-                out += values(Completion.kind(valueName: argument.name, option: nil, command: command),
+                out += values(Completion.kind(valueName: argument.name, option: nil, command: command, path: path),
                               current: current, listGiven: listGiven, invocation: invocation)
             }
         }
@@ -165,6 +173,7 @@ enum Completion {
         case .dates: return dateWords.map { ($0, "") }
         case .commands: return Commands.root.subcommands.map { ($0.name, $0.summary) }
         case .keys: return Configuration.keys.map { ($0.name, $0.values) }
+        case .views: return invocation.settings.views.map { ($0.name, $0.query) }
         case .lists, .refs, .doneRefs, .sections:
             // The lists as a view reads them: through the cache, without warnings.
             guard let library = try? invocation.load(warnings: false).library else { return [] }

@@ -97,7 +97,7 @@ extension Invocation {
 private func applyEdits(_ plan: [(id: TaskID, edits: [TaskEdit])], invocation: Invocation,
                         session: WriteSession) throws -> ExitStatus {
     let (after, tasks) = try session.folder.edit(plan, summary: "edited")
-    var lines: [String] = [], changed: [TaskID] = []
+    var lines: [String] = [], changed: [TaskID] = [], changes: [Bool] = []
     for (task, (id, edits)) in zip(tasks, plan) {
         guard let new = task.after else { throw MutationError.taskGone(session.library.key(id)) }
         var fields: [String] = []
@@ -105,8 +105,9 @@ private func applyEdits(_ plan: [(id: TaskID, edits: [TaskEdit])], invocation: I
         lines.append(fields.isEmpty ? unchanged(describe(new, in: after), edits.count == 1 ? edits[0].state : nil)
                      : "Edited \(describe(new, in: after)): " + fields.joined(separator: ", "))
         changed.append(new)
+        changes.append(!fields.isEmpty)
     }
-    invocation.report(lines, tasks: changed, in: after)
+    invocation.report(lines, tasks: changed, changed: changes, in: after)
     return session.loaded.status
 }
 

@@ -23,7 +23,7 @@ extension Commands {
         discussion: "Reads the lists and writes their tasks in FORMAT to standard output, or with -o FILE to "
             + "that file, which may be outside the task folder since you named it. tick changes no list, and "
             + "refuses a FILE ending in .md inside the task folder, which would be a list.",
-        subcommands: exportFormats)
+        subcommands: exportFormats, subcommandsAreFormats: true)
 
     static let exportJSON: Command = Command(
         name: "json",

@@ -67,7 +67,7 @@ struct FoundTasks {
 
     /// Writes `ids` (in their order) grouped by `grouping`; unless `flat`, a subtask whose parent is
     /// in the same group stands under it, and one whose parent is not has its ancestors shown
-    /// above it, dimmed.
+    /// above it, dimmed (without colour: marked `·`, with a legend line after the rows).
     func write(_ ids: [TaskID], grouping: TaskGrouping, flat: Bool, heading: String? = nil) {
         let out = invocation.out
         let terminal = invocation.terminal
@@ -86,6 +86,7 @@ struct FoundTasks {
         plain.color = false
         var plainRows = TaskRows(library: library, now: invocation.now, terminal: plain, showList: grouping != .list,
                                  rows: shown)
+        var contextShown = false
         for (k, group) in groups.enumerated() {
             if let title = group.title {
                 if k > 0 { out.line() }
@@ -94,12 +95,20 @@ struct FoundTasks {
             for row in layouts[k] {
                 if row.context, terminal.color {
                     out.line(Style.dim.apply(plainRows.text(row.id, level: row.level), enabled: true))
+                } else if row.context {
+                    // Without colour, words say it: a `·` in the first column, and a legend below.
+                    out.line("·" + plainRows.text(row.id, level: row.level).dropFirst())
+                    contextShown = true
                 } else {
                     rows.write(row.id, to: out, level: row.level)
                 }
             }
         }
+        if contextShown { out.line(Self.contextLegend) }
     }
+
+    /// The line under rows that hold a context parent, without colour.
+    static let contextLegend = "(· a parent shown for context: it does not match itself)"
 
     struct Group {
         var title: String?

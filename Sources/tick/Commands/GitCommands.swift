@@ -28,17 +28,32 @@ func setUpGit(root: String, invocation: Invocation) throws {
         bytes += Array((gitAttributesLine + "\n").utf8)
         try writeWhole(attributes, bytes, invocation: invocation)
     }
+    let driver = try registerDriver(root: root)
+    if !invocation.global.quiet, !invocation.global.json {
+        invocation.out.line("Registered the tick merge driver in \(String(decoding: top.stdout, as: UTF8.self).trimmingNewline)")
+        invocation.out.line("  merge.tick.driver = \(driver)")
+        invocation.out.line("  \(gitAttributesLine) in \(attributes)")
+    }
+}
+
+/// Registers the merge driver (`merge.tick.name`, `merge.tick.driver`: tick itself) in the git
+/// configuration of the repository holding `root`; returns the driver's command.
+func registerDriver(root: String) throws -> String {
     let driver = driverCommand()
     for (key, value) in [("merge.tick.name", "tick: task-aware merge of list files"), ("merge.tick.driver", driver)] {
         guard let out = Git.run(["config", key, value], in: root), out.succeeded else {
             throw CommandFailure(.io, "cannot set \(key) with git config")
         }
     }
-    if !invocation.global.quiet, !invocation.global.json {
-        invocation.out.line("Registered the tick merge driver in \(String(decoding: top.stdout, as: UTF8.self).trimmingNewline)")
-        invocation.out.line("  merge.tick.driver = \(driver)")
-        invocation.out.line("  \(gitAttributesLine) in \(attributes)")
-    }
+    return driver
+}
+
+/// Whether `.gitattributes` sends list files to the driver (`merge=tick`) and whether the
+/// repository has it registered: a fresh clone has the first without the second.
+func driverState(root: String) -> (routed: Bool, registered: Bool) {
+    let attribute = Git.run(["check-attr", "merge", "--", "list.md"], in: root, quiet: true)
+    let driver = Git.run(["config", "--get", "merge.tick.driver"], in: root, quiet: true)
+    return (attribute?.text.hasSuffix(": merge: tick\n") ?? false, driver?.succeeded == true && driver!.text.contains("merge-driver"))
 }
 
 /// `tick merge-driver %O %A %B %L %P`, and the labels `%S %X %Y` when the installed git passes them

@@ -12,17 +12,18 @@ import TickCore
     let plan = ids.map { id in (id, minting.firstIndex(of: id).map { [TaskEdit.giveID(values[$0])] } ?? []) }
     let (after, tasks) = try session.folder.edit(plan, summary: TaskEdit.giveID("").summary)
     var lines: [String] = []
-    var changed: [TaskID] = []
+    var changed: [TaskID] = [], changes: [Bool] = []
     for task in tasks {
         guard let id = task.after else { continue }
         changed.append(id)
+        changes.append(!task.applied.isEmpty)
         if case .giveID(let value)? = task.applied.first {
             lines.append("Gave id:\(value) to \(describe(id, in: after))")
         } else {
             lines.append(describe(id, in: after) + " has an id already (id:\(after.task(id).id ?? ""))")
         }
     }
-    invocation.report(lines, tasks: changed, in: after)
+    invocation.report(lines, tasks: changed, changed: changes, in: after)
     return session.loaded.status
 }
 

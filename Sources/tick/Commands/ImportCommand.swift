@@ -20,7 +20,7 @@ extension Commands {
         name: "import",
         summary: "Import tasks from todo.txt or Taskwarrior",
         discussion: importDiscussion,
-        subcommands: [importTodoTxt, importTaskwarrior])
+        subcommands: [importTodoTxt, importTaskwarrior], subcommandsAreFormats: true)
 
     static let importTodoTxt: Command = Command(
         name: "todotxt",

@@ -23,12 +23,12 @@ import TickCore
             FoundTasks(library: library, invocation: invocation)
                 .write(allRows, grouping: .section, flat: false)
             if allRows.isEmpty { out.line("No task of \(library.listLabels()[index]) matches.") }
-            return loaded.status
+            return loaded.status(matched: allRows.count)
         }
     }
     if invocation.global.json {
         out.jsonArray(allRows) { TaskRows.json($0, in: library) }
-        return loaded.status
+        return invocation.given(Commands.whereOption) ? loaded.status(matched: allRows.count) : loaded.status
     }
 
     let terminal = invocation.terminal

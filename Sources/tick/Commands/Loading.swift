@@ -9,6 +9,11 @@ struct LoadedFolder {
 
     /// The exit status of a read command that succeeded.
     var status: ExitStatus { incomplete ? .io : .success }
+
+    /// The exit status of a listing given a query (`find`, `search`, a saved view, `--where`):
+    /// 1 when the query matched no task, as grep (README "Exit codes"). A listing without a query
+    /// (`tick today`, `tick ls Inbox`) exits 0 when empty.
+    func status(matched count: Int) -> ExitStatus { incomplete ? .io : count == 0 ? .negative : .success }
 }
 
 extension Invocation {
@@ -45,15 +50,19 @@ extension Invocation {
         throw CommandFailure(.io, "cannot read the task folder '\(folder.path)': \(error.reason)")
     }
 
-    /// The list named by `text` (`--list L`, `tick ls LIST`).
-    func resolveList(_ text: String, in library: Library) throws -> Int {
+    /// The list named by `text` (`--list L`, `tick ls LIST`). Where a task is to go (`add`, `mv`),
+    /// `creating` says how to create a missing list (`tick list new X`), and `create` as well.
+    func resolveList(_ text: String, in library: Library, creating: Bool = false) throws -> Int {
         switch library.resolve(list: text) {
         case .found(let index): return index
         case .notFound:
             let names = library.lists.map { $0.file.baseName }
             let suggestion = Suggestion.closest(to: text.lowercased(), among: names)
+            // Only a name that list new takes (not `../up`).
+            let creatable = creating && (try? TaskFolder.newList(text, fields: [])) != nil
+            let create = creatable ? "; tick list new \(shellQuoted(text)) creates it" : ""
             throw CommandFailure(.negative, "no list named '\(text)'" + searched
-                                 + (suggestion.map { "; did you mean '\($0)'?" } ?? ""))
+                                 + (suggestion.map { "; did you mean '\($0)'?" } ?? "") + create)
         case .ambiguous(let candidates):
             let names = candidates.map { "\(library.lists[$0].name) (\(library.lists[$0].file.path))" }
             throw CommandFailure(.negative, "'\(text)' names several lists\(searched): " + names.joined(separator: ", "))

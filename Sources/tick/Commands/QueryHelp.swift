@@ -12,6 +12,7 @@ enum QueryHelp {
                           accents (cafe finds Café), as tick search matches
           "call mum"      a phrase: the same, spaces included
           #work           a tag, ignoring case and accents; #work also finds #work/urgent
+          #flag           a flagged task, as is:flagged (#flag flags a task, FORMAT.md 5.4)
           -TERM           any term negated: -milk, -#work, -is:done, -"call mum"
           list:NAME       tasks of the lists NAME names: a list whose name or file name is
                           NAME (ignoring case and accents) or whose path it is, else those

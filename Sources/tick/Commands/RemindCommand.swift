@@ -15,6 +15,10 @@ extension Commands {
         help: "Write a systemd user service and timer that run this tick remind every 5 minutes, and print the "
             + "command that enables them")
     static let dryRunOption = Flag("dry-run", help: "Show what would be reported or written, and change nothing")
+    static let notifyOption = Flag(
+        "notify",
+        help: "Show each reminder as a desktop notification with notify-send (urgent for a high-priority or flagged "
+            + "task); --install-timer chooses it when notify-send is on PATH and no --exec is given")
 
     static let remind: Command = Command(
         name: "remind",
@@ -40,20 +44,31 @@ extension Commands {
             + "--install-timer writes tick-remind.service and tick-remind.timer into "
             + "${XDG_CONFIG_HOME:-~/.config}/systemd/user/ (every 5 minutes, Persistent=true), naming this tick "
             + "binary, the task folder and any --exec program by absolute path (and any --within), and prints the systemctl "
-            + "--user command that enables them; it does not run it.\n\n"
+            + "--user command that enables them; it does not run it. Without --exec, when notify-send is on PATH, "
+            + "the timer runs tick remind --notify, and says so; otherwise its reminders reach only the journal "
+            + "(journalctl --user -u tick-remind), and it says that.\n\n"
+            + "--notify runs notify-send --app-name=tick --urgency=critical (or normal) TITLE BODY once per reminder "
+            + "and digest, the body saying when it is due and in which list.\n\n"
             + "--dry-run prints what would be reported (or the unit files) and records, runs and writes nothing. "
             + "With --json: {lastRun, digest, reminders: [{kind, moment, minutes, task}]}, where moment is "
             + "YYYY-MM-DDTHH:MM, minutes the minutes from now to it and task the task object; with --install-timer, "
             + "{service, timer, written, enable}.",
-        options: [withinOption, execOption, installTimerOption, dryRunOption],
+        options: [withinOption, execOption, notifyOption, installTimerOption, dryRunOption],
         run: runRemind)
 }
 
 /// `tick remind`.
 @Sendable func runRemind(_ invocation: Invocation) throws -> ExitStatus {
     let within = try invocation.value(Commands.withinOption).map(parseWithin) ?? 0
-    let program = try invocation.value(Commands.execOption).map { try invocation.resolveProgram($0) }
-    if invocation.flag(Commands.installTimerOption) { return try installTimer(invocation, program: program) }
+    if invocation.flag(Commands.notifyOption), invocation.given(Commands.execOption) {
+        throw UsageError.invalidInput("--exec and --notify both say where reminders go: give one")
+    }
+    var program = try invocation.value(Commands.execOption).map { try invocation.resolveProgram($0) }
+    if invocation.flag(Commands.installTimerOption) {
+        return try installTimer(invocation, program: program, notify: invocation.flag(Commands.notifyOption))
+    }
+    let notify = invocation.flag(Commands.notifyOption)
+    if notify { program = try invocation.resolveProgram("notify-send") }
     let dryRun = invocation.flag(Commands.dryRunOption)
 
     let folder = try invocation.folder()
@@ -86,12 +101,15 @@ extension Commands {
         out.line("\(missed.count) tasks came due while tick remind was not running\(since):")
         for reminder in missed { out.line("  " + reminderLine(reminder, in: library, now: now)) }
     }
-    if run.digest, let program, !dryRun, !deliverDigest(missed, in: library, program: program, invocation: invocation) {
+    if run.digest, let program, !dryRun,
+       !deliverDigest(missed, in: library, program: program, notify: notify, invocation: invocation) {
         failed += missed
     }
     for reminder in single {
         if !invocation.global.json { out.line(reminderLine(reminder, in: library, now: now)) }
-        if let program, !dryRun, !deliver(reminder, in: library, program: program, invocation: invocation) { failed.append(reminder) }
+        if let program, !dryRun, !deliver(reminder, in: library, program: program, notify: notify, invocation: invocation) {
+            failed.append(reminder)
+        }
     }
     if !dryRun {
         for reminder in failed {
@@ -201,17 +219,20 @@ func execValue(_ value: String, named name: String) -> String {
 private func isUrgent(_ task: TaskInfo) -> Bool { task.priority.number == 3 || task.flagged }
 
 /// Runs PROGRAM for one reminder; false (with a warning) when it could not start or did not exit 0.
-private func deliver(_ reminder: Reminder, in library: Library, program: String, invocation: Invocation) -> Bool {
+private func deliver(_ reminder: Reminder, in library: Library, program: String, notify: Bool, invocation: Invocation) -> Bool {
     let task = library.task(reminder.task)
     var values = [("TICK_TITLE", task.title), ("TICK_DUE", task.due.map { "\($0)" } ?? ""),
                   ("TICK_REF", library.ref(reminder.task)), ("TICK_LIST", library.list(reminder.task).name),
                   ("TICK_PRIORITY", String(task.priority.number)), ("TICK_KIND", reminder.kind.rawValue)]
     if isUrgent(task) { values.append(("TICK_URGENT", "1")) }
-    return runProgram(program, values, about: "'\(library.ref(reminder.task))'", invocation: invocation)
+    let body = (task.due.map { "due \($0) · " } ?? "") + library.list(reminder.task).name
+    return runProgram(program, values, notification: notify ? (task.title, body, isUrgent(task)) : nil,
+                      about: "'\(library.ref(reminder.task))'", invocation: invocation)
 }
 
 /// Runs PROGRAM once for a digest of missed reminders.
-private func deliverDigest(_ reminders: [Reminder], in library: Library, program: String, invocation: Invocation) -> Bool {
+private func deliverDigest(_ reminders: [Reminder], in library: Library, program: String, notify: Bool,
+                           invocation: Invocation) -> Bool {
     let tasks = reminders.map { library.task($0.task) }
     var values = [("TICK_TITLE", "\(reminders.count) tasks came due while tick remind was not running"),
                   ("TICK_BODY", tasks.map(\.title).joined(separator: "\n")),
@@ -220,15 +241,23 @@ private func deliverDigest(_ reminders: [Reminder], in library: Library, program
                   ("TICK_REF", ""), ("TICK_LIST", ""),
                   ("TICK_PRIORITY", String(tasks.map(\.priority.number).max() ?? 0)), ("TICK_KIND", "digest")]
     if tasks.contains(where: isUrgent) { values.append(("TICK_URGENT", "1")) }
-    return runProgram(program, values, about: "the digest", invocation: invocation)
+    return runProgram(program, values, notification: notify ? (values[0].1, values[1].1, tasks.contains(where: isUrgent)) : nil,
+                      about: "the digest", invocation: invocation)
 }
 
-/// Runs PROGRAM with `values` added to the environment, after flushing what tick printed so far.
-private func runProgram(_ program: String, _ values: [(String, String)], about: String, invocation: Invocation) -> Bool {
+/// Runs PROGRAM with `values` added to the environment, after flushing what tick printed so far; for
+/// `--notify`, with notify-send's arguments for the `notification`'s title and body.
+private func runProgram(_ program: String, _ values: [(String, String)], notification: (title: String, body: String, urgent: Bool)?,
+                        about: String, invocation: Invocation) -> Bool {
     invocation.out.flush()
     invocation.err.flush()
+    var arguments = [program]
+    if let notification {
+        arguments += ["--app-name=tick", "--urgency=" + (notification.urgent ? "critical" : "normal"), "--",
+                      notification.title, notification.body]
+    }
     do {
-        let termination = try Subprocess.run(program, arguments: [program],
+        let termination = try Subprocess.run(program, arguments: arguments,
                                              environment: programEnvironment(invocation, values))
         switch termination {
         case .exited(0): return true

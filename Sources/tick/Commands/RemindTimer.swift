@@ -34,11 +34,11 @@ enum RemindTimer {
         return plain ? out : "\"" + out + "\""
     }
 
-    /// The service unit: one run of `tick --dir FOLDER remind [--within D] [--exec PROGRAM]`.
-    static func serviceText(binary: String, folder: String, within: String?, program: String?) -> String {
+    /// The service unit: one run of `tick --dir FOLDER remind [--within D] [--exec PROGRAM | --notify]`.
+    static func serviceText(binary: String, folder: String, within: String?, program: String?, notify: Bool = false) -> String {
         var command = [binary, "--dir", folder, "remind"]
         if let within { command += ["--within", within] }
-        if let program { command += ["--exec", program] }
+        if let program { command += ["--exec", program] } else if notify { command.append("--notify") }
         return """
             # Written by tick remind --install-timer; running it again rewrites this file.
             [Unit]
@@ -77,7 +77,7 @@ extension String {
 }
 
 /// `tick remind --install-timer [--exec PROGRAM] [--within D] [--dry-run]`.
-func installTimer(_ invocation: Invocation, program: String?) throws -> ExitStatus {
+func installTimer(_ invocation: Invocation, program: String?, notify asked: Bool) throws -> ExitStatus {
     let environment = invocation.context.environment
     guard let directory = RemindTimer.directory(environment) else {
         throw UsageError.invalidInput("--install-timer writes under $XDG_CONFIG_HOME or $HOME, and neither is an absolute path")
@@ -90,9 +90,12 @@ func installTimer(_ invocation: Invocation, program: String?) throws -> ExitStat
     where path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
         throw UsageError.invalidInput("the path of \(what) has a control character, which a unit file cannot hold")
     }
+    // Without --exec, a desktop notification when notify-send is there: else the journal alone sees them.
+    let notifier = program == nil ? try? invocation.resolveProgram("notify-send") : nil
+    if asked, notifier == nil { _ = try invocation.resolveProgram("notify-send") }
     let files = [(RemindTimer.service, RemindTimer.serviceText(binary: binary, folder: folder,
                                                                within: invocation.value(Commands.withinOption),
-                                                               program: program)),
+                                                               program: program, notify: notifier != nil)),
                  (RemindTimer.timer, RemindTimer.timerText)]
     let out = invocation.out
     if invocation.flag(Commands.dryRunOption) {
@@ -136,6 +139,13 @@ func installTimer(_ invocation: Invocation, program: String?) throws -> ExitStat
     for (name, _) in files {
         let path = Path.join(directory, name)
         invocation.say((written.contains(path) ? "Wrote " : "Unchanged ") + path)
+    }
+    if let notifier {
+        invocation.say("Reminders show as desktop notifications (tick remind --notify, with \(notifier)); "
+                       + "--exec PROGRAM runs another program instead")
+    } else if program == nil {
+        invocation.say("No --exec and no notify-send on PATH: reminders reach only the journal "
+                       + "(journalctl --user -u tick-remind)")
     }
     invocation.say("To start it: " + RemindTimer.enable)
     return .success

@@ -30,6 +30,14 @@ import TickCore
         }
     }
 
+    // A clone whose .gitattributes sends list files to the driver that it has not registered
+    // would merge them line by line, and conflict where the driver would not: register it first.
+    let driver = driverState(root: root)
+    if driver.routed, !driver.registered {
+        let command = try registerDriver(root: root)
+        invocation.say("Registered the tick merge driver for this clone, as .gitattributes asks (merge.tick.driver = \(command))")
+    }
+
     // 1. Commit the task folder's lists, tick's own files and what git already tracks, and nothing else.
     let lists = folder.scan().lists.map(\.path)
     let staging = try SyncStaging.stage(root: root, lists: lists) { git($0, quiet: false) }

@@ -90,7 +90,8 @@ private func editing(_ invocation: Invocation, _ refs: [String], _ edit: TaskEdi
     }
     let (after, tasks) = try session.folder.edit(ids, [edit])
     invocation.report(tasks.compactMap { task in task.after.map { changeLine(edit, task, $0, in: after, now: invocation.now) } },
-                      tasks: tasks.compactMap(\.after), in: after)
+                      tasks: tasks.compactMap(\.after), changed: tasks.filter { $0.after != nil }.map { !$0.applied.isEmpty },
+                      in: after)
     return session.loaded.status
 }
 
@@ -173,7 +174,7 @@ func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s
     let lines = zip(ids, subtasks).map { id, n in
         "Deleted \(describe(id, in: before))" + (n == 0 ? "" : " with \(count(n, "subtask"))")
     }
-    invocation.report(lines, tasks: ids, in: before)
+    invocation.report(lines, tasks: ids, changed: ids.map { _ in true }, in: before)
     return session.loaded.status
 }
 
@@ -183,24 +184,27 @@ func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s
     let before = session.library
     let ids = try invocation.targets(invocation.values(Commands.whereRefsArgument), in: before,
                                      missing: Commands.destinationArgument.name)
-    let list = try invocation.resolveList(invocation.value(Commands.destinationArgument)!, in: before)
+    let list = try invocation.resolveList(invocation.value(Commands.destinationArgument)!, in: before, creating: true)
     let (after, moves) = try session.folder.move(ids, to: list)
     var lines: [String] = []
     var tasks: [TaskID] = []
+    var changed: [Bool] = []
     // Lists named alike are told apart by their files (`from Work (a/work.md) to Work (b/work.md)`).
     let labelsBefore = before.listLabels(), labelsAfter = after.listLabels()
     for (id, moved) in zip(ids, moves) {
         switch moved {
         case .moved(let new):
             tasks.append(new)
+            changed.append(true)
             lines.append("Moved \(describe(new, in: after)) from \(labelsBefore[id.list]) to \(labelsAfter[new.list])")
         case .alreadyThere(let same):
             tasks.append(same)
+            changed.append(false)
             lines.append(unchanged(describe(same, in: after), "in \(labelsAfter[same.list])"))
         case .withParent:
             lines.append("Moved \(describe(id, in: before)) with its parent")
         }
     }
-    invocation.report(lines, tasks: tasks, in: after)
+    invocation.report(lines, tasks: tasks, changed: changed, in: after)
     return session.loaded.status
 }

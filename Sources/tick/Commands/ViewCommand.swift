@@ -25,12 +25,12 @@ import TickCore
     if let sort { ids = library.sorted(ids, by: sort) }
     if invocation.global.json {
         invocation.out.jsonArray(ids) { TaskRows.json($0, in: library) }
-        return loaded.status
+        return loaded.status(matched: ids.count)
     }
     FoundTasks(library: library, invocation: invocation)
         .write(ids, grouping: grouping, flat: invocation.flag(Commands.flatOption), heading: name)
     if ids.isEmpty { invocation.out.line("  No task matches '\(saved.query)'.") }
-    return loaded.status
+    return loaded.status(matched: ids.count)
 }
 
 /// `tick view`: every saved view with its query and count.
@@ -182,17 +182,6 @@ enum SavedViewTiles {
         let views = invocation.settings.views
         guard !views.isEmpty else { return [] }
         let counts = savedViewCounts(views, library: library, invocation: invocation)
-        let color = invocation.terminal.color
-        let tiles = views.indices.map { k in
-            padded(Style.bold.apply(views[k].name, enabled: color), to: max(11, displayWidth(views[k].name) + 1))
-                + (counts[k].map(String.init) ?? "?")
-        }
-        var lines: [String] = []
-        var k = 0
-        while k < tiles.count {
-            lines.append(k + 1 < tiles.count ? padded(tiles[k], to: 19) + tiles[k + 1] : tiles[k])
-            k += 2
-        }
-        return lines
+        return tileLines(views.indices.map { (views[$0].name, counts[$0].map(String.init) ?? "?") }, terminal: invocation.terminal)
     }
 }

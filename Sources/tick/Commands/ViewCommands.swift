@@ -35,11 +35,8 @@ import TickCore
         return loaded.status
     }
 
-    func tile(_ name: String, _ count: Int) -> String {
-        padded(Style.bold.apply(name, enabled: terminal.color), to: 11) + String(count)
-    }
-    out.line(padded(tile("Today", counts.today), to: 19) + tile("Scheduled", counts.scheduled))
-    out.line(padded(tile("Flagged", counts.flagged), to: 19) + tile("All", counts.all))
+    let tiles = [("Today", counts.today), ("Scheduled", counts.scheduled), ("Flagged", counts.flagged), ("All", counts.all)]
+    for line in tileLines(tiles.map { ($0.0, String($0.1)) }, terminal: terminal) { out.line(line) }
     for line in SavedViewTiles.lines(invocation, library: library) { out.line(line) }
     out.line()
     out.line(Style.bold.apply("Lists", enabled: terminal.color))
@@ -52,6 +49,27 @@ import TickCore
         out.line(line)
     }
     return loaded.status
+}
+
+/// The home screen's tiles, two to a line: a name in bold padded to 11 columns and its count, the
+/// second tile at column 20. On a terminal too narrow for that, the names and the gap shrink to
+/// what the tiles need, and narrower still each tile takes a line of its own.
+func tileLines(_ tiles: [(name: String, count: String)], terminal: Terminal) -> [String] {
+    func lines(nameWidth: (String) -> Int, column: Int?) -> [String] {
+        let texts = tiles.map { padded(Style.bold.apply($0.name, enabled: terminal.color), to: nameWidth($0.name)) + $0.count }
+        guard let column else { return texts }
+        return stride(from: 0, to: texts.count, by: 2).map { k in
+            k + 1 < texts.count ? padded(texts[k], to: column) + texts[k + 1] : texts[k]
+        }
+    }
+    let wide = lines(nameWidth: { max(11, displayWidth($0) + 1) }, column: 19)
+    guard let width = terminal.width else { return wide }
+    func fits(_ lines: [String]) -> Bool { lines.allSatisfy { displayWidth($0) <= width } }
+    if fits(wide) { return wide }
+    let names = tiles.map { displayWidth($0.name) + 1 }.max() ?? 0
+    let left = stride(from: 0, to: tiles.count, by: 2).map { names + displayWidth(tiles[$0].count) }.max() ?? 0
+    let compact = lines(nameWidth: { _ in names }, column: left + 2)
+    return fits(compact) ? compact : lines(nameWidth: { _ in names }, column: nil)
 }
 
 /// A list's symbol as the home screen shows it: a symbol wider than FORMAT.md allows (8 terminal
@@ -142,10 +160,11 @@ func runView(_ view: SmartView) -> Command.Run {
         if view == .completed, let since = invocation.value(Commands.sinceOption) { query.since = try Day(parsing: since, relativeTo: now) }
         let viewed = library.tasksWithLevels(in: query, now: now)
         let ids = try invocation.narrowed(viewed.ids, in: library)
+        let status = invocation.given(Commands.whereOption) ? loaded.status(matched: ids.count) : loaded.status
         let out = invocation.out
         if invocation.global.json {
             out.jsonArray(ids) { TaskRows.json($0, in: library) }
-            return loaded.status
+            return status
         }
 
         let sort = try invocation.sortOrder()
@@ -156,11 +175,13 @@ func runView(_ view: SmartView) -> Command.Run {
             FoundTasks(library: library, invocation: invocation)
                 .write(sorted, grouping: grouping, flat: invocation.flag(Commands.flatOption), heading: view.title)
             if ids.isEmpty { out.line("  " + emptyMessage(view, days: query.days)) }
-            return loaded.status
+            return status
         }
         let terminal = invocation.terminal
-        let template = TaskRows(library: library, now: now, terminal: terminal, showList: view != .all,
-                                showDoneDate: view == .completed, rows: ids)
+        var rowsTemplate = TaskRows(library: library, now: now, terminal: terminal, showList: view != .all,
+                                    showDoneDate: view == .completed, rows: ids)
+        rowsTemplate.showScheduled = view == .today
+        let template = rowsTemplate
         let bold = { @Sendable (text: String) in Style.bold.apply(text, enabled: terminal.color) }
         // The rows, a range at a time, each with rows of its own (a large view's ranges are
         // rendered on several threads): before the first row of each run of rows in one `group`,
@@ -213,7 +234,7 @@ func runView(_ view: SmartView) -> Command.Run {
             writeRows()
         }
         if ids.isEmpty { out.line("  " + emptyMessage(view, days: query.days)) }
-        return loaded.status
+        return status
     }
 }
 

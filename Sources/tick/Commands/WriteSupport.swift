@@ -37,9 +37,15 @@ extension Invocation {
 
     /// Prints what a task command changed: one line each for people, the changed tasks as an
     /// array of task objects with `--json`, nothing with `--quiet`.
-    func report(_ lines: [String], tasks: [TaskID], in library: Library) {
+    /// `changed` says, task by task, whether the command changed it (the JSON `changed` field): a
+    /// task already so (`flag` on a flagged one) is `false`.
+    func report(_ lines: [String], tasks: [TaskID], changed: [Bool], in library: Library) {
         if global.json {
-            out.jsonArray(tasks) { TaskRows.json($0, in: library) }
+            out.jsonArray(Array(zip(tasks, changed))) { id, changed in
+                guard case .object(var fields) = TaskRows.json(id, in: library) else { return TaskRows.json(id, in: library) }
+                fields.append(("changed", .bool(changed)))
+                return .object(fields)
+            }
         } else if !global.quiet {
             for line in lines { out.line(line) }
         }

@@ -27,6 +27,8 @@ struct Row {
     var list: Int
     /// The `rec:` rule, shown as `↻ every week`.
     var recurrence: RecurrenceRule?
+    /// Why an open task is in Today when its due date does not say (`⏳ today`), or nil.
+    var scheduledWords: String? = nil
 
     /// The row of `id`, with "now" as today's day number and the minutes after midnight.
     init(_ id: TaskID, in library: Library, today: Int32, minutes: Int) {
@@ -65,6 +67,9 @@ struct TaskRows: Sendable {
     let showList: Bool
     /// Whether rows show their `done:` date (`done yesterday`), as Completed does.
     let showDoneDate: Bool
+    /// Whether a task scheduled today or earlier (`⏳`) and not due by today says so (`⏳ today`),
+    /// as Today's rows do: that is why it is there.
+    var showScheduled = false
     /// Width of the ref column: the longest ref among the rows shown.
     let refWidth: Int
     /// Today's day number.
@@ -98,7 +103,14 @@ struct TaskRows: Sendable {
     }
 
     /// The row value of `id`.
-    func row(_ id: TaskID) -> Row { Row(id, in: library, today: today, minutes: now.minutes) }
+    func row(_ id: TaskID) -> Row {
+        var row = Row(id, in: library, today: today, minutes: now.minutes)
+        if showScheduled, !row.done, !(row.hasDue && row.dueDay <= today), let scheduled = library.task(id).scheduled,
+           scheduled <= now.day {
+            row.scheduledWords = "⏳ " + (scheduled == now.day ? "today" : scheduled.monthAndDay)
+        }
+        return row
+    }
 
     /// Writes the row of `id` and a line feed, indented by `indent` columns before the ref and
     /// `level` nesting steps before the checkbox. With colour, the title's characters in `highlight`
@@ -182,6 +194,10 @@ struct TaskRows: Sendable {
             appendWords(row, short: layout.shortDue, to: &b)
             if row.overdue { styler.end(&b) }
         }
+        if layout.due, let scheduled = row.scheduledWords {
+            b.append(Self.gap)
+            b.append(contentsOf: scheduled.utf8)
+        }
         if layout.due, let rule = row.recurrence {
             b.append(Self.plainRepeat)
             if layout.recurrenceWords {
@@ -234,6 +250,7 @@ struct TaskRows: Sendable {
             if layout.priority, row.priority > 0 { tail += 1 + row.priority }
             if layout.flag, row.flagged { tail += 2 }
             if layout.due, row.hasDue { tail += Self.gap.utf8CodeUnitCount + dueColumns(row, short: layout.shortDue) }
+            if layout.due, let scheduled = row.scheduledWords { tail += Self.gap.utf8CodeUnitCount + displayWidth(scheduled) }
             if layout.due, let rule = row.recurrence {
                 tail += Self.gap.utf8CodeUnitCount + 1 + (layout.recurrenceWords ? 1 + rule.words.utf8.count : 0)
             }

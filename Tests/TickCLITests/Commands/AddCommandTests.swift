@@ -72,7 +72,7 @@ struct AddCommandTests {
     func addRefusals() throws {
         let sandbox = try Fixtures.folder(["home.md": Fixtures.home])
         expectRun(try sandbox.run(["--dir", "tasks", "add", "X", "--list", "work"]), status: 1, stdout: "",
-                  stderr: "tick: no list named 'work'\n")
+                  stderr: "tick: no list named 'work'; tick list new work creates it\n")
         expectRun(try sandbox.run(["--dir", "tasks", "add", "X", "--list", "home", "--section", "Attic"]), status: 1,
                   stdout: "", stderr: "tick: no section 'Attic' in the list Home\n")
         let bad = try sandbox.run(["--dir", "tasks", "add", "X due:someday"])

@@ -28,7 +28,7 @@ struct MoveRemoveCommandTests {
             of: "- [ ] Call the plumber !! due:2026-03-20\n  The number is on the fridge.\n- [ ] Paint the fence\n"
                 + "  - [ ] Buy paint\n  - [ ] Sand the boards\n", with: ""))
         expectRun(try sandbox.run(["--dir", "tasks", "mv", "invoice", "attic"]), status: 1, stdout: "",
-                  stderr: "tick: no list named 'attic'\n")
+                  stderr: "tick: no list named 'attic'; tick list new attic creates it\n")
     }
 
     @Test("rm deletes tasks with their notes and subtasks; --json prints them as they were")

@@ -54,6 +54,31 @@ struct SyncCommandTests {
         #expect(!log.contains("Merge"), "a rebase leaves no merge commits:\n\(log)")
     }
 
+    @Test("sync in a fresh clone registers the merge driver that .gitattributes names, then merges with it (issue 49 item 12)")
+    func freshCloneRegistersDriver() throws {
+        let sandbox = try Sandbox()
+        sandbox.environment = sandbox.gitEnvironment
+        try sandbox.git(["init", "--quiet", "--bare", "--initial-branch=main", "remote.git"])
+        try sandbox.git(["clone", "--quiet", "remote.git", "a"])
+        expectRun(try sandbox.run(["init", "--git", "--quiet", "a"]), status: 0, stdout: "")
+        try sandbox.write("a/groceries.md", "# Groceries\n\n- [ ] Milk\n- [ ] Eggs\n")
+        expectRun(try sandbox.run(["--dir", "a", "--quiet", "sync"]), status: 0)
+        // b is cloned and never set up: git would merge its lists line by line.
+        try sandbox.git(["clone", "--quiet", "remote.git", "b"])
+        #expect(try sandbox.git(["config", "--get", "merge.tick.driver"], in: "b").status != 0)
+        // Adjacent completions conflict under git's line merge; the driver merges them.
+        expectRun(try sandbox.run(["--dir", "a", "done", "Milk"]), status: 0)
+        expectRun(try sandbox.run(["--dir", "b", "done", "Eggs"]), status: 0)
+        expectRun(try sandbox.run(["--dir", "a", "--quiet", "sync"]), status: 0)
+        let synced = try sandbox.run(["--dir", "b", "sync"])
+        #expect(synced.status == 0, "\(synced)")
+        #expect(synced.stdout.hasPrefix("Registered the tick merge driver for this clone, as .gitattributes asks (merge.tick.driver = "),
+                "\(synced)")
+        #expect(try sandbox.git(["config", "--get", "merge.tick.driver"], in: "b").stdout.contains("merge-driver"))
+        #expect(try String(contentsOfFile: sandbox.path("b/groceries.md"), encoding: .utf8)
+                == "# Groceries\n\n- [x] Milk done:2026-03-14\n- [x] Eggs done:2026-03-14\n")
+    }
+
     @Test("a change that truly collides is left as a conflict: exit 1, the files and the next commands")
     func conflictLeft() throws {
         let sandbox = try twoClones()

@@ -101,8 +101,13 @@ struct TaskEditCommandTests {
         let changed = try decodeTasks(result.stdout)
         #expect(changed.map { $0["title"] as? String } == ["Call the plumber", "Paint the fence"])
         #expect(changed.map { $0["doneDate"] as? String } == ["2026-03-14", "2026-03-14"])
-        // Object for object, the text that `tick completed --json` prints for the same tasks.
+        // Object for object, the text that `tick completed --json` prints for the same tasks, and
+        // `"changed":true` (README "JSON for scripts").
         let objects = result.stdout.split(separator: "\n").filter { $0.hasPrefix("{") }.map { $0.hasSuffix(",") ? $0.dropLast() : $0 }
+            .map { line -> Substring in
+                #expect(line.hasSuffix(#","changed":true}"#), "\(line)")
+                return line.dropLast(#","changed":true}"#.count) + "}"
+            }
         let shown = try sandbox.run(["--dir", "tasks", "--json", "completed"]).stdout.split(separator: "\n")
             .map { $0.hasSuffix(",") ? $0.dropLast() : $0 }
         #expect(objects.count == 2)

@@ -442,8 +442,8 @@ struct BadInputTests {
         let (sandbox, lists) = try Self.make()
         try sandbox.write("lists/a.md", "- [ ] one\n")
         let before = FolderSnapshot(lists)
-        let forms = "(expected today, tomorrow, yesterday, tonight, a weekday (fri, friday, next friday), next week, "
-            + "next month, in 3 days, +3d, -1d, +2w, +1m, +1y, eow, eom, a month and day (dec 24, 24 dec), "
+        let forms = "(expected today, tomorrow, yesterday, tonight, eod, a weekday (fri, friday, this friday, next friday), "
+            + "next week, next month, in 3 days, +3d, -1d, +2w, +1m, +1y, eow, eom, a month and day (dec 24, 24 dec), "
             + "YYYY-MM-DD or YYYY-MM-DDTHH:MM, each optionally followed by a time such as 9:00 or 5pm, or a time alone)"
         let refused: [(String, String)] = [
             ("2026-02-30", "no such day: '2026-02-30'"),

@@ -32,7 +32,7 @@ struct ConfigurationTests {
     func defaultListMissing() throws {
         let sandbox = try Self.sandbox(folder: "\ndefault-list = Someday\n")
         expectRun(try sandbox.run(["--dir", "tasks", "add", "X"]), status: 1, stdout: "",
-                  stderr: "tick: no list named 'Someday' (the default-list of \(sandbox.path("tasks/.tick/config")):2)\n")
+                  stderr: "tick: no list named 'Someday'; tick list new Someday creates it (the default-list of \(sandbox.path("tasks/.tick/config")):2)\n")
         #expect(try sandbox.read("tasks/inbox.md") == "# Inbox\n")
     }
 

@@ -11,6 +11,7 @@ struct CompletionTests {
             "home.md": "# Home\n\n- [ ] Call the plumber\n\n## Garden\n\n- [ ] Rake the leaves\n- [x] Mow done:2026-03-01\n",
             "health.md": "# Health\n\n- [ ] Book the dentist\n",
         ])
+        try sandbox.write("tasks/.tick/config", "view.urgent = pri:high\nview.errands = #errands\n")
         try FileManager.default.createDirectory(atPath: sandbox.path("bin"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: sandbox.path("bin/tick"), withDestinationPath: try #require(TickBinary.path))
         sandbox.environment["PATH"] = sandbox.path("bin") + ":/usr/bin:/bin"
@@ -75,6 +76,12 @@ struct CompletionTests {
         #expect(try complete(["tick", "done", ""]).sorted() == refs(sandbox))
         #expect(try complete(["tick", "add", "x", "--list", "home", "--section", ""]) == ["Garden"])
         #expect(try complete(["tick", "ls", "--s"]) == ["--sort"])
+        // Saved views after view (and view rm), not lists; the README's sort keys after --sort.
+        let views = try complete(["tick", "view", ""])
+        #expect(views.contains("urgent") && views.contains("errands") && !views.contains("home"), "\(views)")
+        #expect(try complete(["tick", "view", "rm", ""]).sorted() == ["errands", "urgent"])
+        #expect(try complete(["tick", "find", "x", "--sort", "d"]) == ["due", "done"])
+        #expect(try complete(["tick", "ls", "home", "--sort", "p"]) == ["pri", "priority"])
     }
 
     @Test("zsh: compinit registers the function from its fpath, which offers commands, option values, lists and refs")
@@ -99,6 +106,8 @@ struct CompletionTests {
         #expect(try complete(["tick", "ls", "h"]).sorted() == ["health", "home"])
         #expect(try complete(["tick", "reopen", ""]) == refs(sandbox, done: true))
         #expect(try complete(["tick", "check", ""]) == [":files"])
+        #expect(try complete(["tick", "view", "u"]) == ["urgent"])
+        #expect(try complete(["tick", "today", "--sort", "-p"]) == ["-pri"])
     }
 
     @Test("fish: complete -C lists commands with their summaries, option values, lists and refs")
@@ -113,6 +122,8 @@ struct CompletionTests {
         #expect(try complete("tick --color n") == ["never"])
         #expect(try complete("tick done ").map { String($0.prefix { $0 != "\t" }) }.sorted() == refs(sandbox))
         #expect(try complete("tick completions ") == ["bash", "fish", "zsh"])
+        #expect(try complete("tick view e") == ["errands\t#errands"])
+        #expect(try complete("tick all --sort t") == ["title"])
     }
 
     @Test("the hidden __complete is in no help and no completion, and an unknown shell is refused")

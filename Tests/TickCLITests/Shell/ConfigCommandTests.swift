@@ -15,6 +15,8 @@ struct ConfigCommandTests {
             default-list = Inbox  # tick's default
             color = always  # \(folder):3
             date.tonight = 19:30  # \(user):2
+            date.end-of-day = 23:59  # tick's default
+            date.order =   # tick's default
             autocommit = false  # tick's default
             recurrence.keep-history = false  # tick's default
             obsidian.global-filter =   # tick's default

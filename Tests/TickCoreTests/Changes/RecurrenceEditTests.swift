@@ -116,7 +116,7 @@ struct RecurrenceEditTests {
         let due = DueDate(day: Day(year: 2026, month: 1, day: 31)!, minutes: 540)
         let rule = RecurrenceRule(value: "+1m")!
         #expect(Recurrence.occurrences(rule, due: due, until: nil, today: Self.day, count: 3).map(\.description)
-                == ["2026-02-28T09:00", "2026-03-31T09:00", "2026-04-30T09:00"])
+                == ["2026-02-28T09:00", "2026-03-28T09:00", "2026-04-28T09:00"])  // the day number is kept (issue 49)
         #expect(Recurrence.occurrences(rule, due: due, until: Day(year: 2026, month: 3, day: 31), today: Self.day, count: 3).count == 2)
         #expect(Recurrence.occurrences(RecurrenceRule(value: "+1w")!, due: nil, until: nil, today: Self.day, count: 3).isEmpty)
     }

@@ -74,26 +74,29 @@ struct RecurrenceTests {
     static let monthEnds: [CompletionCase] = [
         .init(rule: "+1m", due: "2026-01-31", completed: "2026-01-31", next: "2026-02-28"),
         .init(rule: "+1m", due: "2028-01-31", completed: "2028-01-31", next: "2028-02-29"),
-        // The last day of February is the last day of its month: the next one is 03-31.
-        .init(rule: "+1m", due: "2026-02-28", completed: "2026-02-28", next: "2026-03-31"),
-        .init(rule: "+1m", due: "2028-02-29", completed: "2028-02-29", next: "2028-03-31"),
+        // The day number is kept, not "the last day": 02-28 + 1 month is 03-28 (issue 49).
+        .init(rule: "+1m", due: "2026-02-28", completed: "2026-02-28", next: "2026-03-28"),
+        .init(rule: "+1m", due: "2028-02-29", completed: "2028-02-29", next: "2028-03-29"),
+        .init(rule: "1m", due: "2026-02-20", completed: "2026-02-28", next: "2026-03-28"),
+        .init(rule: "+1m", due: "2026-11-30", completed: "2026-11-30", next: "2026-12-30"),
+        .init(rule: "1y", due: nil, completed: "2027-02-28", next: "2028-02-28"),
         .init(rule: "+1m", due: "2026-01-30", completed: "2026-01-30", next: "2026-02-28"),
         .init(rule: "+1m", due: "2028-01-30", completed: "2028-01-30", next: "2028-02-29"),
         .init(rule: "+1m", due: "2026-03-30", completed: "2026-03-30", next: "2026-04-30"),
         .init(rule: "+1y", due: "2028-02-29", completed: "2028-02-29", next: "2029-02-28"),
-        .init(rule: "+1y", due: "2027-02-28", completed: "2027-02-28", next: "2028-02-29"),
+        .init(rule: "+1y", due: "2027-02-28", completed: "2027-02-28", next: "2028-02-28"),
         .init(rule: "+1y", due: "2026-03-15", completed: "2026-03-15", next: "2027-03-15"),
         .init(rule: "+3m", due: "2026-11-30", completed: "2026-11-30", next: "2027-02-28"),
         .init(rule: "+12m", due: "2026-06-10", completed: "2026-06-10", next: "2027-06-10"),
         .init(rule: "1m", due: nil, completed: "2026-01-31", next: "2026-02-28"),
     ]
 
-    @Test("month and year steps clamp, and a last day stays the last day", arguments: monthEnds)
+    @Test("month and year steps keep the day number, clamped to a shorter month", arguments: monthEnds)
     func monthEnd(_ c: CompletionCase) throws {
         try expectNext(c)
     }
 
-    @Test("10-31 stepped four times by a month: 11-30, 12-31, 01-31, 02-28")
+    @Test("10-31 stepped four times by a month drifts with the clamp: 11-30, 12-30, 01-30, 02-28")
     func octoberThirtyFirstStepped() throws {
         var due = dueDate("2026-10-31")
         var seen: [String] = []
@@ -103,7 +106,7 @@ struct RecurrenceTests {
             seen.append(next.description)
             due = next
         }
-        #expect(seen == ["2026-11-30", "2026-12-31", "2027-01-31", "2027-02-28"])
+        #expect(seen == ["2026-11-30", "2026-12-30", "2027-01-30", "2027-02-28"])
     }
 
     static let businessDays: [CompletionCase] = [

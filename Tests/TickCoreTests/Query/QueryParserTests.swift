@@ -19,6 +19,11 @@ struct QueryParserTests {
         ("-\"two words\"", .not(t(.text("two words")))),
         ("#work", t(.tag("work"))),
         ("-#work", .not(t(.tag("work")))),
+        ("#flag", t(.state(.flagged))),
+        ("#FLAG", t(.state(.flagged))),
+        ("-#flag", .not(t(.state(.flagged)))),
+        ("#flagged", t(.tag("flagged"))),
+        ("#flag/x", t(.tag("flag/x"))),
         ("list:Work", t(.list("Work"))),
         ("list:\"Work Stuff\"", t(.list("Work Stuff"))),
         ("in:Errands", t(.section("Errands"))),
@@ -178,5 +183,31 @@ struct QueryParserTests {
         #expect(try Query(parsing: "milk OR is:done", now: now).mentionsCompletion)
         #expect(try Query(parsing: "done:today", now: now).mentionsCompletion)
         #expect(try Query(parsing: "-is:open", now: now).mentionsCompletion)
+    }
+
+    /// A named range at the calendar's ends: (now, query, the range, or nil for an error).
+    static let calendarEnds: [(String, String, (String, String)?)] = [
+        ("9999-12-30", "due:next-month", nil),
+        ("0001-01-01", "due:last-month", nil),
+        ("9999-12-30", "due:next-week", nil),
+        ("0001-01-01", "due:last-week", nil),
+        ("9999-12-30", "due:this-month", ("9999-12-01", "9999-12-31")),
+        ("9999-11-30", "due:next-month", ("9999-12-01", "9999-12-31")),
+        ("0001-02-28", "due:last-month", ("0001-01-01", "0001-01-31")),
+        ("2026-01-31", "due:next-month", ("2026-02-01", "2026-02-28")),
+    ]
+
+    @Test("a range past the calendar's ends is an error naming the word, not a trap", arguments: calendarEnds.indices)
+    func calendarEnd(_ k: Int) throws {
+        let (today, text, expected) = Self.calendarEnds[k]
+        let at = Now(day: day(today), minutes: 0)
+        do {
+            let query = try Query(parsing: text, now: at)
+            #expect(expected != nil, "\(text) at \(today) parsed as \(query.root)")
+            if let expected { #expect(query.root == t(.due(range(expected.0, expected.1))), "\(text) at \(today)") }
+        } catch {
+            #expect(expected == nil, "\(text) at \(today): \(error)")
+            #expect(error.description.contains("outside the years 1 to 9999"), "\(error)")
+        }
     }
 }

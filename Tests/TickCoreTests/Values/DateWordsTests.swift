@@ -115,7 +115,8 @@ struct DateWordsTests {
 
     @Test("other abbreviations and partial names are not weekdays")
     func notWeekdays() {
-        for word in ["fr", "frid", "tues", "thurs", "mo"] {
+        // tues, weds, thur and thurs are weekdays since issue 49 (PeerDateWordsTests).
+        for word in ["fr", "frid", "tu", "thursd", "mo"] {
             expectError(word, is: .notADate(word))
         }
     }
