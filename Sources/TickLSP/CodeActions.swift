@@ -1,0 +1,156 @@
+import TickCore
+
+// Code actions: each a WorkspaceEdit made by the task edit the command line makes (`ListBuffer.
+// applying`, the vocabulary of `TaskEdit`), over the tasks of the selection.
+
+/// One action on the tasks of a selection.
+struct TaskAction {
+    var title: String
+    var kind = "refactor.rewrite"
+    var edit: TaskEdit
+    var tasks: [Int]
+}
+
+extension LanguageServer {
+    /// The completion `tick done` makes today, with the same settings.
+    func completion(on day: Day) -> TaskEdit {
+        if env.settings.keepHistory { return .completeKeepingHistory(on: day) }
+        return env.settings.obsidianRecurrenceInPlace ? .completeInPlace(on: day) : .complete(on: day)
+    }
+
+    func codeActions(_ params: JSONValue) throws -> JSONValue {
+        let document = try document(params)
+        let start = try Position(params.at("range.start")), end = try Position(params.at("range.end"))
+        let now = env.now()
+        let tasks = selectedTasks(document, from: start, to: end)
+        var actions: [JSONValue] = []
+        for action in taskActions(document, tasks, now: now) {
+            guard let bytes = try? document.buffer.applying(action.edit, to: action.tasks) else { continue }
+            actions.append(codeAction(action.title, action.kind, document, bytes))
+        }
+        // A hand-typed date word, written as its date (`tick due REF tomorrow`).
+        let lines = (start.line + 1)...max(start.line + 1, end.line + 1)
+        for word in document.dateWords(now: now) where lines.contains(word.line) {
+            guard let i = document.buffer.task(onLine: word.line),
+                  let bytes = try? document.buffer.applying(.due(word.date), to: [i]) else { continue }
+            actions.append(codeAction("Write due:\(word.date)", "quickfix", document, bytes))
+        }
+        // Lines that are not tasks, made tasks.
+        if let bytes = turningIntoTasks(document, lines: start.line...max(start.line, end.line)) {
+            actions.append(codeAction("Turn into a task", "refactor.rewrite", document, bytes))
+        }
+        return .array(actions)
+    }
+
+    /// The tasks whose checkbox line is in the selection; for an empty selection or one without a
+    /// checkbox, the innermost task holding its first line.
+    func selectedTasks(_ document: OpenDocument, from start: Position, to end: Position) -> [Int] {
+        let buffer = document.buffer
+        let last = end.line > start.line && end.character == 0 ? end.line : end.line + 1
+        let lines = (start.line + 1)...max(start.line + 1, last)
+        var found = lines.compactMap { buffer.task(onLine: $0) }
+        if found.isEmpty {
+            found = (0..<buffer.taskCount).last { buffer.lines(of: $0).contains(start.line + 1) }.map { [$0] } ?? []
+        }
+        return found
+    }
+
+    /// The actions that change something on `tasks`, in the order an editor lists them.
+    func taskActions(_ document: OpenDocument, _ tasks: [Int], now: Now) -> [TaskAction] {
+        guard !tasks.isEmpty else { return [] }
+        let buffer = document.buffer
+        let infos = tasks.map { buffer.task($0) }
+        let name = tasks.count == 1 ? "" : " \(tasks.count) tasks"
+        var actions: [TaskAction] = []
+        let open = tasks.filter { !buffer.task($0).done }, done = tasks.filter { buffer.task($0).done }
+        if !open.isEmpty {
+            let repeats = open.count == 1 && infos.first { !$0.done }?.recurrence != nil
+            actions.append(TaskAction(title: "Complete" + name + (repeats ? " (moves to the next occurrence)" : ""),
+                                      kind: "quickfix", edit: completion(on: now.day), tasks: open))
+        }
+        if !done.isEmpty { actions.append(TaskAction(title: "Reopen" + name, edit: .reopen, tasks: done)) }
+        let repeating = open.filter { buffer.task($0).recurrence != nil }
+        if !repeating.isEmpty {
+            actions.append(TaskAction(title: "Skip this occurrence" + name, edit: .skip(today: now.day), tasks: repeating))
+        }
+        if infos.contains(where: { !$0.flagged }) { actions.append(TaskAction(title: "Flag" + name, edit: .flag(true), tasks: tasks)) }
+        if infos.contains(where: { $0.flagged }) { actions.append(TaskAction(title: "Unflag" + name, edit: .flag(false), tasks: tasks)) }
+        for level in [Priority.high, .medium, .low, .none] where infos.contains(where: { $0.priority != level }) {
+            actions.append(TaskAction(title: level.isNone ? "Remove the priority" + name : "Priority \(level.name)" + name,
+                                      edit: .priority(level), tasks: tasks))
+        }
+        for word in ["today", "tomorrow", "next week"] {
+            guard let due = try? DueDate(parsing: word, relativeTo: now) else { continue }
+            actions.append(TaskAction(title: "Due \(word) (\(due))" + name, edit: .due(due), tasks: tasks))
+        }
+        let removable = tasks.filter { buffer.task($0).due != nil && buffer.dueRemovalProblem($0) == nil }
+        if !removable.isEmpty { actions.append(TaskAction(title: "Remove the due date" + name, edit: .due(nil), tasks: removable)) }
+        let withoutID = tasks.filter { buffer.task($0).id == nil }
+        if withoutID.count == 1 {
+            actions.append(TaskAction(title: "Give it an id", edit: .giveID(mintID(avoiding: buffer)), tasks: withoutID))
+        }
+        return actions
+    }
+
+    /// A new `id:` value as `tick id` mints it: 10 symbols of the ref alphabet, used by no task of
+    /// the buffer or the folder.
+    func mintID(avoiding buffer: ListBuffer) -> String {
+        var taken = Set((0..<buffer.taskCount).compactMap { buffer.task($0).id })
+        if let library = library() { taken.formUnion(library.ids.compactMap { library.task($0).id }) }
+        var generator = SystemRandomNumberGenerator()
+        while true {
+            let symbols = (0..<10).map { _ in Ref.alphabet[Int(generator.next(upperBound: UInt64(Ref.alphabet.count)))] }
+            let value = String(decoding: symbols, as: UTF8.self)
+            if !taken.contains(value) { return value }
+        }
+    }
+
+    /// The text with each non-blank line of `lines` that is not a task made one: `[ ] ` after its
+    /// list marker, or `- [ ] ` before its text; nil when no line changes.
+    func turningIntoTasks(_ document: OpenDocument, lines: ClosedRange<Int>) -> [UInt8]? {
+        let text = document.text
+        var bytes = text.bytes
+        var changed = false
+        for line in lines.reversed() where line < text.lineCount {
+            guard document.buffer.task(onLine: line + 1) == nil else { continue }
+            let start = text.lineStarts[line], end = text.contentEnd(line)
+            var i = start
+            while i < end, text.bytes[i] == 0x20 || text.bytes[i] == 0x09 { i += 1 }
+            guard i < end, text.bytes[i] != UInt8(ascii: "#"), text.bytes[i] != UInt8(ascii: ">") else { continue }
+            let c = text.bytes[i]
+            if (c == UInt8(ascii: "-") || c == UInt8(ascii: "*") || c == UInt8(ascii: "+")), i + 1 < end, text.bytes[i + 1] == 0x20 {
+                bytes.insert(contentsOf: Array("[ ] ".utf8), at: i + 2)
+            } else {
+                bytes.insert(contentsOf: Array("- [ ] ".utf8), at: i)
+            }
+            changed = true
+        }
+        return changed ? bytes : nil
+    }
+
+    /// A code action whose edit turns the document's text into `bytes`.
+    func codeAction(_ title: String, _ kind: String, _ document: OpenDocument, _ bytes: [UInt8]) -> JSONValue {
+        .object(["title": .string(title), "kind": .string(kind),
+                 "edit": .object(["changes": .object([(document.uri, .array([textEdit(document.text, to: bytes)]))])])])
+    }
+
+    /// One TextEdit that turns `text` into `bytes`: the bytes between their common start and common
+    /// end, widened to whole characters and never splitting a CRLF.
+    func textEdit(_ text: TextDocument, to bytes: [UInt8]) -> JSONValue {
+        let old = text.bytes
+        var prefix = 0
+        while prefix < old.count, prefix < bytes.count, old[prefix] == bytes[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < old.count - prefix, suffix < bytes.count - prefix, old[old.count - 1 - suffix] == bytes[bytes.count - 1 - suffix] {
+            suffix += 1
+        }
+        func splits(_ i: Int) -> Bool {
+            guard i > 0, i < old.count else { return false }
+            return old[i] & 0xC0 == 0x80 || (old[i - 1] == 13 && old[i] == 10)
+        }
+        while splits(prefix) { prefix -= 1 }
+        while splits(old.count - suffix) { suffix -= 1 }
+        let inserted = String(decoding: bytes[prefix..<(bytes.count - suffix)], as: UTF8.self)
+        return .object(["range": text.range(prefix, old.count - suffix, encoding), "newText": .string(inserted)])
+    }
+}
