@@ -472,9 +472,10 @@ enum Commands {
             + "input and output, for every .md list of the task folder: the workspace root, or the folder holding "
             + ".tick/ above an opened file (--dir and TICK_DIR name it instead). It reads the editor's unsaved "
             + "buffers and never writes a list: diagnostics are what tick check finds (and a note on a date word "
-            + "typed after due:), and each code action (complete, reopen, skip, flag, priority, due, id, write a "
-            + "date word as its date, turn a line into a task) is an edit the editor applies, byte for byte the "
-            + "change the matching command makes. It also completes after due:, rec:, # and !, and answers hover, "
+            + "typed after due:), and each code action is an edit the editor applies. Complete, reopen, skip, "
+            + "flag, priority, due, id and writing a date word as its date are byte for byte the change of the "
+            + "matching command (tick done, tick due, ...); \"Turn into a task\" puts a box on lines without "
+            + "one. The editor writes the file, so tick undo does not know these changes. It also completes after due:, rec:, # and !, and answers hover, "
             + "document and workspace symbols, folding ranges, inlay hints (off unless the client's "
             + "initializationOptions set inlayHints) and the commands tick.today and tick.pick.\n\n"
             + "Exits 0 after the client's shutdown and exit, 1 when its input ends or it exits without shutdown.",
