@@ -66,7 +66,7 @@ extension LanguageServer {
         for (rank, word) in LanguageServer.dateWords.enumerated() {
             guard let date = try? DueDate(parsing: word, relativeTo: now) else { continue }
             let iso = date.description
-            let detail = "\(iso) \(date.day.weekdayName), \(date.relativeText(to: now))"
+            let detail = "\(iso) \(date.day.weekdayName), \(distance(date, from: now))"
             guard case .object(var members) = item(word, detail: detail, insert: iso, document, from: from, to: to) else { continue }
             members.append(("filterText", .string(word)))
             members.append(("sortText", .string(String(repeating: "0", count: 3 - String(rank).count) + String(rank))))

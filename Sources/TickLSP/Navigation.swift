@@ -21,7 +21,7 @@ extension LanguageServer {
         while lower > lineStart, isDateByte(document.text.bytes[lower - 1]) { lower -= 1 }
         while upper < lineEnd, isDateByte(document.text.bytes[upper]) { upper += 1 }
         if upper - lower == 10, let date = try? DueDate(parsing: String(decoding: document.text.bytes[lower..<upper], as: UTF8.self), relativeTo: now) {
-            return hoverResult("\(date.day.longText(withYear: true)): \(date.relativeText(to: now))", document, lower, upper)
+            return hoverResult("\(date.day.longText(withYear: true)): \(distance(date, from: now))", document, lower, upper)
         }
         guard let i = document.buffer.task(onLine: position.line + 1) else { return .null }
         return hoverResult(describe(i, in: document, now: now), document, lineStart, lineEnd)
@@ -31,7 +31,7 @@ extension LanguageServer {
     func describe(_ i: Int, in document: OpenDocument, now: Now) -> String {
         let task = document.buffer.task(i)
         var lines = ["**\(task.title)**" + (task.done ? " (done\(task.doneDate.map { " \($0)" } ?? ""))" : "")]
-        if let due = task.due { lines.append("Due: \(due.nextDueText(now: now)) (\(due.relativeText(to: now)))") }
+        if let due = task.due { lines.append("Due: \(due.nextDueText(now: now)) (\(distance(due, from: now)))") }
         if let rule = task.recurrence {
             var dates: [String] = []
             var current = task.due
@@ -142,7 +142,7 @@ extension LanguageServer {
             let bytes = Array(document.text.lineText(line).utf8), token = Array("due:\(due)".utf8)
             guard let at = bytes.indices.first(where: { bytes[$0...].starts(with: token) }) else { continue }
             let position = document.text.position(document.text.lineStarts[line] + at + token.count, encoding)
-            hints.append(.object(["position": position.json, "label": .string(due.relativeText(to: now)), "paddingLeft": .bool(true)]))
+            hints.append(.object(["position": position.json, "label": .string(distance(due, from: now)), "paddingLeft": .bool(true)]))
         }
         return .array(hints)
     }
@@ -187,5 +187,17 @@ extension LanguageServer {
     func location(_ id: TaskID, in library: Library) -> JSONValue {
         let line = Position(line: library.task(id).line - 1, character: 0).json
         return .object(["uri": .string(uri(ofList: library.list(id))), "range": .object(["start": line, "end": line])])
+    }
+}
+
+/// How far a due date is from now, in words: `today`, `tomorrow`, `in 3 days`, `overdue 2 days`.
+func distance(_ due: DueDate, from now: Now) -> String {
+    let days = now.days(until: due.day)
+    switch days {
+    case 0: return due.isOverdue(at: now) ? "overdue" : "today"
+    case 1: return "tomorrow"
+    case 2...: return "in \(days) days"
+    case -1: return "overdue 1 day"
+    default: return "overdue \(-days) days"
     }
 }
