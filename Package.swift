@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "TickLSP", dependencies: ["TickCore"]),
         .executableTarget(name: "tick", dependencies: ["TickCore", "TickLSP"],
                           swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
-        .testTarget(name: "TickFormatTests", dependencies: ["TickFormat", "TickCore", "CCmarkArena"], exclude: ["Fixtures"]),
+        .testTarget(name: "TickFormatTests", dependencies: ["TickFormat", "TickCore", "CCmarkArena", "TickLSP"], exclude: ["Fixtures"]),
         .testTarget(name: "TickCoreTests", dependencies: ["TickCore", "TickFormat"]),
         .testTarget(name: "TickLSPTests", dependencies: ["TickLSP", "TickCore"]),
         .testTarget(name: "TickCLITests", dependencies: ["TickCore", "TickFormat", "CTickSystem"], exclude: ["Fixtures"]),

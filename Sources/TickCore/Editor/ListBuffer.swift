@@ -83,6 +83,10 @@ public struct ListBuffer: Sendable {
     /// file: a task the edit would leave as it is, is left; completing a task completes its open
     /// subtasks, unless it repeats and moves on. Nil when nothing changes.
     public func applying(_ edit: TaskEdit, to indexes: [Int]) throws -> [UInt8]? {
+        // The writer refuses such a file (`FolderWriter`): so does the buffer.
+        if let line = Document.conflictMarkerLine(in: bytes) {
+            throw StorageError.conflictMarkers(path: "", line: line)
+        }
         var applying: [Int: [TaskEdit]] = [:]
         var order: [Int] = []
         for i in indexes where document.tasks.indices.contains(i) {
