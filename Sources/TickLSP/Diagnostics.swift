@@ -18,11 +18,28 @@ struct OpenDocument {
         buffer = ListBuffer(bytes: [], globalFilter: globalFilter)
     }
 
-    /// Reads the text again and finds its problems.
-    mutating func recheck(all: Bool) {
+    /// Reads the whole text again and finds its problems.
+    mutating func recheck() {
         buffer = ListBuffer(bytes: text.bytes, globalFilter: globalFilter)
         problems = buffer.problems()
     }
+
+    /// Applies an incremental change to the text, and checks again what it touched.
+    mutating func change(from: Position, to: Position, with replacement: [UInt8], _ encoding: PositionEncoding) {
+        var lower = text.offset(from, encoding), upper = text.offset(to, encoding)
+        if upper < lower { swap(&lower, &upper) }
+        text.replace(from: from, to: to, with: replacement, encoding)
+        buffer = buffer.replacing(lower..<upper, with: replacement)
+    }
+
+    /// Replaces the whole text.
+    mutating func replaceAll(with bytes: [UInt8]) {
+        text.replaceAll(with: bytes)
+        buffer = ListBuffer(bytes: bytes, globalFilter: globalFilter)
+    }
+
+    /// Finds the problems of the buffer as it is now.
+    mutating func refreshProblems() { problems = buffer.problems() }
 
     /// The byte range of the token a problem at (1-based) `line` and byte `column` starts: up to the
     /// next space, tab or the line's end.
@@ -41,8 +58,8 @@ struct OpenDocument {
         problems.compactMap { problem in
             let range = tokenRange(line: problem.line, column: problem.column)
             let word = String(decoding: text.bytes[range], as: UTF8.self)
+            // The parser reports a malformed due date on a task's title line only.
             guard problem.message.hasPrefix("malformed due date"), word.hasPrefix("due:"),
-                  buffer.task(onLine: problem.line) != nil,
                   let date = try? DueDate(parsing: String(word.dropFirst(4)), relativeTo: now)
             else { return nil }
             return (problem.line, range, date)

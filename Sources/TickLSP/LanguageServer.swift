@@ -200,29 +200,23 @@ public final class LanguageServer {
         savedLibrary = nil
         var document = OpenDocument(uri: uri, text: TextDocument(bytes: Array(text.utf8), version: params.at("textDocument.version")?.int ?? 0),
                                     globalFilter: folder?.globalFilter ?? env.settings.globalFilter)
-        document.recheck(all: true)
+        document.recheck()
         documents[uri] = document
         publishDiagnostics(uri)
     }
 
     func didChange(_ params: JSONValue) {
         guard let uri = params.at("textDocument.uri")?.string, var document = documents.removeValue(forKey: uri) else { return }
-        defer { documents[uri] = document }
-        var touched: [Range<Int>] = []
         for change in params["contentChanges"]?.array ?? [] {
             guard let text = change["text"]?.string else { continue }
             if let range = change["range"], let start = try? Position(range["start"]), let end = try? Position(range["end"]) {
-                touched.append(document.text.line(containing: document.text.offset(start, encoding))..<(start.line + 1))
-                document.text.replace(from: start, to: end, with: Array(text.utf8), encoding)
-                let newLines = text.utf8.reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
-                touched.append(start.line..<(start.line + newLines + 1))
+                document.change(from: start, to: end, with: Array(text.utf8), encoding)
             } else {
-                document.text.replaceAll(with: Array(text.utf8))
-                touched.append(0..<Int.max)
+                document.replaceAll(with: Array(text.utf8))
             }
         }
         if let version = params.at("textDocument.version")?.int { document.text.version = version }
-        document.recheck(all: touched.contains { $0.upperBound == Int.max })
+        document.refreshProblems()
         documents[uri] = document
         publishDiagnostics(uri)
     }
