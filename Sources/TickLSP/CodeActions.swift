@@ -22,43 +22,50 @@ extension LanguageServer {
         let document = try document(params)
         let start = try Position(params.at("range.start")), end = try Position(params.at("range.end"))
         let now = env.now()
-        let tasks = selectedTasks(document, from: start, to: end)
+        let last = end.line > start.line && end.character == 0 ? end.line : end.line + 1
+        let lines = (start.line + 1)...max(start.line + 1, last)
+        // A selection inside one top-level task is asked of that task's lines alone (`ListBuffer.part`).
+        let part = document.buffer.part(holding: lines)
+        let buffer = part?.buffer ?? document.buffer
+        let shift = (part?.firstLine ?? 1) - 1
+        let local = (lines.lowerBound - shift)...(lines.upperBound - shift)
+        /// The whole text after the part (or the whole buffer) became `bytes`.
+        func whole(_ bytes: [UInt8]) -> [UInt8] {
+            guard let part else { return bytes }
+            return Array(document.text.bytes[..<part.bytes.lowerBound]) + bytes + Array(document.text.bytes[part.bytes.upperBound...])
+        }
         var actions: [JSONValue] = []
-        for action in taskActions(document, tasks, now: now) {
-            guard let bytes = try? document.buffer.applying(action.edit, to: action.tasks) else { continue }
-            actions.append(codeAction(action.title, action.kind, document, bytes))
+        for action in taskActions(buffer, selectedTasks(buffer, lines: local), now: now) {
+            guard let bytes = try? buffer.applying(action.edit, to: action.tasks) else { continue }
+            actions.append(codeAction(action.title, action.kind, document, whole(bytes)))
         }
         // A hand-typed date word, written as its date (`tick due REF tomorrow`).
-        let lines = (start.line + 1)...max(start.line + 1, end.line + 1)
         for word in document.dateWords(now: now) where lines.contains(word.line) {
-            guard let i = document.buffer.task(onLine: word.line),
-                  let bytes = try? document.buffer.applying(.due(word.date), to: [i]) else { continue }
-            actions.append(codeAction("Write due:\(word.date)", "quickfix", document, bytes))
+            guard let i = buffer.task(onLine: word.line - shift),
+                  let bytes = try? buffer.applying(.due(word.date), to: [i]) else { continue }
+            actions.append(codeAction("Write due:\(word.date)", "quickfix", document, whole(bytes)))
         }
         // Lines that are not tasks, made tasks.
-        if let bytes = turningIntoTasks(document, lines: start.line...max(start.line, end.line)) {
+        if let bytes = turningIntoTasks(document, lines: (lines.lowerBound - 1)...(lines.upperBound - 1),
+                                        isTask: { buffer.task(onLine: $0 + 1 - shift) != nil }) {
             actions.append(codeAction("Turn into a task", "refactor.rewrite", document, bytes))
         }
         return .array(actions)
     }
 
-    /// The tasks whose checkbox line is in the selection; for an empty selection or one without a
-    /// checkbox, the innermost task holding its first line.
-    func selectedTasks(_ document: OpenDocument, from start: Position, to end: Position) -> [Int] {
-        let buffer = document.buffer
-        let last = end.line > start.line && end.character == 0 ? end.line : end.line + 1
-        let lines = (start.line + 1)...max(start.line + 1, last)
+    /// The tasks whose checkbox line is in `lines` (1-based); when there is none, the innermost
+    /// task holding the first line.
+    func selectedTasks(_ buffer: ListBuffer, lines: ClosedRange<Int>) -> [Int] {
         var found = lines.compactMap { buffer.task(onLine: $0) }
         if found.isEmpty {
-            found = (0..<buffer.taskCount).last { buffer.lines(of: $0).contains(start.line + 1) }.map { [$0] } ?? []
+            found = (0..<buffer.taskCount).last { buffer.lines(of: $0).contains(lines.lowerBound) }.map { [$0] } ?? []
         }
         return found
     }
 
     /// The actions that change something on `tasks`, in the order an editor lists them.
-    func taskActions(_ document: OpenDocument, _ tasks: [Int], now: Now) -> [TaskAction] {
+    func taskActions(_ buffer: ListBuffer, _ tasks: [Int], now: Now) -> [TaskAction] {
         guard !tasks.isEmpty else { return [] }
-        let buffer = document.buffer
         let infos = tasks.map { buffer.task($0) }
         let name = tasks.count == 1 ? "" : " \(tasks.count) tasks"
         var actions: [TaskAction] = []
@@ -107,12 +114,12 @@ extension LanguageServer {
 
     /// The text with each non-blank line of `lines` that is not a task made one: `[ ] ` after its
     /// list marker, or `- [ ] ` before its text; nil when no line changes.
-    func turningIntoTasks(_ document: OpenDocument, lines: ClosedRange<Int>) -> [UInt8]? {
+    func turningIntoTasks(_ document: OpenDocument, lines: ClosedRange<Int>, isTask: (Int) -> Bool) -> [UInt8]? {
         let text = document.text
         var bytes = text.bytes
         var changed = false
         for line in lines.reversed() where line < text.lineCount {
-            guard document.buffer.task(onLine: line + 1) == nil else { continue }
+            guard !isTask(line) else { continue }
             let start = text.lineStarts[line], end = text.contentEnd(line)
             var i = start
             while i < end, text.bytes[i] == 0x20 || text.bytes[i] == 0x09 { i += 1 }

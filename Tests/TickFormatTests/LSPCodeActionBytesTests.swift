@@ -49,8 +49,16 @@ struct LSPCodeActionBytesTests {
     /// compared with the CLI; returns how many actions were compared.
     func compare(_ bytes: [UInt8], _ cli: CLIFolder, perDocument: Int, label: String) -> Int {
         guard let text = String(validating: bytes, as: UTF8.self) else { return 0 }
+        var reader = FrameReader()
+        var answers: [JSONValue] = []
         let server = LanguageServer(ServerEnvironment(fileSystem: LocalFileSystem(), now: { Self.now }, settings: Settings(),
-                                                      folder: nil, environment: [:])) { _ in }
+                                                      folder: nil, environment: [:])) { bytes in
+            reader.append(bytes)
+            while case .message(let body)? = reader.next() {
+                var json = JSONReader(body)
+                if let value = try? json.value() { answers.append(value) }
+            }
+        }
         server.receive(framed(.object(["jsonrpc": .string("2.0"), "id": .int(1), "method": .string("initialize"),
                                        "params": .object(["capabilities": .object([])])])))
         server.receive(framed(.object(["jsonrpc": .string("2.0"), "method": .string("textDocument/didOpen"),
@@ -61,7 +69,25 @@ struct LSPCodeActionBytesTests {
         if document.buffer.taskCount > 1 { selections.append(Array(0..<document.buffer.taskCount)) }
         var compared = 0
         for selection in selections {
-            for action in server.taskActions(document, selection, now: Self.now) {
+            // The actions as the server answers a request on the task's line (asked of its lines
+            // alone when they read alone as in the list), by title.
+            var answered: [String: [UInt8]] = [:]
+            if selection.count == 1 {
+                let line = document.buffer.task(selection[0]).line - 1
+                let position: JSONValue = .object(["line": .int(line), "character": .int(0)])
+                server.receive(framed(.object(["jsonrpc": .string("2.0"), "id": .int(2), "method": .string("textDocument/codeAction"),
+                                               "params": .object(["textDocument": .object(["uri": .string(uri)]),
+                                                                  "range": .object(["start": position, "end": position]),
+                                                                  "context": .object(["diagnostics": .array([])])])])))
+                for action in answers.last?["result"]?.array ?? [] {
+                    guard let title = action["title"]?.string, let edit = action.at("edit.changes")?[uri]?.array?.first else { continue }
+                    var copy = document.text
+                    copy.replace(from: try! Position(edit.at("range.start")), to: try! Position(edit.at("range.end")),
+                                 with: Array(edit["newText"]!.string!.utf8), .utf16)
+                    answered[title] = copy.bytes
+                }
+            }
+            for action in server.taskActions(document.buffer, selection, now: Self.now) {
                 let expected = cli.change(bytes, action.edit, action.tasks) ?? nil
                 let mine = try? document.buffer.applying(action.edit, to: action.tasks)
                 let applied: [UInt8]? = mine.flatMap { $0 }.map { new in
@@ -76,6 +102,9 @@ struct LSPCodeActionBytesTests {
                 // The texts are valid UTF-8 (checked above), so comparing them as strings compares the bytes.
                 let shown = { (bytes: [UInt8]?) in bytes.map { String(decoding: $0, as: UTF8.self) } }
                 #expect(shown(applied) == shown(cliChanged), "\(label): '\(action.title)' on \(action.tasks)\n\(text)")
+                if selection.count == 1, case .giveID = action.edit {} else if selection.count == 1 {
+                    #expect(shown(answered[action.title]) == shown(cliChanged), "\(label): answered '\(action.title)' on \(action.tasks)\n\(text)")
+                }
                 compared += 1
                 if applied != cliChanged { return compared }
             }

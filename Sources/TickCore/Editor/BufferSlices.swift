@@ -133,3 +133,30 @@ extension ListBuffer {
                           slices: slices, ids: ids, frontMatterEnd: frontMatterEnd)
     }
 }
+
+extension ListBuffer {
+    /// A part of the buffer that questions about `lines` (1-based) can be asked of alone: the lines
+    /// of the one top-level task holding them all, when they read alone as in the list and the
+    /// part's first line ending is the list's (the one tick writes new lines with). Its lines count
+    /// from 1 again (`firstLine` is where it starts), and `bytes` is where it sits in the buffer.
+    public func part(holding lines: ClosedRange<Int>) -> (buffer: ListBuffer, firstLine: Int, bytes: Range<Int>)? {
+        var low = 0, high = slices.count
+        while low < high {
+            let mid = (low + high) / 2
+            if slices[mid].upperBound < lines.lowerBound { low = mid + 1 } else { high = mid }
+        }
+        guard low < slices.count, slices[low].contains(lines.lowerBound), slices[low].contains(lines.upperBound),
+              slices[low].lowerBound > frontMatterEnd else { return nil }
+        let slice = slices[low]
+        let range = lineStarts[slice.lowerBound - 1]..<end(ofLine: slice.upperBound)
+        let part = ListBuffer(bytes: Array(bytes[range]), globalFilter: globalFilter)
+        guard ListBuffer.firstEnding(part.bytes) == ListBuffer.firstEnding(bytes) else { return nil }
+        return (part, slice.lowerBound, range)
+    }
+
+    /// The first line ending of `bytes` (LF when there is none), as `LineEnding` reads a file's.
+    static func firstEnding(_ bytes: [UInt8]) -> [UInt8] {
+        guard let i = bytes.firstIndex(where: { $0 == 10 || $0 == 13 }) else { return [10] }
+        return bytes[i] == 13 ? (i + 1 < bytes.count && bytes[i + 1] == 10 ? [13, 10] : [13]) : [10]
+    }
+}
