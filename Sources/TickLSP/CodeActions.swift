@@ -29,26 +29,25 @@ extension LanguageServer {
         let buffer = part?.buffer ?? document.buffer
         let shift = (part?.firstLine ?? 1) - 1
         let local = (lines.lowerBound - shift)...(lines.upperBound - shift)
-        /// The whole text after the part (or the whole buffer) became `bytes`.
-        func whole(_ bytes: [UInt8]) -> [UInt8] {
-            guard let part else { return bytes }
-            return Array(document.text.bytes[..<part.bytes.lowerBound]) + bytes + Array(document.text.bytes[part.bytes.upperBound...])
+        /// The action whose edit turns the part (or the whole buffer) into `bytes`.
+        func answer(_ title: String, _ kind: String, _ bytes: [UInt8]) -> JSONValue {
+            codeAction(title, kind, document, replacing: part?.bytes ?? 0..<document.text.bytes.count, with: bytes)
         }
         var actions: [JSONValue] = []
         for action in taskActions(buffer, selectedTasks(buffer, lines: local), now: now) {
             guard let bytes = try? buffer.applying(action.edit, to: action.tasks) else { continue }
-            actions.append(codeAction(action.title, action.kind, document, whole(bytes)))
+            actions.append(answer(action.title, action.kind, bytes))
         }
         // A hand-typed date word, written as its date (`tick due REF tomorrow`).
         for word in document.dateWords(now: now) where lines.contains(word.line) {
             guard let i = buffer.task(onLine: word.line - shift),
                   let bytes = try? buffer.applying(.due(word.date), to: [i]) else { continue }
-            actions.append(codeAction("Write due:\(word.date)", "quickfix", document, whole(bytes)))
+            actions.append(answer("Write due:\(word.date)", "quickfix", bytes))
         }
         // Lines that are not tasks, made tasks.
         if let bytes = turningIntoTasks(document, lines: (lines.lowerBound - 1)...(lines.upperBound - 1),
                                         isTask: { buffer.task(onLine: $0 + 1 - shift) != nil }) {
-            actions.append(codeAction("Turn into a task", "refactor.rewrite", document, bytes))
+            actions.append(codeAction("Turn into a task", "refactor.rewrite", document, replacing: 0..<document.text.bytes.count, with: bytes))
         }
         return .array(actions)
     }
@@ -103,7 +102,8 @@ extension LanguageServer {
     /// the buffer or the folder.
     func mintID(avoiding buffer: ListBuffer) -> String {
         var taken = Set((0..<buffer.taskCount).compactMap { buffer.task($0).id })
-        if let library = library() { taken.formUnion(library.ids.compactMap { library.task($0).id }) }
+        if savedIDs == nil, let library = library() { savedIDs = Set(library.ids.compactMap { library.task($0).id }) }
+        taken.formUnion(savedIDs ?? [])
         var generator = SystemRandomNumberGenerator()
         while true {
             let symbols = (0..<10).map { _ in Ref.alphabet[Int(generator.next(upperBound: UInt64(Ref.alphabet.count)))] }
@@ -135,29 +135,35 @@ extension LanguageServer {
         return changed ? bytes : nil
     }
 
-    /// A code action whose edit turns the document's text into `bytes`.
-    func codeAction(_ title: String, _ kind: String, _ document: OpenDocument, _ bytes: [UInt8]) -> JSONValue {
+    /// A code action whose edit replaces the document's bytes `range` with `bytes`.
+    func codeAction(_ title: String, _ kind: String, _ document: OpenDocument, replacing range: Range<Int>, with bytes: [UInt8]) -> JSONValue {
         .object(["title": .string(title), "kind": .string(kind),
-                 "edit": .object(["changes": .object([(document.uri, .array([textEdit(document.text, to: bytes)]))])])])
+                 "edit": .object(["changes": .object([(document.uri, .array([textEdit(document.text, replacing: range, with: bytes)]))])])])
     }
 
-    /// One TextEdit that turns `text` into `bytes`: the bytes between their common start and common
-    /// end, widened to whole characters and never splitting a CRLF.
-    func textEdit(_ text: TextDocument, to bytes: [UInt8]) -> JSONValue {
+    /// One TextEdit that replaces the bytes `range` of `text` with `bytes`: narrowed to the bytes
+    /// between their common start and common end, widened to whole characters and never splitting a CRLF.
+    func textEdit(_ text: TextDocument, replacing range: Range<Int>, with bytes: [UInt8]) -> JSONValue {
         let old = text.bytes
         var prefix = 0
-        while prefix < old.count, prefix < bytes.count, old[prefix] == bytes[prefix] { prefix += 1 }
+        while prefix < range.count, prefix < bytes.count, old[range.lowerBound + prefix] == bytes[prefix] { prefix += 1 }
         var suffix = 0
-        while suffix < old.count - prefix, suffix < bytes.count - prefix, old[old.count - 1 - suffix] == bytes[bytes.count - 1 - suffix] {
+        while suffix < range.count - prefix, suffix < bytes.count - prefix,
+              old[range.upperBound - 1 - suffix] == bytes[bytes.count - 1 - suffix] {
             suffix += 1
         }
         func splits(_ i: Int) -> Bool {
             guard i > 0, i < old.count else { return false }
             return old[i] & 0xC0 == 0x80 || (old[i - 1] == 13 && old[i] == 10)
         }
-        while splits(prefix) { prefix -= 1 }
-        while splits(old.count - suffix) { suffix -= 1 }
-        let inserted = String(decoding: bytes[prefix..<(bytes.count - suffix)], as: UTF8.self)
-        return .object(["range": text.range(prefix, old.count - suffix, encoding), "newText": .string(inserted)])
+        while prefix > 0, splits(range.lowerBound + prefix) { prefix -= 1 }
+        while suffix > 0, splits(range.upperBound - suffix) { suffix -= 1 }
+        let lower = range.lowerBound + prefix, upper = range.upperBound - suffix
+        // Outside `range` nothing changes; a character split at its edge is taken whole from the text.
+        var start = lower, end = upper
+        while start > 0, splits(start) { start -= 1 }
+        while end < old.count, splits(end) { end += 1 }
+        let inserted = Array(old[start..<lower]) + Array(bytes[prefix..<(bytes.count - suffix)]) + Array(old[upper..<end])
+        return .object(["range": text.range(start, end, encoding), "newText": .string(String(decoding: inserted, as: UTF8.self))])
     }
 }

@@ -42,7 +42,11 @@ public final class LanguageServer {
     var documents: [String: OpenDocument] = [:]
     var folder: Folder?
     /// The folder's lists as saved, loaded when first needed and dropped when a list is saved or changes on disk.
-    var savedLibrary: Library?
+    var savedLibrary: Library? {
+        didSet { savedIDs = nil }
+    }
+    /// The `id:` values of the saved lists, gathered when first needed.
+    var savedIDs: Set<String>?
     private var reader = FrameReader()
 
     public init(_ environment: ServerEnvironment, send: @escaping ([UInt8]) -> Void) {

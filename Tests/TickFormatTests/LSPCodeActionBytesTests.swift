@@ -91,7 +91,7 @@ struct LSPCodeActionBytesTests {
                 let expected = cli.change(bytes, action.edit, action.tasks) ?? nil
                 let mine = try? document.buffer.applying(action.edit, to: action.tasks)
                 let applied: [UInt8]? = mine.flatMap { $0 }.map { new in
-                    let edit = server.textEdit(document.text, to: new)
+                    let edit = server.textEdit(document.text, replacing: 0..<document.text.bytes.count, with: new)
                     var copy = document.text
                     copy.replace(from: try! Position(edit.at("range.start")), to: try! Position(edit.at("range.end")),
                                  with: Array(edit["newText"]!.string!.utf8), .utf16)
