@@ -110,6 +110,13 @@ demo: release
 .PHONY: bench
 bench: release
 	TICK="$(TICK)" bench/run
+	TICK="$(TICK)" bench/lsp
+
+# The language server's latency (didChange to diagnostics, completion, code actions) and memory on a
+# 10,000-line list; writes bench/RESULTS-LSP.md and exits 1 when a target is not held.
+.PHONY: bench-lsp
+bench-lsp: release
+	TICK="$(TICK)" bench/lsp
 
 # make bench BENCH_REPEAT times (3 by default) and writes one report: the last run in full, and a
 # section with the targets that must hold in every run. The earlier runs' results stay in
