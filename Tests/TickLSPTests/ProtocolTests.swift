@@ -119,3 +119,28 @@ struct ProtocolTests {
             .at("error.code")?.int == -32602)
     }
 }
+
+@Suite("LSP large input")
+struct LargeInputTests {
+    @Test("a 1 MB line and a 2 MB buffer are opened, changed and answered")
+    func largeBuffer() throws {
+        let uri = "file:///nowhere/big.md"
+        let long = "- [ ] " + String(repeating: "word ", count: 200_000) + "due:2026-13-01"
+        let many = (0..<40_000).map { "- [ ] task \($0) due:2026-12-0\($0 % 9 + 1)" }.joined(separator: "\n")
+        let harness = ServerHarness()
+        harness.start()
+        harness.open(uri, long + "\n" + many + "\n")
+        let diagnostics = harness.diagnostics(uri)
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?.at("range.start.character")?.int == 6 + 1_000_000)
+        harness.notify("textDocument/didChange", .object([
+            "textDocument": .object(["uri": .string(uri), "version": .int(2)]),
+            "contentChanges": .array([.object(["range": range((0, 6 + 1_000_000 + 4), (0, 6 + 1_000_000 + 14)), "text": .string("2026-12-01")])])]))
+        #expect(harness.diagnostics(uri).isEmpty)
+        let hover = harness.request("textDocument/hover", .object(["textDocument": document(uri), "position": position(0, 1_000_010)]))
+        #expect(hover.at("result.contents.value")?.string?.hasPrefix("Tuesday Dec 1 2026") == true)
+        let actions = harness.request("textDocument/codeAction", .object(["textDocument": document(uri), "range": range((20_000, 0), (20_000, 0)),
+                                                                          "context": .object(["diagnostics": .array([])])]))
+        #expect(actions["result"]?.array?.contains { $0["title"]?.string == "Complete" } == true)
+    }
+}
