@@ -33,7 +33,7 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 APT_INSTALL = $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 # What the tests call, one CHECK:PACKAGE pair per Debian package: CHECK is a command on PATH, or
 # py3.MODULE for a module that Debian's /usr/bin/python3 must import. Add a pair for a new tool.
-TEST_TOOLS = cmark-gfm:cmark-gfm git:git py3.icalendar:python3-icalendar systemd-analyze:systemd zsh:zsh fish:fish groff:groff-base task:taskwarrior todo-txt:todotxt-cli py3.pty:python3
+TEST_TOOLS = cmark-gfm:cmark-gfm git:git py3.icalendar:python3-icalendar systemd-analyze:systemd zsh:zsh fish:fish groff:groff-base task:taskwarrior todo-txt:todotxt-cli py3.pty:python3 nvim:neovim
 
 .PHONY: all deps test-deps build release test install install-files demo clean
 
@@ -110,6 +110,13 @@ demo: release
 .PHONY: bench
 bench: release
 	TICK="$(TICK)" bench/run
+	TICK="$(TICK)" bench/lsp
+
+# The language server's latency (didChange to diagnostics, completion, code actions) and memory on a
+# 10,000-line list; writes bench/RESULTS-LSP.md and exits 1 when a target is not held.
+.PHONY: bench-lsp
+bench-lsp: release
+	TICK="$(TICK)" bench/lsp
 
 # make bench BENCH_REPEAT times (3 by default) and writes one report: the last run in full, and a
 # section with the targets that must hold in every run. The earlier runs' results stay in

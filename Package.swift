@@ -26,10 +26,13 @@ let package = Package(
         .target(name: "TickCore", dependencies: ["TickFormat", "CTickSystem", "CLz4"]),
         // MemberImportVisibility: the CLI sees only what TickCore declares, not members that
         // TickFormat's extensions would otherwise leak through it.
-        .executableTarget(name: "tick", dependencies: ["TickCore"],
+        // `tick lsp`: the language server, over TickCore's ListBuffer.
+        .target(name: "TickLSP", dependencies: ["TickCore"]),
+        .executableTarget(name: "tick", dependencies: ["TickCore", "TickLSP"],
                           swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
-        .testTarget(name: "TickFormatTests", dependencies: ["TickFormat", "TickCore", "CCmarkArena"], exclude: ["Fixtures"]),
+        .testTarget(name: "TickFormatTests", dependencies: ["TickFormat", "TickCore", "CCmarkArena", "TickLSP"], exclude: ["Fixtures"]),
         .testTarget(name: "TickCoreTests", dependencies: ["TickCore", "TickFormat"]),
+        .testTarget(name: "TickLSPTests", dependencies: ["TickLSP", "TickCore"]),
         .testTarget(name: "TickCLITests", dependencies: ["TickCore", "TickFormat", "CTickSystem"], exclude: ["Fixtures"]),
     ]
 )

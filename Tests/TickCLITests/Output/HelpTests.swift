@@ -15,7 +15,7 @@ struct HelpTests {
     @Test("help COMMAND and COMMAND --help print the same snapshot", arguments: [
         "today", "tomorrow", "upcoming", "scheduled", "flagged", "all", "completed", "lists", "ls", "show", "search",
         "pick", "status", "export",
-        "check", "init", "help", "config", "import", "completions",
+        "check", "lsp", "init", "help", "config", "import", "completions",
     ])
     func commandHelp(command: String) throws {
         let sandbox = try Sandbox()
