@@ -19,6 +19,8 @@ public struct QueryMatcher: Sendable {
         /// `none` (no date) when `noDate`, else a date from `first` through `last`.
         case due(noDate: Bool, first: Int32, last: Int32)
         case done(noDate: Bool, first: Int32, last: Int32)
+        case scheduled(noDate: Bool, first: Int32, last: Int32)
+        case start(noDate: Bool, first: Int32, last: Int32)
         case not(Int)
         case and(Range<Int>)
         case or(Range<Int>)
@@ -100,6 +102,12 @@ public struct QueryMatcher: Sendable {
             case .doneDate(let filter):
                 let (noDate, first, last) = Self.bounds(filter)
                 operation = .done(noDate: noDate, first: first, last: last)
+            case .scheduled(let filter):
+                let (noDate, first, last) = Self.bounds(filter)
+                operation = .scheduled(noDate: noDate, first: first, last: last)
+            case .start(let filter):
+                let (noDate, first, last) = Self.bounds(filter)
+                operation = .start(noDate: noDate, first: first, last: last)
             }
         }
         operations.append(operation)
@@ -162,14 +170,21 @@ public struct QueryMatcher: Sendable {
         case .done(let noDate, let first, let last):
             let d = probe.hot.doneDay
             return noDate ? d == .min : d != .min && d >= first && d <= last
+        case .scheduled(let noDate, let first, let last):
+            let d = probe.hot.hasPlannedDays ? probe.cold.scheduled : .min
+            return noDate ? d == .min : d != .min && d >= first && d <= last
+        case .start(let noDate, let first, let last):
+            let d = probe.hot.hasPlannedDays ? probe.cold.start : .min
+            return noDate ? d == .min : d != .min && d >= first && d <= last
         case .state(let state):
             let h = probe.hot
             switch state {
             case .open: return !h.done
             case .done: return h.done
-            case .overdue: return !h.done && h.isOverdue(today: today, minutes: minutes)
-            case .today: return h.dueDay != .min && h.dueDay <= today
-            case .flagged: return h.flagged
+            // The views' own rules (ViewRules.swift), so that `is:today` is what `tick today` shows.
+            case .overdue: return !h.done && probe.segment.isOverdue(probe.index, h, today: today, minutes: minutes)
+            case .today: return probe.segment.isForToday(probe.index, h, today: today)
+            case .flagged: return h.isForFlagged
             case .recurring: return probe.cold.recurrence != 0
             case .subtask: return probe.hot.isSubtask
             case .parent: return parents[probe.list][probe.index]
@@ -177,7 +192,7 @@ public struct QueryMatcher: Sendable {
         case .has(let field, let has):
             let present: Bool
             switch field {
-            case .due: present = probe.hot.dueDay != .min
+            case .due: present = probe.hot.isForScheduled
             case .priority: present = probe.hot.priority != 0
             case .notes: present = probe.cold.notes.length > 0
             case .tags: present = probe.cold.tags.length > 0
