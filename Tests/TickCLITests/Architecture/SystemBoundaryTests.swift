@@ -75,7 +75,7 @@ struct SystemBoundaryTests {
     }
 
     /// The one file that compresses and decompresses the cache's tails with LZ4.
-    static let lz4Codec = "Sources/TickCore/Storage/SegmentTail.swift"
+    static let lz4Codec = "Sources/TickCore/Storage/Cache/SegmentTail.swift"
 
     @Test("LZ4 is used only by the cache's codec file")
     func lz4BehindOneFile() throws {
@@ -86,12 +86,13 @@ struct SystemBoundaryTests {
 
     /// Storage types that Snapshot files use today, by file: Snapshot should know nothing of
     /// Storage (issue 46), and these are what is left to undo. Library loads itself from the cache
-    /// (`ListCache`, `CachedLists`) and proves and decompresses its segments' tails
-    /// (`SegmentTail`, `Checksum`) until it reads through a records interface that the cache and a
-    /// parsed list both provide; `Folder` recovers a crashed write (`FolderWriter`) during the one
-    /// scan, which the writer should do from the scan it is given.
+    /// (`ListCache`, `CachedLists`) and keeps its lists as the cache's segments (`Segment`,
+    /// `SegmentStorage`, `HotRecord`, `TaskRecord`, in `Storage/Cache/`) until it reads through a
+    /// records interface that the cache and a parsed list both provide; `Folder` recovers a crashed
+    /// write (`FolderWriter`) during the one scan, which the writer should do from the scan it is given.
     static let snapshotUsesOfStorage: [String: Set<String>] = [
-        "Sources/TickCore/Snapshot/Library.swift": ["CachedLists", "Checksum", "ListCache", "SegmentTail"],
+        "Sources/TickCore/Snapshot/Library.swift": ["CachedLists", "HotRecord", "ListCache", "Segment", "SegmentStorage",
+                                                    "TaskRecord"],
         "Sources/TickCore/Snapshot/Folder.swift": ["FolderWriter"],
     ]
 
@@ -132,10 +133,10 @@ struct SystemBoundaryTests {
     static let besideFileSystem: [String: Set<String>] = [
         "Sources/TickCore/Merge/Git.swift": ["TemporaryFolder"],
         "Sources/TickCore/Storage/FolderWriter.swift": ["LocalFileSystem"],
-        "Sources/TickCore/Storage/ListCache.swift": ["MappedFile", "StateFolder"],
+        "Sources/TickCore/Storage/Cache/ListCache.swift": ["MappedFile", "StateFolder"],
         "Sources/TickCore/Storage/PickMemory.swift": ["StateFolder"],
         "Sources/TickCore/Snapshot/Refs.swift": ["StateFolder"],
-        "Sources/TickCore/Snapshot/Library.swift": ["MappedFile"],
+        "Sources/TickCore/Storage/Cache/SegmentProof.swift": ["MappedFile"],
         "Sources/TickCore/Reminders/ReminderStore.swift": ["StateFolder"],
         "Sources/tick/main.swift": ["LocalFileSystem"],
         "Sources/tick/Commands/GitCommands.swift": ["LocalFileSystem"],
