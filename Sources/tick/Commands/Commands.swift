@@ -42,9 +42,10 @@ enum Commands {
     }
 
     static let today = viewCommand(
-        .today, summary: "Open tasks due today or earlier",
+        .today, summary: "Open tasks due or scheduled today or earlier",
         about: "Overdue tasks first, the oldest first; a task due today at a time shows as overdue from "
-            + "that time on and stays here.")
+            + "that time on and stays here. A task whose start date is after today is left out until that day "
+            + "(tick find is:today finds the same tasks).")
 
     static let tomorrow = viewCommand(.tomorrow, summary: "Open tasks due tomorrow")
 
