@@ -34,10 +34,13 @@ extension Segment {
 
     /// Overdue: task `i` is past its due day or time (`DueDate.isOverdue`) and does not start after
     /// today, so that an overdue task is always one of Today's.
+    /// Branches only for a late task with scheduled or start days, so that a count over many
+    /// records does not guess on each.
     @inline(__always)
     func isOverdue(_ i: Int, _ r: HotRecord, today: Int32, minutes: Int) -> Bool {
-        guard r.isOverdue(today: today, minutes: minutes) else { return false }
-        return !r.hasPlannedDays || !startsLater(i, today: today)
+        let late = r.isOverdue(today: today, minutes: minutes)
+        if Int(bit: late) & Int(bit: r.hasPlannedDays) != 0 { return !startsLater(i, today: today) }
+        return late
     }
 
     /// Whether task `i` has a start date after `today`: hidden from Today and `pick` until then.

@@ -113,14 +113,22 @@ struct SystemBoundaryTests {
             let code = Self.code(file.text)
             for name in storageTypes where code.contains(try Self.word(name)) { uses[file.path, default: []].insert(name) }
         }
+        Self.expect(uses, listedIn: Self.snapshotUsesOfStorage, "uses Storage's")
+    }
+
+    /// Expects the names each file uses to be those listed for it: none unlisted, and (so that the
+    /// list shrinks with the code) none listed that the file no longer uses.
+    static func expect(_ uses: [String: Set<String>], listedIn listed: [String: Set<String>], _ verb: String,
+                       sourceLocation: SourceLocation = #_sourceLocation) {
         for (path, names) in uses.sorted(by: { $0.key < $1.key }) {
-            let unlisted = names.subtracting(Self.snapshotUsesOfStorage[path] ?? [])
-            #expect(unlisted.isEmpty, "\(path) uses Storage's \(unlisted.sorted().joined(separator: ", "))")
+            let unlisted = names.subtracting(listed[path] ?? [])
+            #expect(unlisted.isEmpty, "\(path) \(verb) \(unlisted.sorted().joined(separator: ", "))",
+                    sourceLocation: sourceLocation)
         }
-        // The list shrinks with the code: an exception no longer needed is taken off it.
-        for (path, names) in Self.snapshotUsesOfStorage {
+        for (path, names) in listed {
             let stale = names.subtracting(uses[path] ?? [])
-            #expect(stale.isEmpty, "\(path) no longer uses \(stale.sorted().joined(separator: ", ")): take it off the list")
+            #expect(stale.isEmpty, "\(path) no longer uses \(stale.sorted().joined(separator: ", ")): take it off the list",
+                    sourceLocation: sourceLocation)
         }
     }
 
@@ -153,14 +161,7 @@ struct SystemBoundaryTests {
                 uses[file.path, default: []].insert(name)
             }
         }
-        for (path, names) in uses.sorted(by: { $0.key < $1.key }) {
-            let unlisted = names.subtracting(Self.besideFileSystem[path] ?? [])
-            #expect(unlisted.isEmpty, "\(path) reaches the disk through \(unlisted.sorted().joined(separator: ", "))")
-        }
-        for (path, names) in Self.besideFileSystem {
-            let stale = names.subtracting(uses[path] ?? [])
-            #expect(stale.isEmpty, "\(path) no longer uses \(stale.sorted().joined(separator: ", ")): take it off the list")
-        }
+        Self.expect(uses, listedIn: Self.besideFileSystem, "reaches the disk through")
     }
 
     @Test("terminal colour codes are written only by tick/Output/Colors.swift")
