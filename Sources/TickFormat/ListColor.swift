@@ -1,25 +1,13 @@
 /// A list's `color` (FORMAT.md, section 2): a colour name, or `#RGB` / `#RRGGBB`.
 ///
 /// The one place that says which colours exist: validation, `tick check`, help text and terminal
-/// colours all derive from it. A value it does not accept is shown without colour.
+/// colours (TickCore's `ListDisplayColor`) all derive from it. A value it does not accept is shown without colour.
 public enum ListColor: Equatable, Sendable {
     case named(Name)
     case rgb(red: UInt8, green: UInt8, blue: UInt8)
 
     public enum Name: String, CaseIterable, Sendable {
         case red, orange, yellow, green, blue, purple, brown, gray
-
-        /// The SGR parameter of the nearest colour of a terminal's 16-colour palette.
-        public var terminalCode: String {
-            switch self {
-            case .red: return "31"
-            case .orange, .yellow, .brown: return "33"
-            case .green: return "32"
-            case .blue: return "34"
-            case .purple: return "35"
-            case .gray: return "90"
-            }
-        }
     }
 
     /// Other spellings of a name.
@@ -48,13 +36,4 @@ public enum ListColor: Equatable, Sendable {
 
     /// What a `color` may be, for help and error messages.
     public static let accepted = Name.allCases.map(\.rawValue).joined(separator: ", ") + " (or grey), #RGB or #RRGGBB"
-
-    /// The SGR parameters that colour text: a palette colour for a name; for a hex value, a 24-bit
-    /// colour where the terminal has true colour, else nil (no colour).
-    public func terminalCode(trueColor: Bool) -> String? {
-        switch self {
-        case .named(let name): return name.terminalCode
-        case .rgb(let r, let g, let b): return trueColor ? "38;2;\(r);\(g);\(b)" : nil
-        }
-    }
 }

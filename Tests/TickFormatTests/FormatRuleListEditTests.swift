@@ -69,13 +69,6 @@ struct ListColorTests {
         #expect(parsed("---\ncolor: pink\n---\n").checkDiagnostics().map(\.description)
                 == ["2:1: unknown colour 'pink': expected \(ListColor.accepted)"])
     }
-
-    @Test("terminal colours derive from the type: a palette colour per name, 24-bit hex only with true colour")
-    func terminalCodes() {
-        #expect(ListColor.Name.allCases.allSatisfy { ListColor.named($0).terminalCode(trueColor: false) != nil })
-        #expect(ListColor("#010203")?.terminalCode(trueColor: true) == "38;2;1;2;3")
-        #expect(ListColor("#010203")?.terminalCode(trueColor: false) == nil)
-    }
 }
 
 @Suite("8.1 and 8.2: what a title may hold")

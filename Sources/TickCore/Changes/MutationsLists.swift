@@ -102,12 +102,6 @@ public enum ListNaming {
     /// What a `color` may be, for help and error messages.
     public static var acceptedColors: String { ListColor.accepted }
 
-    /// The SGR parameters that show a list in its `color` (`ListColor.terminalCode(trueColor:)`);
-    /// nil for no colour, or a colour tick does not know.
-    public static func terminalCode(color: String?, trueColor: Bool) -> String? {
-        color.flatMap(ListColor.init)?.terminalCode(trueColor: trueColor)
-    }
-
     /// A `--color` value as a front-matter field: nil (remove the key) when blank, else checked
     /// (`validatedColor`) without the invisible space at either end.
     public static func colorField(_ value: String) throws(MutationError) -> String? {

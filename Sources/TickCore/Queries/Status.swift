@@ -4,9 +4,10 @@ import TickFormat
 
 /// What needs attention now: open tasks only.
 public struct StatusCounts: Equatable, Sendable {
-    /// Due before now (a date before today, or a time today that has passed).
+    /// Due before now (a date before today, or a time today that has passed), and not starting
+    /// later: Today's overdue tasks (ViewRules.swift).
     public var overdue = 0
-    /// Due today and not overdue yet.
+    /// In Today and not overdue yet.
     public var today = 0
     /// Flagged, whatever their due.
     public var flagged = 0

@@ -2,7 +2,7 @@ import Synchronization
 import TickFormat
 
 // The smart views (Today, Tomorrow, Upcoming, Scheduled, Flagged, All, Completed), one list's view,
-// and the home counts.
+// and the home counts. Which tasks Today, Scheduled and Flagged hold is ViewRules.swift's.
 
 // MARK: - Smart views
 
@@ -88,8 +88,8 @@ extension Library {
             case .today: wanted = segment.isForToday(i, r, today: today)
             case .tomorrow: wanted = r.dueDay != .min && Int64(r.dueDay) == Int64(today) + 1
             case .upcoming: wanted = r.dueDay != .min && r.dueDay >= today && Int64(r.dueDay) < horizon
-            case .scheduled: wanted = r.dueDay != .min
-            case .flagged: wanted = r.flagged
+            case .scheduled: wanted = r.isForScheduled
+            case .flagged: wanted = r.isForFlagged
             case .all: wanted = true
             case .completed: wanted = r.done && (since == .min || (r.doneDay != .min && r.doneDay >= since))
             }
@@ -295,10 +295,10 @@ extension Library {
                 let r = records[i]
                 let open = Int(bit: !r.done)
                 counts.all &+= open
-                counts.flagged &+= open & Int(bit: r.flagged)
+                counts.flagged &+= open & Int(bit: r.isForFlagged)
                 counts.today &+= open & Int(bit: segment.isForToday(i, r, today: today))
-                counts.scheduled &+= open & Int(bit: r.dueDay != .min)
-                counts.overdue &+= open & Int(bit: r.isOverdue(today: today, minutes: now.minutes))
+                counts.scheduled &+= open & Int(bit: r.isForScheduled)
+                counts.overdue &+= open & Int(bit: segment.isOverdue(i, r, today: today, minutes: now.minutes))
             }
         }
         return counts
@@ -342,7 +342,7 @@ struct ViewOrderKey {
 
 /// The four tiles of the home screen.
 public struct HomeCounts: Equatable, Sendable {
-    /// Open tasks past their due date or time (part of `today`).
+    /// Open tasks past their due date or time, not starting later (part of `today`).
     public var overdue = 0
     public var today = 0
     public var scheduled = 0
@@ -478,35 +478,6 @@ extension Library {
             return groups
         }
         return ListView(active: build(done: false), completed: build(done: true))
-    }
-}
-
-// MARK: - Scheduled and start days
-
-extension Segment {
-    /// Whether task `i` (its hot record `r`) belongs to Today: due or scheduled today or earlier, and
-    /// not starting later (FORMAT.md 11). The cold record is read only for a task with such days.
-    @inline(__always)
-    func isForToday(_ i: Int, _ r: HotRecord, today: Int32) -> Bool {
-        let due = Int(bit: r.dueDay != .min) & Int(bit: r.dueDay <= today) != 0
-        guard r.hasPlannedDays else { return due }
-        return isPlannedForToday(i, due: due, today: today)
-    }
-
-    /// `isForToday` for a task with scheduled or start days: apart, so that a pass over many
-    /// records keeps its own work in registers.
-    @inline(never)
-    private func isPlannedForToday(_ i: Int, due: Bool, today: Int32) -> Bool {
-        let c = cold(i)
-        if c.start != .min, c.start > today { return false }
-        return due || (c.scheduled != .min && c.scheduled <= today)
-    }
-
-    /// Whether task `i` has a start date after `today`: hidden from Today and `pick` until then.
-    func startsLater(_ i: Int, today: Int32) -> Bool {
-        guard hot(i).hasPlannedDays else { return false }
-        let start = cold(i).start
-        return start != .min && start > today
     }
 }
 

@@ -95,6 +95,10 @@ public enum QueryTerm: Equatable, Sendable, CustomStringConvertible {
     case priority(lowest: Int, highest: Int)
     case due(DateFilter)
     case doneDate(DateFilter)
+    /// `scheduled:…`: the scheduled date (`⏳`, FORMAT.md 11).
+    case scheduled(DateFilter)
+    /// `start:…`: the start date (`🛫`, FORMAT.md 11).
+    case start(DateFilter)
 
     public var description: String {
         switch self {
@@ -109,11 +113,13 @@ public enum QueryTerm: Equatable, Sendable, CustomStringConvertible {
             return lowest == highest ? "priority \(names[lowest])" : "priority \(names[lowest])..\(names[highest])"
         case .due(let filter): return "due " + filter.description
         case .doneDate(let filter): return "done " + filter.description
+        case .scheduled(let filter): return "scheduled " + filter.description
+        case .start(let filter): return "start " + filter.description
         }
     }
 }
 
-/// What `due:` and `done:` accept, resolved to days.
+/// What `due:`, `done:`, `scheduled:` and `start:` accept, resolved to days.
 public enum DateFilter: Equatable, Sendable, CustomStringConvertible {
     /// No date.
     case none
@@ -161,7 +167,7 @@ struct QueryParser {
     }
 
     /// The keys of `key:value` terms.
-    static let keys = ["list", "in", "is", "has", "no", "pri", "due", "done"]
+    static let keys = ["list", "in", "is", "has", "no", "pri", "due", "done", "scheduled", "start"]
 
     mutating func parse() throws(QueryError) -> QueryNode {
         guard !tokens.isEmpty else { throw QueryError(column: 1, "the query is empty") }
@@ -277,6 +283,8 @@ struct QueryParser {
             return .has(field, key == "has")
         case "pri": return try priority(value, column: valueColumn)
         case "due": return .due(try dateFilter(value, column: valueColumn))
+        case "scheduled": return .scheduled(try dateFilter(value, column: valueColumn))
+        case "start": return .start(try dateFilter(value, column: valueColumn))
         default: return .doneDate(try dateFilter(value, column: valueColumn))
         }
     }

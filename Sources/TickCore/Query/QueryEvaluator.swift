@@ -9,6 +9,9 @@ import TickFormat
 public struct QueryMatcher: Sendable {
     /// One operation; children are indexes into `operations` (through `children` for AND and OR).
     enum Operation: Sendable {
+        /// The days `due:`, `done:`, `scheduled:` and `start:` ask about.
+        enum DayField: Sendable { case due, done, scheduled, start }
+
         case text(Int)
         case tag(Int)
         case list(Int)
@@ -16,9 +19,8 @@ public struct QueryMatcher: Sendable {
         case state(QueryState)
         case has(QueryField, Bool)
         case priority(UInt8, UInt8)
-        /// `none` (no date) when `noDate`, else a date from `first` through `last`.
-        case due(noDate: Bool, first: Int32, last: Int32)
-        case done(noDate: Bool, first: Int32, last: Int32)
+        /// A task's `day`: `none` (no date) when `noDate`, else a date from `first` through `last`.
+        case day(DayField, noDate: Bool, first: Int32, last: Int32)
         case not(Int)
         case and(Range<Int>)
         case or(Range<Int>)
@@ -94,12 +96,16 @@ public struct QueryMatcher: Sendable {
             case .priority(let lowest, let highest):
                 if highest < lowest { return emptyOperation() }
                 operation = .priority(UInt8(lowest), UInt8(highest))
-            case .due(let filter):
+            case .due(let filter), .doneDate(let filter), .scheduled(let filter), .start(let filter):
+                let day: Operation.DayField
+                switch term {
+                case .doneDate: day = .done
+                case .scheduled: day = .scheduled
+                case .start: day = .start
+                default: day = .due
+                }
                 let (noDate, first, last) = Self.bounds(filter)
-                operation = .due(noDate: noDate, first: first, last: last)
-            case .doneDate(let filter):
-                let (noDate, first, last) = Self.bounds(filter)
-                operation = .done(noDate: noDate, first: first, last: last)
+                operation = .day(day, noDate: noDate, first: first, last: last)
             }
         }
         operations.append(operation)
@@ -156,20 +162,25 @@ public struct QueryMatcher: Sendable {
         case .priority(let lowest, let highest):
             let p = probe.hot.priority
             return p >= lowest && p <= highest
-        case .due(let noDate, let first, let last):
-            let d = probe.hot.dueDay
-            return noDate ? d == .min : d != .min && d >= first && d <= last
-        case .done(let noDate, let first, let last):
-            let d = probe.hot.doneDay
+        case .day(let day, let noDate, let first, let last):
+            let d: Int32
+            switch day {
+            case .due: d = probe.hot.dueDay
+            case .done: d = probe.hot.doneDay
+            // Scheduled and start days are in the cold record, read only for a task that has one.
+            case .scheduled: d = probe.hot.hasPlannedDays ? probe.cold.scheduled : .min
+            case .start: d = probe.hot.hasPlannedDays ? probe.cold.start : .min
+            }
             return noDate ? d == .min : d != .min && d >= first && d <= last
         case .state(let state):
             let h = probe.hot
             switch state {
             case .open: return !h.done
             case .done: return h.done
-            case .overdue: return !h.done && h.isOverdue(today: today, minutes: minutes)
-            case .today: return h.dueDay != .min && h.dueDay <= today
-            case .flagged: return h.flagged
+            // The views' own rules (ViewRules.swift), so that `is:today` is what `tick today` shows.
+            case .overdue: return !h.done && probe.segment.isOverdue(probe.index, h, today: today, minutes: minutes)
+            case .today: return probe.segment.isForToday(probe.index, h, today: today)
+            case .flagged: return h.isForFlagged
             case .recurring: return probe.cold.recurrence != 0
             case .subtask: return probe.hot.isSubtask
             case .parent: return parents[probe.list][probe.index]
@@ -177,7 +188,7 @@ public struct QueryMatcher: Sendable {
         case .has(let field, let has):
             let present: Bool
             switch field {
-            case .due: present = probe.hot.dueDay != .min
+            case .due: present = probe.hot.isForScheduled
             case .priority: present = probe.hot.priority != 0
             case .notes: present = probe.cold.notes.length > 0
             case .tags: present = probe.cold.tags.length > 0

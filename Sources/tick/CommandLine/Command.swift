@@ -8,6 +8,8 @@ struct Command: Sendable {
 
     /// The word typed on the command line.
     var name: String
+    /// What it does to the task folder: auto-commit and `--dry-run` go by it.
+    var effect: Effect
     /// One line, no final period: shown in command lists and as the first line of the command's help.
     var summary: String
     /// Further paragraphs for the command's own help (blank-line separated), or "": made when help
@@ -24,9 +26,13 @@ struct Command: Sendable {
     var subcommandsAreFormats: Bool
 
     /// A command whose options are the typed keys its `run` looks their values up by.
-    init(name: String, summary: String, discussion: @autoclosure @escaping @Sendable () -> String = "", arguments: [Argument] = [],
-         options: [any OptionKey] = [], subcommands: [Command] = [], subcommandsAreFormats: Bool = false, run: Run? = nil) {
+    init(name: String, effect: Effect, summary: String, discussion: @autoclosure @escaping @Sendable () -> String = "",
+         arguments: [Argument] = [], options: [any OptionKey] = [], subcommands: [Command] = [],
+         subcommandsAreFormats: Bool = false, run: Run? = nil) {
         self.name = name
+        self.effect = effect
+        assert(effect == .write || !options.contains { $0.option.name == Option.dryRun },
+               "'\(name)' writes nothing: it takes no --\(Option.dryRun)")
         self.summary = summary
         makeDiscussion = discussion
         self.arguments = arguments
@@ -41,6 +47,22 @@ struct Command: Sendable {
     func option(named name: String) -> Option? { options.first { $0.name == name } }
 
     func option(short: Character) -> Option? { options.first { $0.short == short } }
+}
+
+/// What a command does to the task folder, declared with it in the command table (as Taskwarrior's
+/// commands declare `read_only()`), so that what runs around a command asks the table, not a list
+/// of names.
+enum Effect: Equatable, Sendable {
+    /// Changes no list and no setting (it may refresh tick's own state under `.tick/`: the cache,
+    /// the pick memory). Auto-commit leaves it alone.
+    case read
+    /// Changes, or may change with some option (`pick --done`, `export ics --assign-ids`), lists,
+    /// settings or reminder state. With `autocommit = true`, what it wrote is committed; given
+    /// `--dry-run`, it writes nothing and runs as a read.
+    case write
+    /// Sets up the folder or its git repository, or runs around or inside git (`init`, `git-setup`,
+    /// `sync`, `merge-driver`): it leaves committing to git, and auto-commit leaves it alone.
+    case managesGit
 }
 
 /// A positional argument, declared once in the command table; a command looks its values up by
@@ -78,6 +100,8 @@ struct Argument: Equatable, Sendable {
 struct Option: Equatable, Sendable {
     /// Long name without dashes (`list` for `--list`).
     var name: String
+    /// The name of the flag that makes a writing command write nothing (`Effect.write`).
+    static let dryRun = "dry-run"
     /// An optional one-letter form (`-h`).
     var short: Character? = nil
     /// The value's name in help (`LIST`), or nil for a flag.

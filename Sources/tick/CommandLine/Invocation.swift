@@ -25,6 +25,11 @@ struct Invocation {
     var settings: Settings
 
     var command: Command { path.last! }
+    /// What this run does to the task folder: the command's `Effect`, except that a writing command
+    /// given `--dry-run` writes nothing, and runs as a read.
+    var effect: Effect {
+        command.effect == .write && arguments.flag(Option.dryRun) ? .read : command.effect
+    }
     var out: Output { context.out }
     var err: Output { context.err }
     var fileSystem: any FileSystem { context.fileSystem }

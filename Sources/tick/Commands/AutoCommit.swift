@@ -11,12 +11,10 @@ enum AutoCommit {
         var files: [String: [UInt8]?]
     }
 
-    /// Commands that never commit: they write no lists, or manage git themselves.
-    static let skipped: Set<String> = ["init", "git-setup", "doctor", "sync", "merge-driver", "help"]
-
-    /// What the folder's uncommitted files hold before a command, when auto-commit applies.
+    /// What the folder's uncommitted files hold before a command, when auto-commit applies: to a
+    /// command that writes (its `Effect` in the command table), not given `--dry-run`.
     static func before(_ invocation: Invocation) -> Snapshot? {
-        guard invocation.settings.autocommit == true, !skipped.contains(invocation.command.name),
+        guard invocation.effect == .write, invocation.settings.autocommit == true,
               let location = try? invocation.folder().location, location.exists,
               Git.run(["rev-parse", "--is-inside-work-tree"], in: location.path, quiet: true)?.succeeded == true
         else { return nil }

@@ -20,6 +20,7 @@ extension Commands {
 
     static let exportICS: Command = Command(
         name: "ics",
+        effect: .write,
         summary: "The tasks as one iCalendar feed of VTODOs",
         discussion: "Writes one VCALENDAR holding a VTODO per task, in folder order, to standard output or to "
             + "FILE. " + calendarDiscussion,
@@ -30,6 +31,7 @@ extension Commands {
 
     static let exportVdir: Command = Command(
         name: "vdir",
+        effect: .write,
         summary: "The tasks as a vdir folder: one .ics file per task",
         discussion: "Writes each task to DIR/UID.ics (a VCALENDAR of one VTODO), the folder that vdirsyncer "
             + "and calendar apps read. Only a file whose content changed is written, through a temporary file "

@@ -5,6 +5,7 @@ import TickCore
 enum Commands {
     static let root: Command = Command(
         name: "tick",
+        effect: .read,
         summary: "tasks in plain Markdown files",
         discussion: "Every .md file below the task folder is a list, and every GitHub checkbox item in it "
             + "(- [ ] Call the plumber !! #flag due:2026-12-03) is a task. tick reads and writes those files "
@@ -35,15 +36,16 @@ enum Commands {
     /// The command that shows `view`, named after it: `--all` and `--list`, and the rows explained.
     static func viewCommand(_ view: SmartView, summary: String, about: @autoclosure @escaping @Sendable () -> String = "",
                             arguments: [Argument] = []) -> Command {
-        Command(name: view.rawValue, summary: summary,
+        Command(name: view.rawValue, effect: .read, summary: summary,
                 discussion: [about(), viewDiscussion].filter { !$0.isEmpty }.joined(separator: "\n\n"),
                 arguments: arguments, options: [allOption, listOption] + queryViewOptions, run: runView(view))
     }
 
     static let today = viewCommand(
-        .today, summary: "Open tasks due today or earlier",
+        .today, summary: "Open tasks due or scheduled today or earlier",
         about: "Overdue tasks first, the oldest first; a task due today at a time shows as overdue from "
-            + "that time on and stays here.")
+            + "that time on and stays here. A task whose start date is after today is left out until that day "
+            + "(tick find is:today finds the same tasks).")
 
     static let tomorrow = viewCommand(.tomorrow, summary: "Open tasks due tomorrow")
 
@@ -65,6 +67,7 @@ enum Commands {
 
     static let all = Command(
         name: "all",
+        effect: .read,
         summary: "Every open task, grouped by list",
         discussion: "The lists in the home screen's order, each under its name as a heading, which the rows do "
             + "not repeat; in each, a subtask is indented under its parent, and a task's subtasks follow it in "
@@ -77,6 +80,7 @@ enum Commands {
 
     static let completed: Command = Command(
         name: "completed",
+        effect: .read,
         summary: "Completed tasks, the latest first",
         discussion: "Ordered by their done: date, the latest first; each row shows that date (done yesterday). "
             + "--since today answers what you finished today.\n\n" + viewDiscussion,
@@ -85,6 +89,7 @@ enum Commands {
 
     static let lists: Command = Command(
         name: "lists",
+        effect: .read,
         summary: "Every list: its name, symbol, colour, file and counts",
         discussion: "One line per list, in the home screen's order: its symbol, name, colour, file, and open and "
             + "done task counts. With --json: an array of list objects "
@@ -99,6 +104,7 @@ enum Commands {
 
     static let ls: Command = Command(
         name: "ls",
+        effect: .read,
         summary: "One list: its open tasks, then the completed ones",
         discussion: "Tasks keep the file's order (the file is your ordering) and its section headings; "
             + "subtasks stand under their parent. With --json: an array of task objects in that order.",
@@ -108,6 +114,7 @@ enum Commands {
 
     static let show: Command = Command(
         name: "show",
+        effect: .read,
         summary: "One task in full",
         discussion: "Its list, section, every field, its notes and subtasks, and file:line. With --json: "
             + "the task object.",
@@ -118,6 +125,7 @@ enum Commands {
 
     static let search: Command = Command(
         name: "search",
+        effect: .read,
         summary: "Find open tasks by words in their title, notes or tags",
         discussion: "A task matches when it holds every word, ignoring case and accents (cafe finds Café). "
             + "A match in the notes shows the matching note line. Exits 1 when nothing matches. With --json: "
@@ -137,6 +145,7 @@ enum Commands {
 
     static let pick: Command = Command(
         name: "pick",
+        effect: .write,
         summary: "Pick one open task to do now",
         discussion: "Chooses one open task at random from every list (or from --list or --view), weighted "
             + "towards urgent work: overdue (the longer, the more), due today or in the next three days, "
@@ -151,6 +160,7 @@ enum Commands {
 
     static let status: Command = Command(
         name: "status",
+        effect: .read,
         summary: "One short line for a shell prompt",
         discussion: "How many open tasks are overdue, due later today and flagged, in words: "
             + "2 overdue · 3 today · 1 flagged. Only counts that are not zero are shown; when all are zero "
@@ -212,6 +222,7 @@ enum Commands {
 
     static let add: Command = Command(
         name: "add",
+        effect: .write,
         summary: "Add a task",
         discussion: "The title's words may carry metadata as in the files: a priority (!, !! or !!!), #flag, "
             + "and a due date with any date word (due:fri, due:+3d, due:tomorrow 9:00; the words of a longer "
@@ -243,6 +254,7 @@ enum Commands {
 
     static let done: Command = Command(
         name: "done",
+        effect: .write,
         summary: "Complete tasks",
         discussion: "Ticks the box and writes done:YYYY-MM-DD with today's date. A parent's open subtasks are "
             + "completed with it, in the same change (one tick undo reopens them all), and its line says how many.\n\n"
@@ -253,6 +265,7 @@ enum Commands {
 
     static let reopen: Command = Command(
         name: "reopen",
+        effect: .write,
         summary: "Reopen completed tasks",
         discussion: "Clears the box and removes done:. A parent's subtasks stay as they are. A repeating task "
             + "that is open (tick done moved it on) stays as it is, and the line says so: tick undo takes a "
@@ -263,6 +276,7 @@ enum Commands {
 
     static let skip: Command = Command(
         name: "skip",
+        effect: .write,
         summary: "Move repeating tasks to their next date, not completing them",
         discussion: "For \"not this time\": only the task's due: date changes. rec:+1w and rec:++1w move on from the "
             + "due date as a completion would; rec:1w moves to a week from today. The line says when: Skipped REF "
@@ -273,6 +287,7 @@ enum Commands {
 
     static let flag: Command = Command(
         name: "flag",
+        effect: .write,
         summary: "Flag tasks",
         discussion: "Adds #flag to the title line. " + writeDiscussion + "\n\n" + bulkDiscussion,
         arguments: [whereRefsArgument],
@@ -281,6 +296,7 @@ enum Commands {
 
     static let unflag: Command = Command(
         name: "unflag",
+        effect: .write,
         summary: "Remove the flag from tasks",
         discussion: writeDiscussion + "\n\n" + bulkDiscussion,
         arguments: [whereRefsArgument],
@@ -292,6 +308,7 @@ enum Commands {
 
     static let due: Command = Command(
         name: "due",
+        effect: .write,
         summary: "Set or remove a task's due date",
         discussion: "DATE is one of: \(dateHelp); or none to remove the due date. It is written as "
             + "due:YYYY-MM-DD (due:YYYY-MM-DDTHH:MM with a time). With several REFs, DATE is the longest run "
@@ -304,6 +321,7 @@ enum Commands {
 
     static let priority: Command = Command(
         name: "priority",
+        effect: .write,
         summary: "Set or remove a task's priority",
         discussion: "Writes !, !! or !!! for low, medium or high; none removes it. " + writeDiscussion + "\n\n"
             + bulkDiscussion,
@@ -324,6 +342,7 @@ enum Commands {
 
     static let edit: Command = Command(
         name: "edit",
+        effect: .write,
         summary: "Change a task's title, notes, due date, priority or rule",
         discussion: "With options, changes what they name. With several REFs, the options apply to each task, in one "
             + "change (one tick undo takes it all back); a task the options would leave with a rule tick check "
@@ -344,6 +363,7 @@ enum Commands {
 
     static let mv: Command = Command(
         name: "mv",
+        effect: .write,
         summary: "Move tasks to the end of another list",
         discussion: "Each task moves with its notes and subtasks. The destination is written first, then the "
             + "list it came from, so that an interruption leaves a task in both lists (the next tick run "
@@ -354,6 +374,7 @@ enum Commands {
 
     static let rm: Command = Command(
         name: "rm",
+        effect: .write,
         summary: "Delete tasks",
         discussion: "Each task goes with its notes and subtasks. With --json, prints the deleted task objects as "
             + "they were. tick undo brings them back.\n\n" + bulkDiscussion,
@@ -363,6 +384,7 @@ enum Commands {
 
     static let id: Command = Command(
         name: "id",
+        effect: .write,
         summary: "Give tasks a stable id",
         discussion: "Writes id: and 10 random letters and digits on each task's title line (a task that has an "
             + "id keeps it). A task with an id is named by a ref made from it, which stays the same when its "
@@ -379,6 +401,7 @@ enum Commands {
 
     static let list: Command = Command(
         name: "list",
+        effect: .write,
         summary: "Create, rename, restyle or delete lists",
         discussion: "Each list is a .md file of the task folder. With --json, the list commands print the list "
             + "as an object {name, file, symbol, color, open, done}.",
@@ -388,6 +411,7 @@ enum Commands {
 
     static let listNew: Command = Command(
         name: "new",
+        effect: .write,
         summary: "Create a list",
         discussion: "The file name comes from the name: lower case, spaces as hyphens (Work Stuff is "
             + "work-stuff.md). The file starts with a # NAME heading, after front matter when a symbol or colour "
@@ -402,6 +426,7 @@ enum Commands {
 
     static let listRename: Command = Command(
         name: "rename",
+        effect: .write,
         summary: "Rename a list: its heading and its file",
         discussion: "The new file (named as for list new, in the same folder) is written first, then the old "
             + "one is removed. The same rules as for list new apply to the new name.",
@@ -410,6 +435,7 @@ enum Commands {
 
     static let listSet: Command = Command(
         name: "set",
+        effect: .write,
         summary: "Set a list's symbol or colour",
         discussion: "Changes the keys in the file's front matter in place, adding the front matter when the "
             + "file has none.",
@@ -421,6 +447,7 @@ enum Commands {
 
     static let listRemove: Command = Command(
         name: "rm",
+        effect: .write,
         summary: "Delete a list and every task in it",
         discussion: "Refuses (exit status 2) while the list has open tasks, and says how many, unless --force "
             + "is given. tick undo brings the file back.",
@@ -432,6 +459,7 @@ enum Commands {
 
     static let undo: Command = Command(
         name: "undo",
+        effect: .write,
         summary: "Revert the last change tick made",
         discussion: "tick keeps a journal of its own changes under .tick/ (the last 20). undo reverts the latest "
             + "one and forgets it, so a second undo reverts the one before. When a file has changed since that "
@@ -450,6 +478,7 @@ enum Commands {
 
     static let help: Command = Command(
         name: "help",
+        effect: .read,
         summary: "Show help for tick or for one command",
         discussion: "tick help query describes the query language of tick find, --where and saved views.",
         arguments: [commandArgument],
@@ -460,6 +489,7 @@ enum Commands {
 
     static let check: Command = Command(
         name: "check",
+        effect: .read,
         summary: "Check list files for format problems",
         discussion: "Parses each list file (every list of the folder when no FILE is given) and prints each "
             + "format problem as file:line:column: message, with paths relative to the task folder. It also "
@@ -491,6 +521,7 @@ enum Commands {
 
     static let initialize: Command = Command(
         name: "init",
+        effect: .managesGit,
         summary: "Make a folder a task folder",
         discussion: "Creates DIR (default: the --dir folder, else the working folder) if needed, and in it the "
             + ".tick/ folder that marks it as a task folder and holds tick's local state, with its own "
@@ -504,6 +535,7 @@ enum Commands {
 
     static let gitSetup: Command = Command(
         name: "git-setup",
+        effect: .managesGit,
         summary: "Register the task-aware merge driver in git",
         discussion: "Writes *.md merge=tick to the task folder's .gitattributes (kept when present) and sets "
             + "merge.tick.name and merge.tick.driver in the repository's config. Git ignores a driver that is "
@@ -515,6 +547,7 @@ enum Commands {
 
     static let doctor: Command = Command(
         name: "doctor",
+        effect: .read,
         summary: "Check the task folder's git set-up",
         discussion: "Reports whether the folder is in a git repository, whether the merge driver is registered, "
             + "whether .gitattributes sends list files to it and whether .tick/ stays local while its "
@@ -524,6 +557,7 @@ enum Commands {
 
     static let sync: Command = Command(
         name: "sync",
+        effect: .managesGit,
         summary: "Commit the task folder, pull with rebase and push",
         discussion: "Stages and commits the task folder's lists, tick's own .gitattributes and .tick/.gitignore, "
             + "and changes to files git already tracks in the folder (other changes in the repository are left "
@@ -551,6 +585,7 @@ enum Commands {
 
     static let mergeDriver: Command = Command(
         name: "merge-driver",
+        effect: .managesGit,
         summary: "Merge three versions of a list file (git's merge driver)",
         discussion: "What git runs for a list file that both sides changed (set up by git-setup). Tasks are "
             + "matched across the versions and merged field by field; lines outside tasks merge line by line "

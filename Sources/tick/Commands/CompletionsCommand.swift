@@ -5,6 +5,7 @@ extension Commands {
 
     static let completions: Command = Command(
         name: "completions",
+        effect: .read,
         summary: "Print a Tab-completion script for bash, zsh or fish",
         discussion: "The script completes commands, options, option values (--color auto|always|never, "
             + "priorities, date words, sort orders), list names, refs and section names. It asks tick for the "
@@ -21,6 +22,7 @@ extension Commands {
     /// Hidden: not in the root's table, so neither in help nor in completions; the scripts call it.
     static let complete: Command = Command(
         name: "__complete",
+        effect: .read,
         summary: "Print the completions of the last word, one a line, with a tab and a description",
         arguments: [completeWordsArgument],
         run: runComplete)

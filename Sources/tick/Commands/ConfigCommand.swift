@@ -8,6 +8,7 @@ extension Commands {
 
     static let config: Command = Command(
         name: "config",
+        effect: .write,
         summary: "Show the configuration, or set a key in the task folder's file",
         discussion: "Without arguments, prints every key as KEY = VALUE, followed by # and where the value came "
             + "from: FILE:LINE of the configuration file that set it, or tick's default. With KEY, prints that "

@@ -19,6 +19,7 @@ extension Commands {
 
     static let export: Command = Command(
         name: "export",
+        effect: .read,
         summary: "Write the tasks in another program's format",
         discussion: "Reads the lists and writes their tasks in FORMAT to standard output, or with -o FILE to "
             + "that file, which may be outside the task folder since you named it. tick changes no list, and "
@@ -27,6 +28,7 @@ extension Commands {
 
     static let exportJSON: Command = Command(
         name: "json",
+        effect: .read,
         summary: "Every task, open and completed, as JSON",
         discussion: "An array of task objects (the same objects as every --json output, described in the "
             + "README), in folder order: the lists in the home screen's order, and each list's tasks in "

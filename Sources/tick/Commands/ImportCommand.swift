@@ -18,12 +18,14 @@ extension Commands {
 
     static let importCommand: Command = Command(
         name: "import",
+        effect: .write,
         summary: "Import tasks from todo.txt or Taskwarrior",
         discussion: importDiscussion,
         subcommands: [importTodoTxt, importTaskwarrior], subcommandsAreFormats: true)
 
     static let importTodoTxt: Command = Command(
         name: "todotxt",
+        effect: .write,
         summary: "Import a todo.txt file",
         discussion: "Each line is a task: x and its dates, (A) to (Z), +project, @context, due:, rec: and other "
             + "key:value words. The first +project names the list (unless --list); a task without one goes to "
@@ -34,6 +36,7 @@ extension Commands {
 
     static let importTaskwarrior: Command = Command(
         name: "taskwarrior",
+        effect: .write,
         summary: "Import the JSON of Taskwarrior's task export",
         discussion: "Reads the JSON array (or one object a line) that task export writes. The project names the "
             + "list (unless --list); deleted tasks and the instances of a repeating task are skipped and "

@@ -4,6 +4,7 @@ import TickCore
 extension Commands {
     static let exportTodoTxt: Command = Command(
         name: "todotxt",
+        effect: .read,
         summary: "Every task as a todo.txt line",
         discussion: "One line per task, in folder order: x and the done: date, (A) to (C) for !!! to ! (a pri:D "
             + "word gives back (D)), the created: date, the title with its tags as @contexts, +LIST (the list's "
@@ -15,6 +16,7 @@ extension Commands {
 
     static let exportTaskwarrior: Command = Command(
         name: "taskwarrior",
+        effect: .read,
         summary: "Every task as JSON that Taskwarrior's task import reads",
         discussion: "A JSON array of task objects, one a line: description (the title, with id: and parent:REF "
             + "words for what Taskwarrior has no field for), status, entry (a created: date, else now), end, "

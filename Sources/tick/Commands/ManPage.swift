@@ -6,6 +6,7 @@ extension Commands {
     /// Hidden, like `__complete`: `make install` runs it to write `tick.1`.
     static let manPage: Command = Command(
         name: "__manpage",
+        effect: .read,
         summary: "Print the man page tick.1 (roff), from the command table and the README's sections",
         arguments: [readmeArgument],
         run: runManPage)

@@ -52,6 +52,7 @@ extension Commands {
 
     static let find: Command = Command(
         name: "find",
+        effect: .read,
         summary: "Find tasks with a query",
         discussion: findDiscussion,
         arguments: [queryArgument],
@@ -60,6 +61,7 @@ extension Commands {
 
     static let q: Command = Command(
         name: "q",
+        effect: .read,
         summary: "Find tasks with a query (tick find)",
         discussion: findDiscussion,
         arguments: [queryArgument],
@@ -71,6 +73,7 @@ extension Commands {
 
     static let view: Command = Command(
         name: "view",
+        effect: .read,
         summary: "Show, save or delete saved views",
         discussion: "tick view NAME shows a saved view: the tasks its query finds, sorted and grouped as it was "
             + "saved (--sort, --group and --flat given here win). tick view alone lists the saved views with "
@@ -89,6 +92,7 @@ extension Commands {
 
     static let viewSave: Command = Command(
         name: "save",
+        effect: .write,
         summary: "Save a query as a view",
         discussion: "Checks the query, then writes view.NAME = QUERY (and view.NAME.sort, view.NAME.group when "
             + "given) to .tick/config, replacing a view of that name; every other line of the file stays as it "
@@ -99,6 +103,7 @@ extension Commands {
 
     static let viewRemove: Command = Command(
         name: "rm",
+        effect: .write,
         summary: "Delete a saved view",
         discussion: "Removes the view's lines from .tick/config. A view kept in the user's configuration file "
             + "is left there, and tick says so.",

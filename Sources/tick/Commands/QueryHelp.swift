@@ -20,8 +20,9 @@ enum QueryHelp {
           in:SECTION      tasks under a section heading named SECTION (ignoring case and
                           accents)
           is:open  is:done  is:flagged  is:recurring (a rec: rule)
-          is:overdue      open, and past its due date (or time)
-          is:today        due today or earlier: what tick today shows (due:today is today only)
+          is:overdue      open, past its due date (or time), and not starting after today
+          is:today        what tick today shows: due or scheduled today or earlier, and not
+                          starting after today (due:today is today's due date only)
           is:subtask      a task under another task
           is:parent       a task with subtasks
           has:due  has:notes  has:tags  has:priority, and no:due, no:notes, no:tags,
@@ -31,6 +32,8 @@ enum QueryHelp {
           !  !!  !!!      priority low, medium, high exactly
           due:DATES       the due date (see Dates); a due date with a time counts for its day
           done:DATES      the done: date, with the same forms
+          scheduled:DATES the scheduled date (⏳, [scheduled:: DATE]), with the same forms
+          start:DATES     the start date (🛫, [start:: DATE]), with the same forms
 
         Dates
           due:today, due:+3d, due:fri, due:2026-12-03: one day; any date word of tick due
@@ -55,7 +58,8 @@ enum QueryHelp {
           NOT binds tighter than side by side, which binds tighter than OR:
           a OR b c is a OR (b c), and NOT a b is (NOT a) b. OR and NOT are operators only
           in capitals and unquoted: tea or coffee is three words, "OR" one word.
-          A word with a colon is a key (list:, in:, is:, has:, no:, pri:, due:, done:);
+          A word with a colon is a key (list:, in:, is:, has:, no:, pri:, due:, done:,
+          scheduled:, start:);
           another key is an error: quote the word to look for it as text ("re:meeting").
 
         A query that says nothing about completion (is:open, is:done, done:) finds open
@@ -63,6 +67,11 @@ enum QueryHelp {
         query narrows what the view shows. A query that cannot be read exits 2 and names
         the column: bad query at column 1: this parenthesis is never closed.
         tick find --explain QUERY prints the tree tick read, every date resolved.
+
+        Views are queries: tick today shows what tick find is:today finds, tomorrow
+        due:tomorrow, upcoming N due:today..+(N-1)d, scheduled has:due, flagged
+        is:flagged, all is:open, completed is:done (with --all, find --all the same).
+        tick status counts is:overdue, is:today -is:overdue, is:flagged and is:open.
 
         Sorting and grouping
           --sort KEYS     comma-separated keys: due (none last), pri, list, title, file

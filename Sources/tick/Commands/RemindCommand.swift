@@ -22,6 +22,7 @@ extension Commands {
 
     static let remind: Command = Command(
         name: "remind",
+        effect: .write,
         summary: "Report open tasks that came due since the last run",
         discussion: "Prints each open task whose due moment has arrived and that no earlier run reported for that "
             + "moment, then records it, so that a task is reported once per due moment (a new due date reports it "

@@ -45,17 +45,3 @@ import TickCore
     }
     return loaded.status
 }
-
-/// `text` with the character ranges shown in reverse video.
-func highlighted(_ text: String, _ ranges: [Range<Int>], enabled: Bool) -> String {
-    guard enabled, !ranges.isEmpty else { return text }
-    let characters = Array(text)
-    var out = ""
-    var at = 0
-    for range in ranges {
-        out += String(characters[at..<range.lowerBound])
-        out += "\u{1B}[7m" + String(characters[range]) + "\u{1B}[27m"
-        at = range.upperBound
-    }
-    return out + String(characters[at...])
-}

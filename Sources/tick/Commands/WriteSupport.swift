@@ -14,6 +14,7 @@ extension Invocation {
     /// Opens the task folder for changes (see `TaskFolder`). With `create`, a folder that does not
     /// exist yet (the default one, before the first write) is created with its `.tick/`.
     func openForWriting(create: Bool) throws -> WriteSession {
+        assert(effect != .read, "'\(ArgumentParser.commandPath(path))' is declared to read (or runs --dry-run) but opens the folder for writing")
         let folder = try TaskFolder(try self.folder(), create: create, environment: context.environment)
         for note in folder.recoveryNotes { warn(note) }
         return WriteSession(loaded: try loaded(folder.loaded, in: folder.folder), folder: folder)

@@ -419,30 +419,6 @@ struct RowLayout: Equatable {
     init(showList: Bool) { list = showList }
 }
 
-/// Writes ANSI styles into a row's bytes, or nothing at all when colour is off.
-struct Styler: Sendable {
-    let enabled: Bool
-
-    func begin(_ style: Style, _ b: inout [UInt8]) {
-        guard enabled else { return }
-        b.append(contentsOf: [0x1B, UInt8(ascii: "[")])
-        b.append(contentsOf: style.rawValue.utf8)
-        b.append(UInt8(ascii: "m"))
-    }
-
-    func end(_ b: inout [UInt8]) {
-        guard enabled else { return }
-        b.append(contentsOf: [0x1B, UInt8(ascii: "["), UInt8(ascii: "0"), UInt8(ascii: "m")])
-    }
-
-    /// `text` in `style`.
-    func wrap(_ text: StaticString, _ style: Style, _ b: inout [UInt8]) {
-        begin(style, &b)
-        b.append(text)
-        end(&b)
-    }
-}
-
 extension Array where Element == UInt8 {
     /// Appends a literal's bytes: a row's fixed parts, without the reference counting that a
     /// static array's would take.
@@ -482,15 +458,4 @@ func fit(_ text: String, to width: Int) -> String {
 /// `text` padded with spaces to `width` columns.
 func padded(_ text: String, to width: Int) -> String {
     text + String(repeating: " ", count: max(0, width - displayWidth(text)))
-}
-
-// MARK: - List colours
-
-extension Terminal {
-    /// A list's name in its own colour (`ListColor`): a named colour from the 16-colour palette, a
-    /// hex colour only where the terminal announces true colour; an unknown colour shows none.
-    func listColored(_ text: String, color: String?) -> String {
-        guard self.color, let code = ListNaming.terminalCode(color: color, trueColor: trueColor) else { return text }
-        return "\u{1B}[\(code)m\(text)\u{1B}[0m"
-    }
 }

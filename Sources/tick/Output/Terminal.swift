@@ -44,13 +44,3 @@ struct Terminal: Sendable {
             width: width(isTerminal: isTerminal, environment: environment))
     }
 }
-
-/// The terminal's own 16-colour palette (so light and dark themes both read well), as SGR codes.
-enum Style: String, Sendable {
-    case bold = "1", dim = "2", red = "31", green = "32", yellow = "33", blue = "34", magenta = "35", cyan = "36"
-
-    /// `text` wrapped in this style when `enabled`, else `text` unchanged.
-    func apply(_ text: String, enabled: Bool) -> String {
-        enabled ? "\u{1B}[\(rawValue)m\(text)\u{1B}[0m" : text
-    }
-}

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-/// The layering that docs/ARCHITECTURE.md draws, checked on the sources themselves.
+/// The layering that docs/ARCHITECTURE.md draws, checked on the sources themselves. Where the code
+/// does not keep a rule yet, the exceptions are listed here, each with why: a new one fails.
 @Suite("system boundary")
 struct SystemBoundaryTests {
     /// Every Swift file under `Sources/`, as a path relative to the package and its text.
@@ -16,15 +17,159 @@ struct SystemBoundaryTests {
         return files.sorted { $0.0 < $1.0 }
     }
 
+    /// The modules a file imports, however the line is dressed (`@preconcurrency import Glibc`,
+    /// indented under `#if canImport(Glibc)`).
+    static func imports(_ text: String) -> [String] {
+        text.split(separator: "\n").compactMap { line in
+            let words = line.split(separator: " ").filter { !$0.hasPrefix("@") }
+            guard words.count >= 2, words[0] == "import" else { return nil }
+            return String(words[1])
+        }
+    }
+
+    /// `text` without its comments, so that a type or a call named in a comment does not count.
+    static func code(_ text: String) -> String {
+        // Line comments first: a `///` comment may name a path such as `Storage/*`.
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> Substring in
+            // A `//` outside a string literal: an even number of quotes before it.
+            var quotes = 0
+            var previous: Character = " "
+            for index in line.indices {
+                let character = line[index]
+                if character == "\"" { quotes += 1 }
+                if character == "/", previous == "/", quotes % 2 == 0 { return line[..<line.index(before: index)] }
+                previous = character
+            }
+            return line
+        }
+        return lines.joined(separator: "\n").replacing(/\/\*[\s\S]*?\*\//, with: "")
+    }
+
+    /// `name` as a whole identifier. (Not `\b`: by Unicode's word rules `Segment.hot` is one word.)
+    static func word(_ name: String) throws -> Regex<AnyRegexOutput> {
+        try Regex("\\b\(name)\\b").wordBoundaryKind(.simple)
+    }
+
+    /// The files (of `files`) whose code (comments left out) matches `pattern`.
+    static func files(_ files: [(path: String, text: String)], matching pattern: Regex<Substring>) -> [String] {
+        files.filter { code($0.text).contains(pattern) }.map(\.path)
+    }
+
     @Test("only TickCore/System imports the C library; the command line and the rest of TickCore call it through System")
     func onlySystemImportsTheCLibrary() throws {
         let files = try Self.sources()
         #expect(files.count > 50)
-        let importing = files.filter { file in
-            file.text.split(separator: "\n").contains { $0.hasPrefix("import Glibc") || $0.hasPrefix("import Musl") }
-        }.map(\.path)
+        let system: Set = ["Glibc", "Musl", "Darwin", "CTickSystem"]
+        let importing = files.filter { !system.isDisjoint(with: Self.imports($0.text)) }.map(\.path)
         #expect(!importing.isEmpty)
         #expect(importing.filter { !$0.hasPrefix("Sources/TickCore/System/") } == [])
+    }
+
+    @Test("cmark is called only by TickFormat/CommonMarkConverter.swift")
+    func cmarkBehindOneFile() throws {
+        let files = try Self.sources()
+        let converter = "Sources/TickFormat/CommonMarkConverter.swift"
+        let importing = files.filter { !Set(["CCmark", "CCmarkArena"]).isDisjoint(with: Self.imports($0.text)) }.map(\.path)
+        #expect(importing == [converter])
+        #expect(Self.files(files, matching: /\b(?:cmark_|CMARK_)\w/.wordBoundaryKind(.simple)) == [converter])
+    }
+
+    /// The one file that compresses and decompresses the cache's tails with LZ4.
+    static let lz4Codec = "Sources/TickCore/Storage/Cache/SegmentTail.swift"
+
+    @Test("LZ4 is used only by the cache's codec file")
+    func lz4BehindOneFile() throws {
+        let files = try Self.sources()
+        #expect(files.filter { Self.imports($0.text).contains("CLz4") }.map(\.path) == [Self.lz4Codec])
+        #expect(Self.files(files, matching: /\bLZ4_\w/.wordBoundaryKind(.simple)) == [Self.lz4Codec])
+    }
+
+    /// Storage types that Snapshot files use today, by file: Snapshot should know nothing of
+    /// Storage (issue 46), and these are what is left to undo. Library loads itself from the cache
+    /// (`ListCache`, `CachedLists`) and keeps its lists as the cache's segments (`Segment`,
+    /// `SegmentStorage`, `HotRecord`, `TaskRecord`, in `Storage/Cache/`) until it reads through a
+    /// records interface that the cache and a parsed list both provide; `Folder` recovers a crashed
+    /// write (`FolderWriter`) during the one scan, which the writer should do from the scan it is given.
+    static let snapshotUsesOfStorage: [String: Set<String>] = [
+        "Sources/TickCore/Snapshot/Library.swift": ["CachedLists", "HotRecord", "ListCache", "Segment", "SegmentStorage",
+                                                    "TaskRecord"],
+        "Sources/TickCore/Snapshot/Folder.swift": ["FolderWriter"],
+    ]
+
+    @Test("Snapshot uses no Storage type beyond the listed ones (imports cannot tell two folders of a module apart: names can)")
+    func snapshotKnowsNothingOfStorage() throws {
+        let files = try Self.sources()
+        // The types Storage declares at its top level.
+        var storageTypes: Set<String> = []
+        let declaration = /^(?:(?:public|package|internal|fileprivate|private|final|indirect)\s+)*(?:struct|class|enum|protocol|typealias|actor)\s+([A-Z]\w*)/
+        for file in files where file.path.hasPrefix("Sources/TickCore/Storage/") {
+            for line in file.text.split(separator: "\n") {
+                if let match = line.prefixMatch(of: declaration) { storageTypes.insert(String(match.1)) }
+            }
+        }
+        #expect(storageTypes.isSuperset(of: ["FolderWriter", "Journal", "ListCache"]))
+        var uses: [String: Set<String>] = [:]
+        for file in files where file.path.hasPrefix("Sources/TickCore/Snapshot/") {
+            let code = Self.code(file.text)
+            for name in storageTypes where code.contains(try Self.word(name)) { uses[file.path, default: []].insert(name) }
+        }
+        Self.expect(uses, listedIn: Self.snapshotUsesOfStorage, "uses Storage's")
+    }
+
+    /// Expects the names each file uses to be those listed for it: none unlisted, and (so that the
+    /// list shrinks with the code) none listed that the file no longer uses.
+    static func expect(_ uses: [String: Set<String>], listedIn listed: [String: Set<String>], _ verb: String,
+                       sourceLocation: SourceLocation = #_sourceLocation) {
+        for (path, names) in uses.sorted(by: { $0.key < $1.key }) {
+            let unlisted = names.subtracting(listed[path] ?? [])
+            #expect(unlisted.isEmpty, "\(path) \(verb) \(unlisted.sorted().joined(separator: ", "))",
+                    sourceLocation: sourceLocation)
+        }
+        for (path, names) in listed {
+            let stale = names.subtracting(uses[path] ?? [])
+            #expect(stale.isEmpty, "\(path) no longer uses \(stale.sorted().joined(separator: ", ")): take it off the list",
+                    sourceLocation: sourceLocation)
+        }
+    }
+
+    /// Files outside `System/` that reach the disk beside the `FileSystem` interface, and why: the
+    /// state files under `.tick/` and `XDG_STATE_HOME` are opened through `StateFolder` (its own
+    /// `openat` confinement, which should fold into `ConfinedFileSystem`, issue 46), the cache is
+    /// mapped (`MappedFile`), git's `merge-file` is given real files (`TemporaryFolder`), the writer
+    /// defaults to the real disk, and the command line makes its own `LocalFileSystem` where it
+    /// resolves a path for git or writes the editor's temporary file.
+    static let besideFileSystem: [String: Set<String>] = [
+        "Sources/TickCore/Merge/Git.swift": ["TemporaryFolder"],
+        "Sources/TickCore/Storage/FolderWriter.swift": ["LocalFileSystem"],
+        "Sources/TickCore/Storage/Cache/ListCache.swift": ["MappedFile", "StateFolder"],
+        "Sources/TickCore/Storage/PickMemory.swift": ["StateFolder"],
+        "Sources/TickCore/Snapshot/Refs.swift": ["StateFolder"],
+        "Sources/TickCore/Storage/Cache/SegmentProof.swift": ["MappedFile"],
+        "Sources/TickCore/Reminders/ReminderStore.swift": ["StateFolder"],
+        "Sources/tick/main.swift": ["LocalFileSystem"],
+        "Sources/tick/Commands/GitCommands.swift": ["LocalFileSystem"],
+        "Sources/tick/Commands/EditCommand.swift": ["LocalFileSystem"],
+    ]
+
+    @Test("outside System, files are reached through FileSystem, but for the listed exceptions")
+    func oneDoorToTheDisk() throws {
+        var uses: [String: Set<String>] = [:]
+        for file in try Self.sources() where !file.path.hasPrefix("Sources/TickCore/System/") {
+            let code = Self.code(file.text)
+            for name in ["StateFolder", "MappedFile", "LocalFileSystem", "ConfinedFileSystem", "TemporaryFolder"]
+            where code.contains(try Self.word(name)) {
+                uses[file.path, default: []].insert(name)
+            }
+        }
+        Self.expect(uses, listedIn: Self.besideFileSystem, "reaches the disk through")
+    }
+
+    @Test("terminal colour codes are written only by tick/Output/Colors.swift")
+    func coloursInOneFile() throws {
+        // TickFormat/Text.swift reads escape sequences to measure a width, and writes none.
+        let allowed = ["Sources/TickFormat/Text.swift", "Sources/tick/Output/Colors.swift"]
+        let escaping = Self.files(try Self.sources(), matching: /\\u\{(?:00)?1[Bb]\}|0x1[Bb](?![0-9A-Fa-f])|\\e\[|\\033/)
+        #expect(escaping == allowed)
     }
 
     @Test("the command line and the language server never import the format library: they reach it through TickCore")

@@ -164,6 +164,30 @@ struct AutoCommitTests {
         #expect(try sandbox.git(["rev-list", "--count", "HEAD"], in: "tasks").stdout == "3\n")
     }
 
+    @Test("it goes by each command's declared effect: reads and --dry-run runs start no git; pick --done commits")
+    func declaredEffect() throws {
+        let sandbox = try repository()
+        // A git on PATH that notes each run, then runs the real one.
+        try sandbox.write("bin/git", "#!/bin/sh\necho \"$*\" >> \"$GIT_RUNS\"\nexec /usr/bin/git \"$@\"\n")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.path("bin/git"))
+        sandbox.environment["PATH"] = sandbox.path("bin") + ":" + (sandbox.environment["PATH"] ?? "")
+        sandbox.environment["GIT_RUNS"] = sandbox.path("git-runs")
+        func runs(_ arguments: [String]) throws -> String {
+            try? FileManager.default.removeItem(atPath: sandbox.path("git-runs"))
+            expectRun(try sandbox.run(["--dir", "tasks"] + arguments), status: 0)
+            return (try? sandbox.read("git-runs")) ?? ""
+        }
+        try sandbox.write("todo.txt", "Call mum\n")
+        for read in [["today"], ["find", "milk"], ["status"], ["export", "json", "-o", "export.json"],
+                     ["import", "todotxt", "todo.txt", "--dry-run"], ["check"]] {
+            #expect(try runs(read) == "", "tick \(read.joined(separator: " ")) ran git")
+        }
+        #expect(try sandbox.git(["rev-list", "--count", "HEAD"], in: "tasks").stdout == "1\n")
+        expectRun(try sandbox.run(["--dir", "tasks", "pick", "--seed", "1"]), status: 0)
+        #expect(try runs(["pick", "--done"]).contains("commit"))
+        #expect(try sandbox.git(["log", "-1", "--format=%s"], in: "tasks").stdout.hasPrefix("tick: pick"))
+    }
+
     @Test("without a git identity it warns, keeps the change uncommitted and exits 0")
     func noIdentity() throws {
         let sandbox = try repository()

@@ -47,8 +47,8 @@ func bruteMatches(_ node: QueryNode, _ id: TaskID, in library: Library, now: Now
             switch state {
             case .open: return !task.done
             case .done: return task.done
-            case .overdue: return !task.done && (task.due?.isOverdue(at: now) ?? false)
-            case .today: return task.due.map { $0.day <= now.day } ?? false
+            case .overdue: return !task.done && (task.due?.isOverdue(at: now) ?? false) && !bruteStartsLater(task, now: now)
+            case .today: return bruteIsForToday(task, now: now)
             case .flagged: return task.flagged
             case .recurring: return task.recurrence != nil
             case .subtask: return task.parent != nil
@@ -64,6 +64,8 @@ func bruteMatches(_ node: QueryNode, _ id: TaskID, in library: Library, now: Now
         case .priority(let lowest, let highest): return (lowest...max(lowest, highest)).contains(task.priority.rawValue) && lowest <= highest
         case .due(let filter): return inRange(task.due?.day, filter)
         case .doneDate(let filter): return inRange(task.doneDate, filter)
+        case .scheduled(let filter): return inRange(task.scheduled, filter)
+        case .start(let filter): return inRange(task.start, filter)
         }
     }
 }
@@ -75,7 +77,7 @@ func bruteInView(_ query: ViewQuery, _ id: TaskID, in library: Library, now: Now
     guard !task.done || query.includeCompleted || query.view == .completed else { return false }
     let today = now.day
     switch query.view {
-    case .today: return task.due.map { $0.day <= today } ?? false
+    case .today: return bruteIsForToday(task, now: now)
     case .tomorrow: return task.due.map { $0.day == today.adding(days: 1) } ?? false
     case .upcoming: return task.due.map { $0.day >= today && $0.day < today.adding(days: query.days) } ?? false
     case .scheduled: return task.due != nil
@@ -83,6 +85,16 @@ func bruteInView(_ query: ViewQuery, _ id: TaskID, in library: Library, now: Now
     case .all: return true
     case .completed: return task.done
     }
+}
+
+/// Whether a task has a start date after today.
+func bruteStartsLater(_ task: TaskInfo, now: Now) -> Bool { task.start.map { $0 > now.day } ?? false }
+
+/// Today, as README says: due or scheduled today or earlier, and not starting after today.
+func bruteIsForToday(_ task: TaskInfo, now: Now) -> Bool {
+    let due = task.due.map { $0.day <= now.day } ?? false
+    let scheduled = task.scheduled.map { $0 <= now.day } ?? false
+    return (due || scheduled) && !bruteStartsLater(task, now: now)
 }
 
 /// A library of seeded random lists (`randomQueryFolderTexts`).
@@ -117,6 +129,15 @@ func randomQueryFolderTexts(seed: UInt64, lists: Int = 4, tasks: ClosedRange<Int
                 line += " due:\(day)" + (Int.random(in: 0..<3, using: &rng) == 0 ? "T\(Int.random(in: 10...23, using: &rng)):05" : "")
                 if Int.random(in: 0..<5, using: &rng) == 0 { line += " rec:1w" }
             }
+            // Scheduled and start days, as the Obsidian Tasks signifiers and as Dataview fields.
+            if Int.random(in: 0..<3, using: &rng) == 0 {
+                let day = bruteNow.day.adding(days: Int.random(in: -4...4, using: &rng))
+                line += Bool.random(using: &rng) ? " ⏳ \(day)" : " [scheduled:: \(day)]"
+            }
+            if Int.random(in: 0..<4, using: &rng) == 0 {
+                let day = bruteNow.day.adding(days: Int.random(in: -4...4, using: &rng))
+                line += Bool.random(using: &rng) ? " 🛫 \(day)" : " [start:: \(day)]"
+            }
             switch Int.random(in: 0..<5, using: &rng) {
             case 0: line += " !"
             case 1: line += " !!"
@@ -146,7 +167,8 @@ func randomQuery(_ rng: inout SeededGenerator, depth: Int = 0) -> String {
         "due:today", "due:+3d", "due:-1d", "due:<today", "due:<=+2d", "due:>today", "due:this-week", "due:next-week",
         "due:this-month", "due:2026-12", "due:2026-W49", "due:none", "due:any", "due:today..+7d", "due:..yesterday",
         "due:-3d..", "due:>=2026-11", "done:today", "done:<today", "done:none", "done:any", "done:this-week",
-        "done:-5d..today",
+        "done:-5d..today", "scheduled:today", "scheduled:<=today", "scheduled:none", "scheduled:any",
+        "scheduled:-2d..+2d", "start:>today", "start:<=today", "start:none", "start:any", "start:this-week",
     ]
     var parts: [String] = []
     for _ in 0..<Int.random(in: 1...3, using: &rng) {
