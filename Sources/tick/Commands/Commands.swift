@@ -501,7 +501,8 @@ enum Commands {
         run: runCheck)
 
     static let lsp: Command = Command(
-        name: "lsp", effect: .read,
+        name: "lsp",
+        effect: .read,
         summary: "Run a language server for editors on standard input and output",
         discussion: "Speaks the Language Server Protocol (3.17, JSON-RPC with Content-Length framing) on standard "
             + "input and output, for every .md list of the task folder: the workspace root, or the folder holding "
