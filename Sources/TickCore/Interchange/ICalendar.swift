@@ -31,6 +31,8 @@ public struct CalendarTodo: Equatable, Sendable {
     public var sequence = 0
     /// A mark naming the task folder that wrote the object (`X-TICK-FOLDER`), or nil.
     public var folder: String? = nil
+    /// Whether a task with a due time gets tick's display alarm (not when the phone set its own).
+    public var alarm = true
 
     public init(uid: String, stamp: Int, summary: String, description: String = "", due: DueDate? = nil,
                 priority: Priority = .none, done: Bool = false, completed: Int? = nil, categories: [String] = [],
@@ -102,7 +104,7 @@ public enum ICalendar {
             line("X-TICK-REC:" + rule.token + (todo.until.map { " until:\($0)" } ?? ""), to: &out)
         }
         if let folder = todo.folder { line("X-TICK-FOLDER:" + text(folder), to: &out) }
-        if let due = todo.due, due.minutes != nil {
+        if todo.alarm, let due = todo.due, due.minutes != nil {
             line("BEGIN:VALARM", to: &out)
             line("ACTION:DISPLAY", to: &out)
             line("DESCRIPTION:" + text(todo.summary), to: &out)

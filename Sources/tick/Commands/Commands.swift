@@ -16,7 +16,7 @@ enum Commands {
             + "[{name, query, count}]}. Saved views (tick view save) follow the four tiles, each with its count.",
         subcommands: [today, tomorrow, upcoming, scheduled, flagged, all, completed, lists, ls, show, search, find, q,
                       view, pick,
-                      status, export, remind,
+                      status, export, vdir, remind,
                       add, done, reopen, skip, flag, unflag, due, priority, edit, mv, rm, id, list, undo,
                       check, initialize, gitSetup, doctor, sync, mergeDriver, config, importCommand, completions, help],
         run: runHome)
