@@ -79,12 +79,46 @@ public struct VdirSync {
 
         // Collections: a list keeps the folder recorded for it; a new list gets one named after its file.
         let present = try scanCollections(&report)
+        // Read every object of every collection.
+        var found: [String: Found] = [:]
+        var foundByUID: [String: String] = [:]
+        for (collection, _) in present.sorted(by: { $0.key < $1.key }) {
+            for (file, bytes) in try readCollection(collection, &report) {
+                do {
+                    let object = try VdirObject(bytes)
+                    let item = Found(collection: collection, file: file, bytes: bytes, object: object)
+                    found[item.key] = item
+                    foundByUID[object.uid] = item.key
+                } catch {
+                    report.events.append(VdirEvent(kind: .refused, list: collection, title: file, detail: error.message))
+                }
+            }
+        }
+
         var listOfCollection: [String: Int] = [:]
         var takenNames = Set(present.keys.map { $0.lowercased() })
         for (index, list) in library.lists.enumerated() {
             if let name = state.collections[list.file.path], VdirState.isName(name) {
                 listOfCollection[name] = index
                 takenNames.insert(name.lowercased())
+                continue
+            }
+            // A list renamed in tick (a new file name), or a clone's list without a record: the
+            // collection that holds most of its tasks (by the state, else by UID) is its.
+            let paths = Set(library.lists.map { $0.file.path })
+            let recorded = Set(state.collections.filter { paths.contains($0.key) }.values)
+            let ids = Set(library.ids.filter { $0.list == index }.compactMap { library.task($0).id })
+            func score(_ collection: String) -> Int {
+                state.entries.values.filter { $0.collection == collection && ids.contains($0.id) }.count
+                    + found.values.filter { $0.collection == collection && ids.contains($0.object.uid) }.count
+            }
+            let candidates = Set(state.collections.values).union(present.keys)
+                .filter { !recorded.contains($0) && listOfCollection[$0] == nil }
+            if let adopted = candidates.sorted().max(by: { score($0) < score($1) }), score(adopted) > 0 {
+                state.collections = state.collections.filter { $0.value != adopted }
+                state.collections[list.file.path] = adopted
+                listOfCollection[adopted] = index
+                takenNames.insert(adopted.lowercased())
                 continue
             }
             // No record (a first sync, or a clone without state): a folder of the list's own name is its.
@@ -100,22 +134,6 @@ public struct VdirSync {
             takenNames.insert(candidate.lowercased())
             state.collections[list.file.path] = candidate
             listOfCollection[candidate] = index
-        }
-
-        // Read every object of every collection.
-        var found: [String: Found] = [:]
-        var foundByUID: [String: String] = [:]
-        for (collection, _) in present.sorted(by: { $0.key < $1.key }) {
-            for (file, bytes) in try readCollection(collection, &report) {
-                do {
-                    let object = try VdirObject(bytes)
-                    let item = Found(collection: collection, file: file, bytes: bytes, object: object)
-                    found[item.key] = item
-                    foundByUID[object.uid] = item.key
-                } catch {
-                    report.events.append(VdirEvent(kind: .refused, list: collection, title: file, detail: error.message))
-                }
-            }
         }
 
         // New collections from the phone become new lists.
