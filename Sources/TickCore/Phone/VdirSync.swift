@@ -50,6 +50,8 @@ public struct VdirSync {
     public let dryRun: Bool
     /// New `id:` values: `count` of them, none taken in the library.
     public let mint: (Int, Library) -> [String]
+    /// The names of the lists to sync (`vdir.lists`, compared ignoring case); nil: every list.
+    public var lists: [String]? = nil
 
     public init(folder: TaskFolder, directory: String, fileSystem: any FileSystem, store: VdirStateStore, now: Now,
                 dryRun: Bool, mint: @escaping (Int, Library) -> [String]) {
@@ -97,7 +99,7 @@ public struct VdirSync {
 
         var listOfCollection: [String: Int] = [:]
         var takenNames = Set(present.keys.map { $0.lowercased() })
-        for (index, list) in library.lists.enumerated() {
+        for (index, list) in library.lists.enumerated() where isSynced(list) {
             if let name = state.collections[list.file.path], VdirState.isName(name) {
                 listOfCollection[name] = index
                 takenNames.insert(name.lowercased())
@@ -276,7 +278,7 @@ public struct VdirSync {
     /// Gives an `id:` to every task without one, in one change (one `undo`).
     func giveIDs(_ report: inout VdirSyncReport) throws {
         let library = folder.library
-        let minting = library.ids.filter { library.task($0).id == nil }
+        let minting = library.ids.filter { library.task($0).id == nil && isSynced(library.list($0)) }
         guard !minting.isEmpty, !dryRun else {
             report.givenIDs = dryRun ? minting.count : 0
             return
@@ -433,6 +435,12 @@ public struct VdirSync {
     }
 
     // MARK: - Helpers
+
+    /// Whether `list` is one to sync: named in `lists` (ignoring case), or every list without it.
+    func isSynced(_ list: TaskList) -> Bool {
+        guard let lists else { return true }
+        return lists.contains { $0.lowercased() == list.name.lowercased() || $0.lowercased() == list.file.baseName.lowercased() }
+    }
 
     /// The edits that take the phone's `field`: a completion of a repeating task is `done` (it
     /// advances by tick's rule), as is a `DUE` moved to the rule's next occurrence.

@@ -508,7 +508,8 @@ enum Commands {
             + "alone), with a message that counts the tasks added, completed, reopened, edited and removed in "
             + "each list. Then git pull --rebase from the branch's upstream (else origin, or the only remote, "
             + "and the branch of the same name), where the merge driver merges each replayed commit, and git "
-            + "push. It never forces.\n\n"
+            + "push. It never forces. With the vdir.pair setting, it first syncs the phone: vdirsyncer, tick vdir "
+            + "sync and vdirsyncer again, as tick vdir sync --vdirsyncer does.\n\n"
             + "Exits 5 when the folder is not in a git repository or the repository has no remote, 6 when the "
             + "network fails, and 1 when the pull left conflicts: it then prints the files and the commands "
             + "that finish or undo the rebase.",

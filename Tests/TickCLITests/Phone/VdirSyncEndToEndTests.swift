@@ -237,3 +237,41 @@ struct VdirSyncEndToEndTests {
         #expect(after["work"]!.todos.count == 3)
     }
 }
+
+/// `tick vdir sync --vdirsyncer` and `tick sync` run vdirsyncer themselves, from the settings.
+@Suite("vdir sync driving vdirsyncer")
+struct VdirSyncDrivingTests {
+    @Test("--vdirsyncer with vdir.path and vdir.pair makes the whole round, a new list's collection included; a failing vdirsyncer is exit 6 with its message")
+    func driving() throws {
+        let sandbox = try Fixtures.folder(["groceries.md": VdirSyncEndToEndTests.groceries])
+        sandbox.environment["TZ"] = "UTC"
+        sandbox.environment["TICK_NOW"] = "2026-03-12T08:00"
+        let rig = try PhoneRig(sandbox)
+        defer { rig.stop() }
+        sandbox.environment["VDIRSYNCER_CONFIG"] = sandbox.path("vdirsyncer.conf")
+        try sandbox.write("tasks/.tick/config", "vdir.path = \(sandbox.path("vdir"))\nvdir.pair = phone\n")
+        let first = try sandbox.run(["--dir", "tasks", "vdir", "sync", "--vdirsyncer"])
+        #expect(first.status == 0, "\(first)")
+        #expect(first.stderr.contains("vdirsyncer: "))
+        #expect(Set(try rig.server()["groceries"]?.todos.keys ?? [:].keys) == ["milk", "eggs", "butter"])
+
+        try rig.phone(["edit", "groceries", "milk", "STATUS", "COMPLETED"])
+        try rig.phone(["edit", "groceries", "milk", "COMPLETED", "20260311T100000Z"])
+        expectRun(try sandbox.run(["--dir", "tasks", "list", "new", "Errands"]), status: 0)
+        expectRun(try sandbox.run(["--dir", "tasks", "add", "Call Bo", "--list", "Errands"]), status: 0)
+        let second = try sandbox.run(["--dir", "tasks", "vdir", "sync", "--vdirsyncer"])
+        #expect(second.status == 0, "\(second)")
+        #expect(second.stdout.contains("Groceries: 1 completed on the phone\n"))
+        #expect(try sandbox.read("tasks/groceries.md").contains("- [x] Milk id:milk done:2026-03-11\n"))
+        let server = try rig.server()
+        #expect(server["errands"]?.todos.count == 1)
+        #expect(server["errands"].flatMap { $0.uid("Call Bo") } != nil)
+
+        try sandbox.write("tasks/.tick/config", "vdir.path = \(sandbox.path("vdir"))\nvdir.pair = nosuchpair\n")
+        let before = try sandbox.read("tasks/groceries.md")
+        let failed = try sandbox.run(["--dir", "tasks", "vdir", "sync", "--vdirsyncer"])
+        #expect(failed.status == 6, "\(failed)")
+        #expect(failed.stderr.contains("tick: vdirsyncer discover nosuchpair failed (exit status 1)"), "\(failed)")
+        #expect(try sandbox.read("tasks/groceries.md") == before)
+    }
+}
