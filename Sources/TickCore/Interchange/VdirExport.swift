@@ -152,6 +152,25 @@ struct VdirStamps {
         }
     }
 
+    /// The `DTSTAMP` of an object as tick writes it (`DTSTAMP:YYYYMMDDTHHMMSSZ` on a line of its own)
+    /// in seconds since the epoch, or nil.
+    static func stamp(_ bytes: [UInt8]) -> Int? {
+        let key = Array("\r\nDTSTAMP:".utf8)
+        let limit = min(bytes.count, 4096)
+        guard limit > key.count + 16 else { return nil }
+        for i in 0..<(limit - key.count - 16) where bytes[i] == 0x0D && bytes[i..<(i + key.count)].elementsEqual(key) {
+            let v = Array(bytes[(i + key.count)..<(i + key.count + 16)])
+            guard v[8] == UInt8(ascii: "T"), v[15] == UInt8(ascii: "Z") else { return nil }
+            func n(_ r: Range<Int>) -> Int? {
+                v[r].allSatisfy { (0x30...0x39).contains($0) } ? v[r].reduce(0) { $0 * 10 + Int($1 - 0x30) } : nil
+            }
+            guard let y = n(0..<4), let mo = n(4..<6), let d = n(6..<8), let h = n(9..<11), let mi = n(11..<13),
+                  let s = n(13..<15) else { return nil }
+            return LocalTimeZone.utcSeconds(year: y, month: mo, day: d, hour: h, minute: mi, second: s)
+        }
+        return nil
+    }
+
     /// The bytes without their `DTSTAMP`, `LAST-MODIFIED` and `SEQUENCE` lines.
     static func withoutStamps(_ bytes: [UInt8]) -> [[UInt8]] {
         lines(bytes).filter { line in

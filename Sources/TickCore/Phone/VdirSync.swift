@@ -76,6 +76,7 @@ public struct VdirSync {
     public func run() throws -> VdirSyncReport {
         var report = VdirSyncReport()
         var state = store.load()
+        let loaded = state
         try giveIDs(&report)
         var library = folder.library
 
@@ -167,6 +168,11 @@ public struct VdirSync {
                 entry = byUID
             }
             let idValue = entry?.id ?? (VdirState.isIDValue(item.object.uid) ? item.object.uid : nil)
+            // The file is the base itself: the phone changed nothing, so there is nothing to merge.
+            if let entry, entry.base == item.bytes, byID[entry.id] != nil {
+                claimed.insert(entry.id)
+                continue
+            }
             let phone = item.object.fields
             let listName = listOfCollection[item.collection].map { library.lists[$0].name }
                 ?? newLists.first { $0.collection == item.collection }?.name ?? item.collection
@@ -268,8 +274,8 @@ public struct VdirSync {
 
         // 3. The vdir: every synced task's object, written where it changed.
         try write(library, &state, found: found, deleting: deleteFiles, &report)
-        // 4. The new bases.
-        try store.save(state)
+        // 4. The new bases (not written again when they are what was read).
+        if state != loaded { try store.save(state) }
         return report
     }
 
@@ -317,6 +323,15 @@ public struct VdirSync {
             let current = found[key]
             let previous = current.map { VdirStamps($0.bytes)?.sequence ?? 0 } ?? known?.base.flatMap { VdirStamps($0)?.sequence } ?? -1
             todo.sequence = previous
+            if let current, let stamp = VdirStamps.stamp(current.bytes) {
+                // Most files are tick's own, unchanged: with their stamp, the object is byte for byte the file.
+                var probe = todo
+                probe.stamp = stamp
+                if VdirObject.render(probe, keeping: current.object) == current.bytes {
+                    newEntries[key] = VdirState.Entry(collection: collection, file: file, uid: uid, id: idValue, base: current.bytes)
+                    continue
+                }
+            }
             var object = VdirObject.render(todo, keeping: current?.object ?? known?.base.flatMap { try? VdirObject($0) })
             if let current, VdirStamps.withoutStamps(VdirObject.crlf(current.bytes)) == VdirStamps.withoutStamps(object) {
                 newEntries[key] = VdirState.Entry(collection: collection, file: file, uid: uid, id: idValue, base: current.bytes)

@@ -1,0 +1,48 @@
+import Foundation
+import Testing
+
+/// 500 tasks in 10 lists: after the first sync, a sync with nothing changed writes no file on
+/// either side. (Its time against `tick export vdir` is measured by hand, not here: see the report
+/// in the branch's history.)
+@Suite("vdir sync: 500 tasks")
+struct VdirSyncScaleTests {
+    @Test("a first sync of 500 tasks in 10 lists writes 500 private objects that vobject reads strictly; a second writes nothing anywhere")
+    func nothingChangedWritesNothing() throws {
+        var files: [String: String] = [:]
+        for list in 1...10 {
+            var text = "# List \(list)\n\n"
+            for task in 1...50 {
+                text += "- [ ] Task \(list)-\(task) !! due:2026-0\(task % 9 + 1)-1\(task % 9) #tag\(task % 5) id:t\(list)-\(task)"
+                text += task % 7 == 0 ? " rec:+1w\n  A note, with a comma\n" : "\n"
+            }
+            files["list\(list).md"] = text
+        }
+        let sandbox = try Fixtures.folder(files)
+        sandbox.environment["TZ"] = "UTC"
+        let first = try sandbox.run(["--dir", "tasks", "vdir", "sync", "vdir", "--json"])
+        #expect(first.status == 0, "\(first)")
+        #expect(first.stdout.components(separatedBy: ".ics\"").count - 1 == 500)
+        let collections = try sandbox.listFiles("vdir")
+        #expect(collections.count == 10)
+        #expect(try VdirExportTests.read(sandbox, "vdir/list3").count == 50)
+        #expect(try VdirExportTests.mode(sandbox.path("vdir/list3/t3-7.ics")) == 0o600)
+        #expect(try VdirExportTests.mode(sandbox.path("vdir/list3")) == 0o700)
+
+        let lists = try files.keys.map { try sandbox.read("tasks/" + $0) }
+        var before: [String: [Int]] = [:]
+        for collection in collections {
+            for (name, value) in try CalendarExportTests.snapshot(sandbox, "vdir/" + collection) { before[collection + "/" + name] = value }
+        }
+        let state = try CalendarExportTests.snapshot(sandbox, "tasks/.tick/vdir")
+        sandbox.environment["TICK_NOW"] = "2026-03-15T10:00"
+        let second = try sandbox.run(["--dir", "tasks", "vdir", "sync", "vdir", "--json"])
+        expectRun(second, status: 0, stdout: "{\"givenIDs\":0,\"events\":[],\"written\":[],\"removed\":[],\"collections\":[]}\n", stderr: "")
+        var after: [String: [Int]] = [:]
+        for collection in collections {
+            for (name, value) in try CalendarExportTests.snapshot(sandbox, "vdir/" + collection) { after[collection + "/" + name] = value }
+        }
+        #expect(after == before)
+        #expect(try CalendarExportTests.snapshot(sandbox, "tasks/.tick/vdir") == state)
+        #expect(try files.keys.map { try sandbox.read("tasks/" + $0) } == lists)
+    }
+}
