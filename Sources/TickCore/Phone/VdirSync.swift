@@ -16,6 +16,8 @@ public struct VdirEvent: Equatable, Sendable {
         case cameBack = "came-back"
         /// A vdir file or folder tick would not read.
         case refused
+        /// The phone's own VTODO for a repeating task's next occurrence: tick's task moved on instead.
+        case nextOccurrence = "next-occurrence"
     }
 
     public var kind: Kind
@@ -161,6 +163,14 @@ public struct VdirSync {
         var pendingIDs: [(Found, String)] = []
         var claimed = Set<String>()
         var deleteFiles = Set<String>()
+        // Repeating tasks the phone completed: a phone that also made a new VTODO for the next
+        // occurrence must not give two tasks, so a new open VTODO of the same title is tick's own.
+        var completedRepeating = Set<String>()
+        for item in found.values {
+            guard let base = state.entries[item.key]?.base.flatMap({ try? VdirObject($0) })?.fields, base.rule != nil,
+                  !base.done, item.object.fields.done else { continue }
+            completedRepeating.insert(item.collection + "\u{0}" + base.title)
+        }
         for key in found.keys.sorted() {
             let item = found[key]!
             var entry = state.entries[key]
@@ -215,6 +225,11 @@ public struct VdirSync {
                 claimed.insert(entry.id)
             } else {
                 // New on the phone.
+                if !phone.done, completedRepeating.contains(item.collection + "\u{0}" + phone.title) {
+                    deleteFiles.insert(key)
+                    report.events.append(VdirEvent(kind: .nextOccurrence, list: listName, title: phone.title))
+                    continue
+                }
                 let taken = idValue.map { byID[$0] != nil || claimed.contains($0) } ?? true
                 let value: String
                 if let idValue, !taken { value = idValue } else {

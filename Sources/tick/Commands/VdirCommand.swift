@@ -145,6 +145,7 @@ func vdirSummary(_ report: VdirSyncReport, dryRun: Bool) -> [String] {
         case .newList: phrase = "new list from the phone"
         case .kept: phrase = "\(event.field) kept, the phone changed it too"
         case .cameBack: phrase = "deleted on one side and changed on the other, kept"
+        case .nextOccurrence: phrase = "next occurrence made on the phone, taken as the repeating task's own"
         case .refused: continue
         }
         phrases[event.list]![phrase, default: 0] += 1
