@@ -68,3 +68,33 @@ struct VdirSyncNextOccurrenceTests {
         #expect(try sandbox.read("vdir/home/water.ics").contains("DUE;VALUE=DATE:20260323\r\n"))
     }
 }
+
+@Suite("vdir sync: --dry-run and refusals")
+struct VdirSyncDryRunTests {
+    @Test("--dry-run reports the phone's changes and writes nothing; a vdir in the task folder, or holding it, is refused")
+    func dryRun() throws {
+        let sandbox = try Fixtures.folder(["home.md": "# Home\n\n- [ ] Milk id:milk\n- [ ] Jam\n"])
+        sandbox.environment["TZ"] = "UTC"
+        let preview = try sandbox.run(["--dir", "tasks", "vdir", "sync", "vdir", "--dry-run"])
+        expectRun(preview, status: 0, stdout: "would give an id to 1 task\n", stderr: "")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.path("vdir")))
+        #expect(try sandbox.read("tasks/home.md") == "# Home\n\n- [ ] Milk id:milk\n- [ ] Jam\n")
+        expectRun(try sandbox.run(["--dir", "tasks", "vdir", "sync", "vdir"]), status: 0)
+        let list = try sandbox.read("tasks/home.md")
+        let milk = try sandbox.read("vdir/home/milk.ics")
+        try sandbox.write("vdir/home/milk.ics", milk.replacingOccurrences(of: "SUMMARY:Milk", with: "SUMMARY:Oat milk"))
+        let state = try CalendarExportTests.snapshot(sandbox, "tasks/.tick/vdir")
+        let again = try sandbox.run(["--dir", "tasks", "vdir", "sync", "vdir", "--dry-run", "--json"])
+        #expect(again.status == 0, "\(again)")
+        #expect(again.stdout.contains("{\"kind\":\"edited\",\"list\":\"Home\",\"title\":\"Oat milk\",\"field\":\"title\",\"detail\":\"\\\"Oat milk\\\"\"}"))
+        #expect(try sandbox.read("tasks/home.md") == list)
+        #expect(try sandbox.read("vdir/home/milk.ics").contains("SUMMARY:Oat milk"))
+        #expect(try CalendarExportTests.snapshot(sandbox, "tasks/.tick/vdir") == state)
+        for dir in ["tasks/cal", ".", "tasks"] {
+            let refused = try sandbox.run(["--dir", "tasks", "vdir", "sync", dir])
+            #expect(refused.status == 2, "\(dir): \(refused)")
+        }
+        #expect(try sandbox.read("tasks/home.md") == list)
+        #expect(!FileManager.default.fileExists(atPath: sandbox.path("tasks/cal")))
+    }
+}
