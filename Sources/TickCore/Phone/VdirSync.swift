@@ -197,6 +197,8 @@ public struct VdirSync {
                         let tickChanged = !tick.same(field, as: base)
                         if phoneChanged && !tickChanged {
                             guard let edit = completionOrEdit(field, phone: phone, base: base, tick: tick) else { continue }
+                            // A phone that completes a repeating task and also moves its DUE: one done.
+                            if field == .due, base.rule != nil, phone.done { continue }
                             edits += edit
                             if field == .due, case .complete? = edit.first {
                                 report.events.append(VdirEvent(kind: .completed, list: listName, title: phone.title))
@@ -315,7 +317,7 @@ public struct VdirSync {
     func write(_ library: Library, _ state: inout VdirState, found: [String: Found], deleting: Set<String>,
                _ report: inout VdirSyncReport) throws {
         let uids = Dictionary(state.entries.values.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        var todos = library.calendarTodos(CalendarScope(), stamp: { _ in 0 })
+        let todos = library.calendarTodos(CalendarScope(), stamp: { _ in 0 })
         let ids = library.ids
         var keep = Set<String>()
         var newEntries: [String: VdirState.Entry] = [:]
@@ -352,10 +354,6 @@ public struct VdirSync {
                 newEntries[key] = VdirState.Entry(collection: collection, file: file, uid: uid, id: idValue, base: current.bytes)
                 continue
             }
-            if let base = known?.base, current == nil, found[key] == nil, state.entries[key] != nil,
-               VdirStamps.withoutStamps(base) == VdirStamps.withoutStamps(object) {
-                // Written before, and the file is gone: the phone deleted it while tick changed nothing.
-            }
             todo.sequence = previous + 1
             object = VdirObject.render(todo, keeping: current?.object ?? known?.base.flatMap { try? VdirObject($0) })
             try ensureCollection(collection, list: list, &report)
@@ -365,7 +363,6 @@ public struct VdirSync {
             report.written.append(key)
             newEntries[key] = VdirState.Entry(collection: collection, file: file, uid: uid, id: idValue, base: object)
         }
-        todos.removeAll()
         // Files of tasks deleted in tick (and unchanged on the phone), and of tasks now in another
         // collection: removed. Every other file is left as it is.
         let written = Set(newEntries.values.map(\.id))
@@ -382,9 +379,8 @@ public struct VdirSync {
             newEntries[key] = entry
         }
         // Names and colours of every synced list's collection.
-        for (index, list) in library.lists.enumerated() {
+        for list in library.lists {
             guard let collection = state.collections[list.file.path], VdirState.isName(collection) else { continue }
-            _ = index
             try ensureCollection(collection, list: list, &report)
         }
         state.entries = newEntries
