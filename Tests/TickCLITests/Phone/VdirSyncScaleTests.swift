@@ -104,3 +104,21 @@ struct VdirSyncDryRunTests {
         #expect(!FileManager.default.fileExists(atPath: sandbox.path("tasks/cal")))
     }
 }
+
+@Suite("vdir sync: vdir.lists and vdir.path")
+struct VdirSyncSettingsTests {
+    @Test("vdir.lists syncs only the lists it names, and gives ids only to their tasks; vdir.path stands in for DIR")
+    func onlyNamedLists() throws {
+        let sandbox = try Fixtures.folder(["home.md": "# Home\n\n- [ ] Milk\n", "work.md": "# Work\n\n- [ ] Report\n"])
+        try sandbox.write("tasks/.tick/config", "vdir.lists = home\nvdir.path = \(sandbox.path("phone"))\n")
+        let result = try sandbox.run(["--dir", "tasks", "vdir", "sync"])
+        expectRun(result, status: 0, stdout: "gave an id to 1 task\nvdir: 1 written, 0 removed\n", stderr: "")
+        #expect(try sandbox.listFiles("phone") == ["home"])
+        #expect(try sandbox.read("tasks/work.md") == "# Work\n\n- [ ] Report\n")
+        #expect(try sandbox.read("tasks/home.md").hasPrefix("# Home\n\n- [ ] Milk id:"))
+        try sandbox.write("tasks/.tick/config", "")
+        let none = try sandbox.run(["--dir", "tasks", "vdir", "sync"])
+        expectRun(none, status: 2, stdout: "")
+        #expect(none.stderr.contains("no DIR given and no vdir.path setting"), "\(none)")
+    }
+}
