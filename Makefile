@@ -33,7 +33,7 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 APT_INSTALL = $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 # What the tests call, one CHECK:PACKAGE pair per Debian package: CHECK is a command on PATH, or
 # py3.MODULE for a module that Debian's /usr/bin/python3 must import. Add a pair for a new tool.
-TEST_TOOLS = cmark-gfm:cmark-gfm git:git py3.icalendar:python3-icalendar systemd-analyze:systemd zsh:zsh fish:fish groff:groff-base task:taskwarrior todo-txt:todotxt-cli py3.pty:python3 nvim:neovim
+TEST_TOOLS = cmark-gfm:cmark-gfm git:git py3.icalendar:python3-icalendar systemd-analyze:systemd zsh:zsh fish:fish groff:groff-base task:taskwarrior todo-txt:todotxt-cli py3.pty:python3 radicale:radicale vdirsyncer:vdirsyncer py3.caldav:python3-caldav py3.vobject:python3-vobject nvim:neovim strace:strace
 
 .PHONY: all deps test-deps build release test install install-files demo clean
 

@@ -43,11 +43,15 @@ extension Library {
             let info = task(id)
             if scope.openOnly && info.done { continue }
             let list = self.list(id)
-            todos.append(CalendarTodo(
+            var todo = CalendarTodo(
                 uid: uids[id]!, stamp: stamp(list), summary: info.title, description: notes(id), due: info.due,
                 priority: info.priority, done: info.done, completed: info.done ? info.doneDate.flatMap(utcSeconds) : nil,
                 categories: info.tags + [list.name], parent: parent(of: id).flatMap { uids[$0] },
-                flagged: info.flagged))
+                flagged: info.flagged)
+            todo.recurrence = info.recurrence
+            todo.until = info.recurrence == nil ? nil : info.until
+            todo.start = info.start
+            todos.append(todo)
         }
         return todos
     }

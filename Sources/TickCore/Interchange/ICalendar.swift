@@ -21,6 +21,18 @@ public struct CalendarTodo: Equatable, Sendable {
     /// The parent task's UID, for a subtask.
     public var parent: String?
     public var flagged: Bool
+    /// The `rec:` rule, exported as `RRULE` (the nearest RFC 5545 can state) and `X-TICK-REC` (exact).
+    public var recurrence: RecurrenceRule? = nil
+    /// The `until:` day that ends the rule.
+    public var until: Day? = nil
+    /// The start day (`DTSTART`), when before the due date; a repeating task starts at its due date.
+    public var start: Day? = nil
+    /// How many times the object has changed (`SEQUENCE`, written when above 0).
+    public var sequence = 0
+    /// A mark naming the task folder that wrote the object (`X-TICK-FOLDER`), or nil.
+    public var folder: String? = nil
+    /// Whether a task with a due time gets tick's display alarm (not when the phone set its own).
+    public var alarm = true
 
     public init(uid: String, stamp: Int, summary: String, description: String = "", due: DueDate? = nil,
                 priority: Priority = .none, done: Bool = false, completed: Int? = nil, categories: [String] = [],
@@ -66,9 +78,15 @@ public enum ICalendar {
         line("BEGIN:VTODO", to: &out)
         line("UID:" + text(todo.uid), to: &out)
         line("DTSTAMP:" + utc(todo.stamp), to: &out)
+        if todo.sequence > 0 {
+            line("LAST-MODIFIED:" + utc(todo.stamp), to: &out)
+            line("SEQUENCE:\(todo.sequence)", to: &out)
+        }
         line("SUMMARY:" + text(todo.summary), to: &out)
         if !todo.description.isEmpty { line("DESCRIPTION:" + text(todo.description), to: &out) }
+        if let start = startLine(todo) { line(start, to: &out) }
         if let due = todo.due { line(dueLine(due), to: &out) }
+        if let rule = todo.recurrence, let due = todo.due { line("RRULE:" + RecurrenceExport.rule(rule, until: todo.until, due: due), to: &out) }
         if let priority = priorityValue(todo.priority) { line("PRIORITY:\(priority)", to: &out) }
         if todo.done {
             line("STATUS:COMPLETED", to: &out)
@@ -82,7 +100,11 @@ public enum ICalendar {
         }
         if let parent = todo.parent { line("RELATED-TO;RELTYPE=PARENT:" + text(parent), to: &out) }
         if todo.flagged { line("X-TICK-FLAGGED:TRUE", to: &out) }
-        if let due = todo.due, due.minutes != nil {
+        if let rule = todo.recurrence {
+            line("X-TICK-REC:" + rule.token + (todo.until.map { " until:\($0)" } ?? ""), to: &out)
+        }
+        if let folder = todo.folder { line("X-TICK-FOLDER:" + text(folder), to: &out) }
+        if todo.alarm, let due = todo.due, due.minutes != nil {
             line("BEGIN:VALARM", to: &out)
             line("ACTION:DISPLAY", to: &out)
             line("DESCRIPTION:" + text(todo.summary), to: &out)
@@ -111,6 +133,15 @@ public enum ICalendar {
         return "DUE:" + basic(due.day) + "T" + two(minutes / 60) + two(minutes % 60) + "00"
     }
 
+    /// `DTSTART`, in the form of `DUE`: for a repeating task its due moment (RFC 5545 requires it
+    /// beside `RRULE`, and the rule counts from it); else the start day, when not after the due day.
+    static func startLine(_ todo: CalendarTodo) -> String? {
+        guard let due = todo.due else { return todo.start.map { "DTSTART;VALUE=DATE:" + basic($0) } }
+        if todo.recurrence != nil { return "DTSTART" + dueLine(due).dropFirst(3) }
+        guard let start = todo.start, start <= due.day else { return nil }
+        return due.minutes == nil ? "DTSTART;VALUE=DATE:" + basic(start) : "DTSTART:" + basic(start) + "T000000"
+    }
+
     /// A UTC date-time, `YYYYMMDDTHHMMSSZ`, for seconds since the epoch.
     public static func utc(_ seconds: Int) -> String {
         let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
@@ -124,7 +155,7 @@ public enum ICalendar {
         return String(repeating: "0", count: max(0, 4 - year.count)) + year + two(day.month) + two(day.day)
     }
 
-    private static func two(_ n: Int) -> String { n < 10 ? "0" + String(n) : String(n) }
+    static func two(_ n: Int) -> String { n < 10 ? "0" + String(n) : String(n) }
 
     /// A TEXT value: `\`, `;` and `,` escaped with a backslash, a line break (LF, CRLF or CR) as `\n`;
     /// other control characters, which TEXT may not hold, become spaces (a tab stays).

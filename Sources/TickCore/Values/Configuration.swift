@@ -40,6 +40,12 @@ public struct Settings: Sendable, Equatable {
     /// The saved views (`view.NAME = QUERY`, `view.NAME.sort`, `view.NAME.group`), in the order of their
     /// first line; a later file's line for a name replaces that part of it.
     public var views: [SavedView] = []
+    /// The vdir `tick vdir sync` syncs when it is given none (`vdir.path`; `~/` is the home folder).
+    public var vdirPath: String?
+    /// The lists `tick vdir sync` syncs, by name (`vdir.lists`, comma-separated); nil: every list.
+    public var vdirLists: [String]?
+    /// The vdirsyncer pair `tick vdir sync --vdirsyncer` and `tick sync` run (`vdir.pair`).
+    public var vdirPair: String?
     /// The first day of the week (`week-start`): `monday` or `sunday`; nil when not set.
     public var weekStart: WeekStart?
     /// The weights of `tick pick` and of the urgency order of `tick status` (`pick.weights.NAME`).
@@ -109,6 +115,21 @@ public enum Configuration {
         Key(name: "remind.time", values: "a time HH:MM, from 00:00 to 23:59",
             check: { minutes(of: $0) == nil ? "a time HH:MM, from 00:00 to 23:59" : nil },
             apply: { $0.remindTime = minutes(of: $1) }, fallback: "09:00"),
+        Key(name: "vdir.path", values: "the vdir's folder (~/ for your home folder)",
+            check: { $0.unicodeScalars.contains { $0.value < 0x20 } ? "a folder path" : nil },
+            apply: { $0.vdirPath = $1.isEmpty ? nil : $1 }, fallback: "", allowsEmpty: true),
+        Key(name: "vdir.lists", values: "list names, comma-separated (empty: every list)",
+            check: { $0.unicodeScalars.contains { $0.value < 0x20 } ? "list names, comma-separated" : nil },
+            apply: { settings, value in
+                let names = value.split(separator: ",").map { String($0).trimmingCharacters(in: " ") }.filter { !$0.isEmpty }
+                settings.vdirLists = names.isEmpty ? nil : names
+            }, fallback: "", allowsEmpty: true),
+        Key(name: "vdir.pair", values: "a vdirsyncer pair's name (letters, digits, - and _)",
+            check: { value in
+                value.unicodeScalars.allSatisfy { $0.properties.isAlphabetic && $0.isASCII || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
+                    ? nil : "a vdirsyncer pair's name (letters, digits, - and _)"
+            },
+            apply: { $0.vdirPair = $1.isEmpty ? nil : $1 }, fallback: "", allowsEmpty: true),
         Key(name: "week-start", values: "monday or sunday",
             check: { WeekStart(rawValue: $0) == nil ? "monday or sunday" : nil },
             apply: { $0.weekStart = WeekStart(rawValue: $1) }, fallback: "monday"),
@@ -277,5 +298,12 @@ public enum Configuration {
 
     private static func trimmed(_ text: Substring) -> String {
         String(text).trimmingInvisibleSpace()
+    }
+}
+
+extension String {
+    /// The text without `character` at either end.
+    fileprivate func trimmingCharacters(in character: Character) -> String {
+        String(drop { $0 == character }.reversed().drop { $0 == character }.reversed())
     }
 }

@@ -10,13 +10,15 @@ extension Commands {
 
     static let calendarDiscussion = "Each task is a VTODO (RFC 5545): UID from its id: token, else tick- and its "
         + "full ref, which changes with its title or list (--assign-ids makes it stable); DTSTAMP the list file's "
-        + "modification time in UTC, so that an unchanged task exports the same bytes; SUMMARY the title and "
+        + "modification time in UTC, so that an unchanged task exports the same bytes (vdir: the time of the task's "
+        + "last change, with LAST-MODIFIED and a SEQUENCE that grows with each change); SUMMARY the title and "
         + "DESCRIPTION the notes; DUE;VALUE=DATE:YYYYMMDD for a date, DUE:YYYYMMDDTHHMMSS in floating local time "
-        + "(no time zone) for a date and time; PRIORITY 1, 5 or 9 for !!!, !! or !; STATUS NEEDS-ACTION, or "
+        + "(no time zone) for a date and time; DTSTART the start date; PRIORITY 1, 5 or 9 for !!!, !! or !; STATUS NEEDS-ACTION, or "
         + "COMPLETED with PERCENT-COMPLETE:100 and COMPLETED (the done: date at 00:00 local time, in UTC); "
         + "CATEGORIES the tags and the list's name; RELATED-TO the parent of a subtask; X-TICK-FLAGGED:TRUE when "
         + "flagged; and a display alarm at the due moment of a task with a due time. A repeating task is "
-        + "exported as its current occurrence. Lines end in CRLF and are folded at 75 octets."
+        + "its current occurrence with DTSTART at its due date, RRULE the nearest rule RFC 5545 states, and "
+        + "X-TICK-REC tick's exact rec: and until: tokens. Lines end in CRLF and are folded at 75 octets."
 
     static let exportICS: Command = Command(
         name: "ics",
@@ -35,8 +37,10 @@ extension Commands {
         summary: "The tasks as a vdir folder: one .ics file per task",
         discussion: "Writes each task to DIR/UID.ics (a VCALENDAR of one VTODO), the folder that vdirsyncer "
             + "and calendar apps read. Only a file whose content changed is written, through a temporary file "
-            + "renamed over it; files tick wrote for tasks that are no longer exported are removed, and other "
-            + "files are left alone. Prints how many files it wrote, left and removed; with --json "
+            + "renamed over it, readable by you alone (0600, in a 0700 folder when tick creates it); files this task "
+            + "folder wrote (marked X-TICK-FOLDER) for tasks that are no longer exported are removed, and other "
+            + "files are left alone. A UID that cannot name a file (a leading dot, over 200 bytes) is not "
+            + "exported: a warning names it and the exit status is 1. Prints how many files it wrote, left and removed; with --json "
             + "{written, unchanged, removed}, the first and last as arrays of file names. "
             + calendarDiscussion,
         arguments: [vdirArgument],
@@ -64,7 +68,12 @@ extension Commands {
     if realPath == realFolder {
         throw UsageError.invalidValue(option: "DIR", value: directory, reason: "it is the task folder; write the vdir elsewhere")
     }
-    let result = try VdirExport.write(todos, to: path, fileSystem: invocation.fileSystem)
+    let result = try VdirExport.write(todos, to: path, folder: VdirExport.folderMark(realPath: realFolder),
+                                      fileSystem: invocation.fileSystem)
+    for uid in result.refused {
+        invocation.err.line("tick: warning: not exported: UID \"\(uid)\" cannot name a file (\(VdirExport.refusal(uid: uid) ?? "")); "
+                            + "give the task another id:")
+    }
     if invocation.global.json {
         invocation.out.json(.object([("written", .array(result.written.map(JSON.string))),
                                      ("unchanged", .int(result.unchanged)),
@@ -73,7 +82,7 @@ extension Commands {
         invocation.say("\(directory): \(result.written.count) written, \(result.unchanged) unchanged, "
                        + "\(result.removed.count) removed")
     }
-    return loaded.status
+    return result.refused.isEmpty || loaded.status != .success ? loaded.status : .negative
 }
 
 extension Invocation {

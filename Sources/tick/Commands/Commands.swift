@@ -17,7 +17,7 @@ enum Commands {
             + "[{name, query, count}]}. Saved views (tick view save) follow the four tiles, each with its count.",
         subcommands: [today, tomorrow, upcoming, scheduled, flagged, all, completed, lists, ls, show, search, find, q,
                       view, pick,
-                      status, export, remind,
+                      status, export, vdir, remind,
                       add, done, reopen, skip, flag, unflag, due, priority, edit, mv, rm, id, list, undo,
                       check, lsp, initialize, gitSetup, doctor, sync, mergeDriver, config, importCommand, completions, help],
         run: runHome)
@@ -566,7 +566,8 @@ enum Commands {
             + "each list. An untracked file that is not a list is never committed: tick names each one it left "
             + "out, and the git add command that adds them. Then git pull --rebase from the branch's upstream (else origin, or the only remote, "
             + "and the branch of the same name), where the merge driver merges each replayed commit, and git "
-            + "push. It never forces.\n\n"
+            + "push. It never forces. With the vdir.pair setting, it first syncs the phone: vdirsyncer, tick vdir "
+            + "sync and vdirsyncer again, as tick vdir sync --vdirsyncer does.\n\n"
             + "Exits 5 when the folder is not in a git repository or the repository has no remote, 6 when the "
             + "network fails, and 1 when the pull left conflicts: it then prints the files and the commands "
             + "that finish or undo the rebase.",

@@ -3,6 +3,11 @@ import TickCore
 /// `tick sync`: commits the task folder's files, pulls with rebase (the merge driver merging each
 /// replayed commit) and pushes. Never forces.
 @Sendable func runSync(_ invocation: Invocation) throws -> ExitStatus {
+    // With vdir.pair set, the phone's round first, so that its changes are committed with the rest.
+    if invocation.settings.vdirPair != nil {
+        let (report, _) = try vdirRound(invocation, directory: nil, driving: true, dryRun: false)
+        if !invocation.global.json { printVdirReport(report, invocation, dryRun: false) }
+    }
     let folder = try invocation.folder()
     let root = folder.location.path
     func git(_ arguments: [String], quiet: Bool = true) -> Git.Output? { Git.run(arguments, in: root, quiet: quiet) }

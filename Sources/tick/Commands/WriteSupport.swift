@@ -15,6 +15,13 @@ extension Invocation {
     /// exist yet (the default one, before the first write) is created with its `.tick/`.
     func openForWriting(create: Bool) throws -> WriteSession {
         assert(effect != .read, "'\(ArgumentParser.commandPath(path))' is declared to read (or runs --dry-run) but opens the folder for writing")
+        return try openLocked(create: create)
+    }
+
+    /// Opens the folder as `openForWriting` does, also for a `--dry-run` that must hold the lock to
+    /// work out what it would change (`tick vdir sync --dry-run` plans against the lists as locked,
+    /// and then writes nothing).
+    func openLocked(create: Bool) throws -> WriteSession {
         let folder = try TaskFolder(try self.folder(), create: create, environment: context.environment)
         for note in folder.recoveryNotes { warn(note) }
         return WriteSession(loaded: try loaded(folder.loaded, in: folder.folder), folder: folder)

@@ -146,6 +146,7 @@ struct SystemBoundaryTests {
         "Sources/TickCore/Snapshot/Refs.swift": ["StateFolder"],
         "Sources/TickCore/Storage/Cache/SegmentProof.swift": ["MappedFile"],
         "Sources/TickCore/Reminders/ReminderStore.swift": ["StateFolder"],
+        "Sources/TickCore/Phone/VdirState.swift": ["StateFolder"],
         "Sources/tick/main.swift": ["LocalFileSystem"],
         "Sources/tick/Commands/GitCommands.swift": ["LocalFileSystem"],
         "Sources/tick/Commands/EditCommand.swift": ["LocalFileSystem"],

@@ -14,7 +14,7 @@ struct HelpTests {
 
     @Test("help COMMAND and COMMAND --help print the same snapshot", arguments: [
         "today", "tomorrow", "upcoming", "scheduled", "flagged", "all", "completed", "lists", "ls", "show", "search",
-        "pick", "status", "export",
+        "pick", "status", "export", "vdir",
         "check", "lsp", "init", "help", "config", "import", "completions",
     ])
     func commandHelp(command: String) throws {

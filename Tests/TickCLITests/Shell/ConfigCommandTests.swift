@@ -23,6 +23,9 @@ struct ConfigCommandTests {
             obsidian.new-task-style = tick  # tick's default
             obsidian.recurrence = tasks  # tick's default
             remind.time = 09:00  # tick's default
+            vdir.path =   # tick's default
+            vdir.lists =   # tick's default
+            vdir.pair =   # tick's default
             week-start = monday  # tick's default
             pick.weights.open = 1  # tick's default
             pick.weights.overdue = 6  # tick's default

@@ -1,0 +1,552 @@
+import TickFormat
+
+// `tick vdir sync`: one run takes the phone's changes from a vdir into the lists, field by field
+// against the base each task's last synced object gives, then writes back every task whose object
+// changed. Order, so that a run killed at any point loses nothing on the next: the state learns the
+// ids of tasks made on the phone first, then the lists change (each a journalled change), then the
+// vdir files, then the state's new bases.
+
+/// What one sync did or found, for the summary and `--json`.
+public struct VdirEvent: Equatable, Sendable {
+    public enum Kind: String, Sendable {
+        case completed, reopened, edited, added, deleted, newList = "new-list"
+        /// Both sides changed one field differently: the Markdown's value is kept.
+        case kept
+        /// Deleted on one side, edited on the other: the task stays.
+        case cameBack = "came-back"
+        /// A vdir file or folder tick would not read.
+        case refused
+        /// The phone's own VTODO for a repeating task's next occurrence: tick's task moved on instead.
+        case nextOccurrence = "next-occurrence"
+    }
+
+    public var kind: Kind
+    public var list: String
+    public var title: String
+    /// The field (`kept`, `edited`), the phone's value (`kept`), the reason (`refused`), or "".
+    public var field = ""
+    public var detail = ""
+}
+
+/// The outcome of a sync.
+public struct VdirSyncReport: Sendable {
+    /// Events of the phone's side, in the order found.
+    public var events: [VdirEvent] = []
+    /// How many tasks got an `id:` before their first sync.
+    public var givenIDs = 0
+    /// Vdir files written and removed (`COLLECTION/FILE`), collections created.
+    public var written: [String] = []
+    public var removed: [String] = []
+    public var createdCollections: [String] = []
+    /// The phone's changes that went into the lists.
+    public var applied = 0
+}
+
+public struct VdirSync {
+    public let folder: TaskFolder
+    public let directory: String
+    public let fileSystem: any FileSystem
+    public let store: VdirStateStore
+    /// Local now: the completion day of a completion without a date, the stamp of written objects.
+    public let now: Now
+    public let dryRun: Bool
+    /// New `id:` values: `count` of them, none taken in the library.
+    public let mint: (Int, Library) -> [String]
+    /// The names of the lists to sync (`vdir.lists`, compared ignoring case); nil: every list.
+    public var lists: [String]? = nil
+
+    public init(folder: TaskFolder, directory: String, fileSystem: any FileSystem, store: VdirStateStore, now: Now,
+                dryRun: Bool, mint: @escaping (Int, Library) -> [String]) {
+        self.folder = folder
+        self.directory = directory
+        self.fileSystem = fileSystem
+        self.store = store
+        self.now = now
+        self.dryRun = dryRun
+        self.mint = mint
+    }
+
+    /// One vdir object as found.
+    struct Found {
+        var collection: String
+        var file: String
+        var bytes: [UInt8]
+        var object: VdirObject
+        var key: String { collection + "/" + file }
+    }
+
+    public func run() throws -> VdirSyncReport {
+        var report = VdirSyncReport()
+        var state = store.load()
+        let loaded = state
+        try giveIDs(&report)
+        var library = folder.library
+
+        // Collections: a list keeps the folder recorded for it; a new list gets one named after its file.
+        let present = try scanCollections(&report)
+        // Read every object of every collection.
+        var found: [String: Found] = [:]
+        var foundByUID: [String: String] = [:]
+        for (collection, _) in present.sorted(by: { $0.key < $1.key }) {
+            for (file, bytes) in try readCollection(collection, &report) {
+                do {
+                    let object = try VdirObject(bytes)
+                    let item = Found(collection: collection, file: file, bytes: bytes, object: object)
+                    found[item.key] = item
+                    foundByUID[object.uid] = item.key
+                } catch {
+                    report.events.append(VdirEvent(kind: .refused, list: collection, title: file, detail: error.message))
+                }
+            }
+        }
+
+        var listOfCollection: [String: Int] = [:]
+        var takenNames = Set(present.keys.map { $0.lowercased() })
+        for (index, list) in library.lists.enumerated() where isSynced(list) {
+            if let name = state.collections[list.file.path], VdirState.isName(name) {
+                listOfCollection[name] = index
+                takenNames.insert(name.lowercased())
+                continue
+            }
+            // A list renamed in tick (a new file name), or a clone's list without a record: the
+            // collection that holds most of its tasks (by the state, else by UID) is its.
+            let paths = Set(library.lists.map { $0.file.path })
+            let recorded = Set(state.collections.filter { paths.contains($0.key) }.values)
+            let ids = Set(library.ids.filter { $0.list == index }.compactMap { library.task($0).id })
+            func score(_ collection: String) -> Int {
+                state.entries.values.filter { $0.collection == collection && ids.contains($0.id) }.count
+                    + found.values.filter { $0.collection == collection && ids.contains($0.object.uid) }.count
+            }
+            let candidates = Set(state.collections.values).union(present.keys)
+                .filter { !recorded.contains($0) && listOfCollection[$0] == nil }
+            if let adopted = candidates.sorted().max(by: { score($0) < score($1) }), score(adopted) > 0 {
+                state.collections = state.collections.filter { $0.value != adopted }
+                state.collections[list.file.path] = adopted
+                listOfCollection[adopted] = index
+                takenNames.insert(adopted.lowercased())
+                continue
+            }
+            // No record (a first sync, or a clone without state): a folder of the list's own name is its.
+            let name = Self.folderName(for: list.file.path)
+            if present[name] != nil, listOfCollection[name] == nil {
+                state.collections[list.file.path] = name
+                listOfCollection[name] = index
+                continue
+            }
+            var candidate = name
+            var n = 2
+            while takenNames.contains(candidate.lowercased()) { candidate = name + "-" + String(n); n += 1 }
+            takenNames.insert(candidate.lowercased())
+            state.collections[list.file.path] = candidate
+            listOfCollection[candidate] = index
+        }
+
+        // New collections from the phone become new lists.
+        var newLists: [(collection: String, name: String, path: String, bytes: [UInt8])] = []
+        for collection in present.keys.sorted() where listOfCollection[collection] == nil {
+            let display = readDisplayName(collection) ?? collection
+            guard let made = try? TaskFolder.newList(display, fields: []),
+                  !library.lists.contains(where: { $0.file.path.lowercased() == made.path.lowercased() }),
+                  !newLists.contains(where: { $0.path.lowercased() == made.path.lowercased() }) else {
+                report.events.append(VdirEvent(kind: .refused, list: collection, title: "", detail: "no list can be made for it"))
+                continue
+            }
+            newLists.append((collection, made.name, made.path, made.bytes))
+            report.events.append(VdirEvent(kind: .newList, list: made.name, title: ""))
+        }
+
+        // Match objects to tasks, and decide the lists' side.
+        let byID = Self.tasksByID(library)
+        var plan: [(id: TaskID, edits: [TaskEdit])] = []
+        var additions: [String: [(task: NewTask, id: String?)]] = [:]
+        var removals: [TaskID] = []
+        var pendingIDs: [(Found, String)] = []
+        var claimed = Set<String>()
+        var deleteFiles = Set<String>()
+        // Repeating tasks the phone completed: a phone that also made a new VTODO for the next
+        // occurrence must not give two tasks, so a new open VTODO of the same title is tick's own.
+        var completedRepeating = Set<String>()
+        for item in found.values {
+            guard let base = state.entries[item.key]?.base.flatMap({ try? VdirObject($0) })?.fields, base.rule != nil,
+                  !base.done, item.object.fields.done else { continue }
+            completedRepeating.insert(item.collection + "\u{0}" + base.title)
+        }
+        for key in found.keys.sorted() {
+            let item = found[key]!
+            var entry = state.entries[key]
+            if entry == nil, let byUID = state.entries.values.first(where: { $0.uid == item.object.uid && $0.collection == item.collection }) {
+                entry = byUID
+            }
+            let idValue = entry?.id ?? (VdirState.isIDValue(item.object.uid) ? item.object.uid : nil)
+            // The file is the base itself: the phone changed nothing, so there is nothing to merge.
+            if let entry, entry.base == item.bytes, byID[entry.id] != nil {
+                claimed.insert(entry.id)
+                continue
+            }
+            let phone = item.object.fields
+            let listName = listOfCollection[item.collection].map { library.lists[$0].name }
+                ?? newLists.first { $0.collection == item.collection }?.name ?? item.collection
+            if let idValue, let task = byID[idValue] {
+                claimed.insert(idValue)
+                let tick = Self.fields(of: task, in: library)
+                let base = entry?.base.flatMap { try? VdirObject($0) }?.fields
+                var edits: [TaskEdit] = []
+                for field in SyncFields.Field.allCases {
+                    if let base {
+                        let phoneChanged = !phone.same(field, as: base)
+                        let tickChanged = !tick.same(field, as: base)
+                        if phoneChanged && !tickChanged {
+                            guard let edit = completionOrEdit(field, phone: phone, base: base, tick: tick) else { continue }
+                            // A phone that completes a repeating task and also moves its DUE: one done.
+                            if field == .due, base.rule != nil, phone.done { continue }
+                            edits += edit
+                            if field == .due, case .complete? = edit.first {
+                                report.events.append(VdirEvent(kind: .completed, list: listName, title: phone.title))
+                            } else {
+                                report.events.append(event(field, phone: phone, list: listName, title: phone.title))
+                            }
+                        } else if phoneChanged && !phone.same(field, as: tick) {
+                            report.events.append(VdirEvent(kind: .kept, list: listName, title: tick.title,
+                                                           field: field.rawValue, detail: phone.words(field)))
+                        }
+                    } else if !phone.same(field, as: tick) {
+                        report.events.append(VdirEvent(kind: .kept, list: listName, title: tick.title,
+                                                       field: field.rawValue, detail: phone.words(field)))
+                    }
+                }
+                if !edits.isEmpty { plan.append((task, edits)) }
+            } else if let entry, entry.base != nil, let base = try? VdirObject(entry.base!).fields {
+                // Deleted in tick: gone for good unless the phone changed it since.
+                if SyncFields.Field.allCases.allSatisfy({ phone.same($0, as: base) }) {
+                    deleteFiles.insert(key)
+                    continue
+                }
+                report.events.append(VdirEvent(kind: .cameBack, list: listName, title: phone.title))
+                additions[listPath(item.collection, listOfCollection, library, newLists), default: []]
+                    .append((Self.newTask(phone), entry.id))
+                claimed.insert(entry.id)
+            } else {
+                // New on the phone.
+                if !phone.done, completedRepeating.contains(item.collection + "\u{0}" + phone.title) {
+                    deleteFiles.insert(key)
+                    report.events.append(VdirEvent(kind: .nextOccurrence, list: listName, title: phone.title))
+                    continue
+                }
+                let taken = idValue.map { byID[$0] != nil || claimed.contains($0) } ?? true
+                let value: String
+                if let idValue, !taken { value = idValue } else {
+                    value = mint(1, library).first!
+                    pendingIDs.append((item, value))
+                }
+                if let idValue, !taken, entry == nil { pendingIDs.append((item, idValue)) }
+                claimed.insert(value)
+                report.events.append(VdirEvent(kind: .added, list: listName, title: phone.title))
+                additions[listPath(item.collection, listOfCollection, library, newLists), default: []]
+                    .append((Self.newTask(phone), value))
+            }
+        }
+        // Files gone from the vdir: the phone deleted them, unless tick changed the task since.
+        for entry in state.entries.values.sorted(by: { $0.key < $1.key }) where found[entry.key] == nil {
+            guard let task = byID[entry.id], listOfCollection[entry.collection] == task.list,
+                  let base = entry.base.flatMap({ try? VdirObject($0) })?.fields else { continue }
+            let tick = Self.fields(of: task, in: library)
+            if SyncFields.Field.allCases.allSatisfy({ tick.same($0, as: base) }) {
+                removals.append(task)
+                report.events.append(VdirEvent(kind: .deleted, list: library.list(task).name, title: tick.title))
+            } else {
+                report.events.append(VdirEvent(kind: .cameBack, list: library.list(task).name, title: tick.title))
+            }
+        }
+        report.applied = plan.count + additions.values.reduce(0) { $0 + $1.count } + removals.count
+        if dryRun { return report }
+
+        // 1. The state learns the ids of tasks made on the phone, so that a run killed after adding
+        //    them matches them next time instead of adding them again.
+        if !pendingIDs.isEmpty {
+            for (item, value) in pendingIDs {
+                state.entries[item.key] = VdirState.Entry(collection: item.collection, file: item.file,
+                                                          uid: item.object.uid, id: value, base: nil)
+            }
+            for list in newLists { state.collections[list.path] = list.collection }
+            try store.save(state)
+        }
+        // 2. The lists: the phone's edits, then its deletions, then its additions (which may add lists,
+        //    and so come last: the plan's task addresses are the library's before any change).
+        let removing = removals.compactMap { library.task($0).id }
+        if !plan.isEmpty { library = try folder.edit(plan, summary: "vdir sync").library }
+        if !removing.isEmpty {
+            let current = Self.tasksByID(folder.library)
+            try folder.remove(removing.compactMap { current[$0] })
+        }
+        if !additions.isEmpty || !newLists.isEmpty {
+            var batches: [(path: String, initial: [UInt8]?, tasks: [(task: NewTask, id: String?)])] = []
+            for list in newLists where additions[list.path] == nil { batches.append((list.path, list.bytes, [])) }
+            for path in additions.keys.sorted() {
+                batches.append((path, newLists.first { $0.path == path }?.bytes, additions[path]!))
+            }
+            _ = try folder.add(batches, summary: "vdir sync: added from the vdir")
+        }
+        library = folder.library
+        for list in newLists { state.collections[list.path] = list.collection }
+
+        // 3. The vdir: every synced task's object, written where it changed.
+        try write(library, &state, found: found, deleting: deleteFiles, &report)
+        // 4. The new bases (not written again when they are what was read).
+        if state != loaded { try store.save(state) }
+        return report
+    }
+
+    // MARK: - Steps
+
+    /// Gives an `id:` to every task without one, in one change (one `undo`).
+    func giveIDs(_ report: inout VdirSyncReport) throws {
+        let library = folder.library
+        let minting = library.ids.filter { library.task($0).id == nil && isSynced(library.list($0)) }
+        guard !minting.isEmpty, !dryRun else {
+            report.givenIDs = dryRun ? minting.count : 0
+            return
+        }
+        let values = mint(minting.count, library)
+        _ = try folder.edit(minting.indices.map { (minting[$0], [TaskEdit.giveID(values[$0])]) },
+                            summary: "vdir sync: gave ids")
+        report.givenIDs = minting.count
+    }
+
+    /// Writes each synced task's object where it differs from the file, removes the files of tasks
+    /// gone, and records the new bases.
+    func write(_ library: Library, _ state: inout VdirState, found: [String: Found], deleting: Set<String>,
+               _ report: inout VdirSyncReport) throws {
+        let uids = Dictionary(state.entries.values.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let todos = library.calendarTodos(CalendarScope(), stamp: { _ in 0 })
+        let ids = library.ids
+        var keep = Set<String>()
+        var newEntries: [String: VdirState.Entry] = [:]
+        let stamp = LocalTimeZone.seconds(day: now.day, minutes: now.minutes) ?? 0
+        for (index, id) in ids.enumerated() {
+            guard let idValue = library.task(id).id else { continue }
+            let list = library.list(id)
+            guard let collection = state.collections[list.file.path], VdirState.isName(collection) else { continue }
+            let known = uids[idValue].flatMap { $0.collection == collection ? $0 : nil }
+            let uid = known?.uid ?? idValue
+            let file = known?.file ?? VdirExport.fileName(uid: uid)
+            guard VdirState.isName(file) else { continue }
+            let key = collection + "/" + file
+            guard !keep.contains(key) else { continue }
+            keep.insert(key)
+            var todo = todos[index]
+            todo.uid = uid
+            todo.stamp = stamp
+            if let parent = library.parent(of: id).flatMap({ library.task($0).id }) { todo.parent = uids[parent]?.uid ?? parent }
+            let current = found[key]
+            let previous = current.map { VdirStamps($0.bytes)?.sequence ?? 0 } ?? known?.base.flatMap { VdirStamps($0)?.sequence } ?? -1
+            todo.sequence = previous
+            if let current, let stamp = VdirStamps.stamp(current.bytes) {
+                // Most files are tick's own, unchanged: with their stamp, the object is byte for byte the file.
+                var probe = todo
+                probe.stamp = stamp
+                if VdirObject.render(probe, keeping: current.object) == current.bytes {
+                    newEntries[key] = VdirState.Entry(collection: collection, file: file, uid: uid, id: idValue, base: current.bytes)
+                    continue
+                }
+            }
+            var object = VdirObject.render(todo, keeping: current?.object ?? known?.base.flatMap { try? VdirObject($0) })
+            if let current, VdirStamps.withoutStamps(VdirObject.crlf(current.bytes)) == VdirStamps.withoutStamps(object) {
+                newEntries[key] = VdirState.Entry(collection: collection, file: file, uid: uid, id: idValue, base: current.bytes)
+                continue
+            }
+            todo.sequence = previous + 1
+            object = VdirObject.render(todo, keeping: current?.object ?? known?.base.flatMap { try? VdirObject($0) })
+            try ensureCollection(collection, list: list, &report)
+            let directoryPath = Path.join(directory, collection)
+            try VdirExport.replace(Path.join(directoryPath, file), in: directoryPath, name: file, with: object,
+                                   fileSystem: fileSystem)
+            report.written.append(key)
+            newEntries[key] = VdirState.Entry(collection: collection, file: file, uid: uid, id: idValue, base: object)
+        }
+        // Files of tasks deleted in tick (and unchanged on the phone), and of tasks now in another
+        // collection: removed. Every other file is left as it is.
+        let written = Set(newEntries.values.map(\.id))
+        for key in found.keys.sorted() where !keep.contains(key) {
+            let item = found[key]!
+            let movedAway = state.entries[key].map { written.contains($0.id) } ?? false
+            guard deleting.contains(key) || movedAway else { continue }
+            try fileSystem.removeFile(Path.join(Path.join(directory, item.collection), item.file))
+            report.removed.append(key)
+        }
+        // Entries of files tick left alone (refused, or a task it could not write) stay as they were.
+        for (key, entry) in state.entries where newEntries[key] == nil && found[key] != nil && !deleting.contains(key)
+            && !written.contains(entry.id) {
+            newEntries[key] = entry
+        }
+        // Names and colours of every synced list's collection.
+        for list in library.lists {
+            guard let collection = state.collections[list.file.path], VdirState.isName(collection) else { continue }
+            try ensureCollection(collection, list: list, &report)
+        }
+        state.entries = newEntries
+        state.collections = state.collections.filter { path, _ in library.lists.contains { $0.file.path == path } }
+    }
+
+    /// Creates the collection folder (0700) when missing, and writes its `displayname` and `color`
+    /// where they differ from the list's.
+    func ensureCollection(_ collection: String, list: TaskList, _ report: inout VdirSyncReport) throws {
+        let path = Path.join(directory, collection)
+        if try fileSystem.status(path, followSymlinks: false) == nil {
+            try fileSystem.createDirectory(path, intermediates: false, mode: 0o700)
+            report.createdCollections.append(collection)
+        }
+        try writeMeta(path, "displayname", Array(list.name.utf8))
+        if let color = list.color.flatMap(Self.hexColor) { try writeMeta(path, "color", Array(color.utf8)) }
+    }
+
+    private func writeMeta(_ directory: String, _ name: String, _ content: [UInt8]) throws {
+        let path = Path.join(directory, name)
+        if let existing = try? fileSystem.readIfPresent(path, followSymlinks: false), existing == content { return }
+        try VdirExport.replace(path, in: directory, name: name, with: content, fileSystem: fileSystem)
+    }
+
+    /// The vdir's collections: its visible folders (not links). A link or a file in their place is refused.
+    func scanCollections(_ report: inout VdirSyncReport) throws -> [String: Bool] {
+        if try fileSystem.status(directory, followSymlinks: false) == nil {
+            if dryRun { return [:] }
+            try VdirExport.createPrivateDirectory(directory, fileSystem: fileSystem)
+        }
+        var result: [String: Bool] = [:]
+        for name in try fileSystem.contents(ofDirectory: directory) where !name.hasPrefix(".") {
+            let status = try fileSystem.status(Path.join(directory, name), followSymlinks: false)
+            guard status?.kind == .directory else {
+                if status?.kind == .symlink {
+                    report.events.append(VdirEvent(kind: .refused, list: name, title: "", detail: "a symbolic link"))
+                }
+                continue
+            }
+            guard VdirState.isName(name) else {
+                report.events.append(VdirEvent(kind: .refused, list: name, title: "", detail: "a name tick does not use"))
+                continue
+            }
+            result[name] = true
+        }
+        return result
+    }
+
+    /// The `.ics` files of a collection that are regular files within the size limit.
+    func readCollection(_ collection: String, _ report: inout VdirSyncReport) throws -> [(String, [UInt8])] {
+        let path = Path.join(directory, collection)
+        var result: [(String, [UInt8])] = []
+        for name in try fileSystem.contents(ofDirectory: path).sorted() where name.hasSuffix(".ics") && !name.hasPrefix(".") {
+            let file = Path.join(path, name)
+            guard let status = try fileSystem.status(file, followSymlinks: false) else { continue }
+            guard status.kind == .file else {
+                report.events.append(VdirEvent(kind: .refused, list: collection, title: name, detail: "not a regular file"))
+                continue
+            }
+            guard status.size <= VObject.sizeLimit, VdirState.isName(name) else {
+                report.events.append(VdirEvent(kind: .refused, list: collection, title: name,
+                                               detail: status.size > VObject.sizeLimit ? "larger than 1 MiB" : "a name tick does not use"))
+                continue
+            }
+            guard let bytes = try? fileSystem.readFile(file, followSymlinks: false), bytes.count <= VObject.sizeLimit else { continue }
+            result.append((name, bytes))
+        }
+        return result
+    }
+
+    func readDisplayName(_ collection: String) -> String? {
+        let path = Path.join(Path.join(directory, collection), "displayname")
+        guard let status = try? fileSystem.status(path, followSymlinks: false), status.kind == .file, status.size <= 4096,
+              let bytes = try? fileSystem.readFile(path, followSymlinks: false),
+              let text = String(validating: bytes, as: UTF8.self) else { return nil }
+        let name = text.split(whereSeparator: { $0.isNewline }).first.map(String.init) ?? ""
+        return name.isEmpty ? nil : name
+    }
+
+    // MARK: - Helpers
+
+    /// Whether `list` is one to sync: named in `lists` (ignoring case), or every list without it.
+    func isSynced(_ list: TaskList) -> Bool {
+        guard let lists else { return true }
+        return lists.contains { $0.lowercased() == list.name.lowercased() || $0.lowercased() == list.file.baseName.lowercased() }
+    }
+
+    /// The edits that take the phone's `field`: a completion of a repeating task is `done` (it
+    /// advances by tick's rule), as is a `DUE` moved to the rule's next occurrence.
+    func completionOrEdit(_ field: SyncFields.Field, phone: SyncFields, base: SyncFields, tick: SyncFields) -> [TaskEdit]? {
+        switch field {
+        case .completion:
+            if phone.done { return [.complete(on: phone.doneDay ?? now.day)] }
+            return [.reopen]
+        case .title: return phone.title.isEmpty ? nil : [.retitle(phone.title)]
+        case .notes: return [.replaceNotes(phone.notes)]
+        case .due:
+            if let rule = base.rule.flatMap({ $0.split(separator: " ").first }).flatMap({ RecurrenceRule(value: String($0.dropFirst(4))) }),
+               let due = phone.due, let old = base.due,
+               due.day == Recurrence.step(old.day, by: rule.count, rule.unit)
+                || (try? Recurrence.next(rule, due: old, until: nil, completed: now.day, today: now.day)) == .next(due) {
+                return [.complete(on: now.day)]
+            }
+            return [.due(phone.due)]
+        case .priority: return [.priority(phone.priority)]
+        }
+    }
+
+    func event(_ field: SyncFields.Field, phone: SyncFields, list: String, title: String) -> VdirEvent {
+        switch field {
+        case .completion: return VdirEvent(kind: phone.done ? .completed : .reopened, list: list, title: title)
+        default: return VdirEvent(kind: .edited, list: list, title: title, field: field.rawValue, detail: phone.words(field))
+        }
+    }
+
+    func listPath(_ collection: String, _ lists: [String: Int], _ library: Library,
+                  _ newLists: [(collection: String, name: String, path: String, bytes: [UInt8])]) -> String {
+        if let index = lists[collection] { return library.lists[index].file.path }
+        return newLists.first { $0.collection == collection }!.path
+    }
+
+    static func tasksByID(_ library: Library) -> [String: TaskID] {
+        var result: [String: TaskID] = [:]
+        for id in library.ids { if let value = library.task(id).id, result[value] == nil { result[value] = id } }
+        return result
+    }
+
+    static func fields(of id: TaskID, in library: Library) -> SyncFields {
+        let task = library.task(id)
+        var fields = SyncFields()
+        fields.title = task.title
+        fields.notes = library.notes(id)
+        fields.done = task.done
+        fields.doneDay = task.doneDate
+        fields.due = task.due
+        fields.priority = task.priority
+        fields.rule = task.recurrence.map { $0.token + (task.until.map { " until:\($0)" } ?? "") }
+        return fields
+    }
+
+    static func newTask(_ fields: SyncFields) -> NewTask {
+        NewTask(title: fields.title.isEmpty ? "(untitled)" : fields.title, done: fields.done, due: fields.due,
+                doneDate: fields.done ? fields.doneDay : nil, priority: fields.priority, notes: fields.notes)
+    }
+
+    /// A collection's folder name for a list file: its base name in lower case, letters, digits,
+    /// `-` and `_` kept, anything else `-`.
+    static func folderName(for path: String) -> String {
+        let base = String(Path.name(of: path).dropLast(3)).lowercased()
+        let kept = String(base.unicodeScalars.map { c -> Character in
+            (c.value < 0x80 && (c.properties.isAlphabetic || ("0"..."9").contains(c))) || c == "-" || c == "_" ? Character(c) : "-"
+        })
+        let trimmed = String(kept.drop { $0 == "-" })
+        return trimmed.isEmpty ? "list" : String(trimmed.prefix(100))
+    }
+
+    /// `#RRGGBB` for a list colour: a hex colour as written (3 digits doubled), or a named one.
+    static func hexColor(_ color: String) -> String? {
+        let named = ["red": "#ff3b30", "orange": "#ff9500", "yellow": "#ffcc00", "green": "#34c759", "blue": "#007aff",
+                     "purple": "#af52de", "brown": "#a2845e", "gray": "#8e8e93", "grey": "#8e8e93", "pink": "#ff2d55"]
+        let lower = color.lowercased()
+        if let hex = named[lower] { return hex }
+        let digits = Array(lower.utf8.dropFirst())
+        guard lower.hasPrefix("#"), digits.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return nil }
+        if digits.count == 6 { return lower }
+        if digits.count == 3 { return "#" + digits.map { String(repeating: String(UnicodeScalar($0)), count: 2) }.joined() }
+        return nil
+    }
+}

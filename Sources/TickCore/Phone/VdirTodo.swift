@@ -1,0 +1,189 @@
+import TickFormat
+
+// The fields `tick vdir sync` merges, read from a VTODO or from a task, and the object written
+// back: tick's VTODO with what the phone keeps that tick does not model.
+
+/// A task's fields as one side of a sync holds them.
+public struct SyncFields: Equatable, Sendable {
+    public var title = ""
+    public var notes = ""
+    public var done = false
+    public var doneDay: Day? = nil
+    public var due: DueDate? = nil
+    public var priority = Priority.none
+    /// `X-TICK-REC` as written, or nil.
+    public var rule: String? = nil
+
+    public init() {}
+
+    /// The fields merged one by one.
+    public enum Field: String, CaseIterable, Sendable {
+        case completion, title, notes, due, priority
+    }
+
+    /// Whether the two hold the same `field` (a completion date counts only when both have one).
+    public func same(_ field: Field, as other: SyncFields) -> Bool {
+        switch field {
+        case .completion: return done == other.done && (doneDay == nil || other.doneDay == nil || doneDay == other.doneDay)
+        case .title: return title == other.title
+        case .notes: return notes == other.notes
+        case .due: return due == other.due
+        case .priority: return priority == other.priority
+        }
+    }
+
+    /// `field`'s value in words, for a report.
+    public func words(_ field: Field) -> String {
+        switch field {
+        case .completion: return done ? "completed" + (doneDay.map { " on \($0)" } ?? "") : "open"
+        case .title: return "\"\(title)\""
+        case .notes: return notes.isEmpty ? "no notes" : "\"\(notes)\""
+        case .due: return due.map { "due \($0)" } ?? "no due date"
+        case .priority: return priority.token ?? "no priority"
+        }
+    }
+}
+
+extension SyncFields {
+    /// The fields of the main VTODO of a calendar (`COMPLETED` and a UTC `DUE` in local time).
+    public init(_ todo: VComponent) {
+        self.init()
+        title = todo.first("SUMMARY").map { VObject.text($0.value) } ?? ""
+        notes = todo.first("DESCRIPTION").map { VObject.text($0.value) } ?? ""
+        done = todo.first("STATUS")?.value.uppercased() == "COMPLETED" || todo.first("COMPLETED") != nil
+        if done, let completed = todo.first("COMPLETED") { doneDay = Self.moment(completed)?.day }
+        due = todo.first("DUE").flatMap(Self.moment)
+        if let value = todo.first("PRIORITY").flatMap({ Int($0.value.trimmingCharacters(in: " ")) }) {
+            switch value {
+            case 1...4: priority = .high
+            case 5: priority = .medium
+            case 6...9: priority = .low
+            default: priority = .none
+            }
+        }
+        rule = todo.first("X-TICK-REC").map { VObject.text($0.value) }
+    }
+
+    /// A DATE (`YYYYMMDD`), a floating or `TZID=` date-time (its clock time, as written), or a UTC
+    /// date-time (`…Z`) in local time.
+    static func moment(_ property: VProperty) -> DueDate? {
+        let value = Array(property.value.utf8)
+        func number(_ range: Range<Int>) -> Int? {
+            guard range.upperBound <= value.count, value[range].allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+            return value[range].reduce(0) { $0 * 10 + Int($1 - 0x30) }
+        }
+        guard let year = number(0..<4), let month = number(4..<6), let dayOfMonth = number(6..<8),
+              let day = Day(year: year, month: month, day: dayOfMonth) else { return nil }
+        if value.count == 8 { return DueDate(day: day) }
+        guard value.count >= 15, value[8] == UInt8(ascii: "T"), let hour = number(9..<11), let minute = number(11..<13),
+              number(13..<15) != nil, hour < 24, minute < 60 else { return nil }
+        if value.count == 16, value[15] == UInt8(ascii: "Z") {
+            guard let seconds = LocalTimeZone.utcSeconds(year: year, month: month, day: dayOfMonth, hour: hour,
+                                                         minute: minute, second: 0),
+                  let local = LocalTimeZone.local(fromUTC: seconds) else { return nil }
+            return DueDate(day: local.day, minutes: local.minutes)
+        }
+        return value.count == 15 ? DueDate(day: day, minutes: hour * 60 + minute) : nil
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: Character) -> String {
+        String(drop { $0 == set }.reversed().drop { $0 == set }.reversed())
+    }
+}
+
+/// One vdir file read back: its calendar, the main VTODO and what tick keeps of it.
+public struct VdirObject: Sendable {
+    public var calendar: VComponent
+    /// The VTODO without `RECURRENCE-ID`.
+    public var todo: VComponent
+    public var uid: String
+
+    /// The properties tick writes itself; every other one is the phone's, kept as it came.
+    static let ticksProperties: Set<String> = [
+        "UID", "DTSTAMP", "LAST-MODIFIED", "SEQUENCE", "SUMMARY", "DESCRIPTION", "DTSTART", "DUE", "DURATION",
+        "RRULE", "PRIORITY", "STATUS", "PERCENT-COMPLETE", "COMPLETED", "CATEGORIES", "RELATED-TO",
+    ]
+
+    /// Reads a vdir file: one VCALENDAR whose VTODOs all have one UID, one of them without
+    /// `RECURRENCE-ID`. Bare LF line ends are taken as CRLF.
+    public init(_ bytes: [UInt8]) throws(VObjectError) {
+        let calendar = try VObject.parse(Self.crlf(bytes))
+        let todos = calendar.components.filter { $0.name == "VTODO" }
+        let uids = Set(todos.map { $0.first("UID")?.value ?? "" })
+        guard !todos.isEmpty else { throw VObjectError(message: "it holds no VTODO") }
+        guard uids.count == 1, let uid = uids.first, !uid.isEmpty else {
+            throw VObjectError(message: uids.contains("") ? "a VTODO has no UID" : "it holds VTODOs of \(uids.count) UIDs")
+        }
+        let main = todos.filter { $0.first("RECURRENCE-ID") == nil }
+        guard main.count == 1 else { throw VObjectError(message: "it holds \(main.count) VTODOs without RECURRENCE-ID") }
+        self.calendar = calendar
+        self.todo = main[0]
+        self.uid = uid
+    }
+
+    public var fields: SyncFields { SyncFields(todo) }
+
+    /// Whether the phone gave the task alarms of its own.
+    public var hasAlarms: Bool { todo.components.contains { $0.name == "VALARM" } }
+
+    /// The lines tick keeps inside its VTODO: the phone's own properties and subcomponents.
+    public var keptInside: [UInt8] {
+        var out: [UInt8] = []
+        for property in todo.properties
+        where !Self.ticksProperties.contains(property.name) && !property.name.hasPrefix("X-TICK-") {
+            out += property.raw
+        }
+        for component in todo.components { out += component.raw }
+        return out
+    }
+
+    /// The other components of the calendar, kept after tick's VTODO: overrides of one occurrence
+    /// (`RECURRENCE-ID`) and time zones.
+    public var keptAfter: [UInt8] {
+        var out: [UInt8] = []
+        for component in calendar.components where component.name != "VTODO" || component.first("RECURRENCE-ID") != nil {
+            out += component.raw
+        }
+        return out
+    }
+
+    /// The bytes with every bare LF made CRLF, and a final line end added when missing.
+    static func crlf(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(bytes.count + 16)
+        var previous: UInt8 = 0
+        for b in bytes {
+            if b == 0x0A && previous != 0x0D { out.append(0x0D) }
+            out.append(b)
+            previous = b
+        }
+        if !out.isEmpty, out.last != 0x0A { out += [0x0D, 0x0A] }
+        return out
+    }
+
+    /// tick's object for `todo`, holding what `phone` keeps: its properties and alarms inside the
+    /// VTODO (then tick adds no alarm of its own), its overrides and time zones after it.
+    public static func render(_ todo: CalendarTodo, keeping phone: VdirObject?) -> [UInt8] {
+        var todo = todo
+        if phone?.hasAlarms == true { todo.alarm = false }
+        var out = ICalendar.single(todo)
+        guard let phone else { return out }
+        let endTodo = Array("END:VTODO\r\n".utf8)
+        if let at = lastRange(of: endTodo, in: out) { out.insert(contentsOf: phone.keptInside, at: at) }
+        let endCalendar = Array("END:VCALENDAR\r\n".utf8)
+        if let at = lastRange(of: endCalendar, in: out) { out.insert(contentsOf: phone.keptAfter, at: at) }
+        return out
+    }
+
+    private static func lastRange(of needle: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= needle.count else { return nil }
+        var i = bytes.count - needle.count
+        while i >= 0 {
+            if bytes[i..<(i + needle.count)].elementsEqual(needle) { return i }
+            i -= 1
+        }
+        return nil
+    }
+}
