@@ -112,7 +112,14 @@ public final class FolderWriter {
     /// The journal's entries, read once on opening and kept current (tick holds the lock).
     private var entries: [Journal.Entry]
     /// Messages about what recovery did on opening (a finished move, a leftover removed).
-    public private(set) var recoveryNotes: [String] = []
+    public internal(set) var recoveryNotes: [String] = []
+    /// The files tick set aside after its exchanges, kept until the next run (`SetAside.swift`).
+    let aside: AsideStore
+    /// The record numbers in use under `.tick/aside/`.
+    var asideNumbers: Set<Int> = []
+    /// For each list this run replaced, the status of tick's own file just before it went in: a
+    /// list found with another size or time afterwards was written by someone else since.
+    private var ownFiles: [String: FileStatus] = [:]
     /// The folder's lists as scanned after recovery: the one walk of the tree a write makes.
     public private(set) var scan: FolderScan
     /// The status of each list as tick's last write of it left it, by path: what the cache records
@@ -135,16 +142,21 @@ public final class FolderWriter {
         lock = try state.lock(FolderLocation.stateFolderName + "/lock")
         realRoot = try fileSystem.resolvedPath(root)
         journal = Journal(directory: FolderLocation.stateFolderName + "/journal", fileSystem: state)
+        aside = AsideStore(directory: FolderLocation.stateFolderName + "/aside", fileSystem: state)
         let folder = Folder(location: FolderLocation(path: root, source: .option, exists: true), fileSystem: fileSystem)
         scan = folder.scan()
         var notes: [String] = []
         entries = try journal.entries(notes: &notes)
         recoveryNotes = notes
         recoveryNotes += removeLeftovers(scan.leftovers)
-        if try recover() { scan = folder.scan() }
+        let recovered = try recover()
+        if recoverSetAside() || recovered { scan = folder.scan() }
         try checkUndoable()
         if awaitQuietLists() { scan = folder.scan() }
     }
+
+    /// The journal's entries, oldest first.
+    var journalEntries: [Journal.Entry] { entries }
 
     /// Makes sure the entry `undo` would revert names only lists inside the folder (every link on
     /// the way resolved): one that does not is moved aside now, so that its note is shown with the
@@ -193,11 +205,12 @@ public final class FolderWriter {
         let entry = try journaling { try journal.begin(summary: summary, changes: planned, finishOnRecovery: planned.count > 1, after: entries) }
         entries.append(entry)
         var applied: [Journal.FileChange] = []
+        var unknown: String?
         do {
-            for change in planned {
+            for (k, change) in planned.enumerated() {
                 var current = change
                 var attempts = 0
-                while try !replace(current.path, expected: current.before, with: current.after) {
+                while try !replacing(current, base: "\(entry.name)/\(k).before", applied: &applied, unknown: &unknown) {
                     attempts += 1
                     guard attempts < 8 else { throw StorageError.changedMeanwhile(path: change.path) }
                     // Someone saved the file meanwhile: apply the same edit to what is there now.
@@ -215,9 +228,9 @@ public final class FolderWriter {
                 if current.before != current.after { applied.append(current) }
             }
         } catch {
-            try rollBack(applied, of: entry, after: error)
+            try rollBack(applied, of: entry, after: error, unknown: unknown)
         }
-        try finish(entry, written: stamps(applied, paths: entry.paths))
+        try finishing(entry, written: stamps(applied, paths: entry.paths))
         var written: [String: [UInt8]?] = [:]
         for change in applied { written[change.path] = change.after }
         return written
@@ -229,13 +242,48 @@ public final class FolderWriter {
         try change(summary, [(path, edit)])?[path]
     }
 
+    /// One replace of a journalled change. When it throws, the file is read again: one that holds
+    /// the change already (the exchange was done, a later step failed) counts as applied, so that
+    /// it is rolled back with the others; one that cannot be read is `unknown`, and the entry stays
+    /// for the next run's recovery.
+    private func replacing(_ change: Journal.FileChange, base: String, applied: inout [Journal.FileChange],
+                           unknown: inout String?) throws -> Bool {
+        do {
+            return try replace(change.path, expected: change.before, with: change.after, base: base)
+        } catch {
+            switch Result(catching: { try read(change.path) }) {
+            case .success(let now): if now == change.after, now != change.before { applied.append(change) }
+            case .failure: unknown = change.path
+            }
+            throw error
+        }
+    }
+
+    /// Marks a change done; when that fails, every file is written already and the entry stays
+    /// pending, which the next run finishes: the error says so.
+    private func finishing(_ entry: Journal.Entry, written: [Int: Journal.Stamp] = [:]) throws {
+        do {
+            try finish(entry, written: written)
+        } catch {
+            throw StorageError.incomplete(summary: entry.summary, path: entry.paths[0],
+                                          reason: "every file is written, but marking the change done failed: \(Self.message(error))")
+        }
+    }
+
     /// Puts back the files a failed change already wrote, newest first, and drops its entry; then
     /// throws `error`, which is true again: nothing was written. When a file cannot be put back,
-    /// the entry stays pending for the next run and the error says so.
-    private func rollBack(_ applied: [Journal.FileChange], of entry: Journal.Entry, after error: any Error) throws -> Never {
+    /// or it is not known what a file holds, the entry stays pending for the next run and the
+    /// error says so.
+    private func rollBack(_ applied: [Journal.FileChange], of entry: Journal.Entry, after error: any Error,
+                          unknown: String? = nil) throws -> Never {
+        if let unknown {
+            throw StorageError.incomplete(summary: entry.summary, path: unknown,
+                                          reason: "\(Self.message(error)), and \(unknown) cannot be read back")
+        }
         for change in applied.reversed() {
             do {
-                guard try replace(change.path, expected: change.after, with: change.before) else {
+                let k = entry.paths.firstIndex(of: change.path) ?? 0
+                guard try replace(change.path, expected: change.after, with: change.before, base: "\(entry.name)/\(k).after") else {
                     throw StorageError.changedMeanwhile(path: change.path)
                 }
             } catch let failure {
@@ -248,12 +296,16 @@ public final class FolderWriter {
         throw error
     }
 
-    /// The inode and time of each file a change wrote, as tick left them (also kept in `written`).
+    /// The inode and time of each file a change wrote, as tick left them (also kept in `written`):
+    /// only while the list is still tick's own file with the size and modification time it had
+    /// before it went in. A list written since (an in-place writer that opened it by name right
+    /// after the exchange) gets no stamp, so the next change waits for it as for anyone's.
     private func stamps(_ applied: [Journal.FileChange], paths: [String]) -> [Int: Journal.Stamp] {
         var result: [Int: Journal.Stamp] = [:]
         for change in applied where change.after != nil {
-            guard let k = paths.firstIndex(of: change.path), let target = try? resolve(change.path),
-                  let status = (try? fileSystem.status(target, followSymlinks: false)) ?? nil else { continue }
+            guard let k = paths.firstIndex(of: change.path), let mine = ownFiles[change.path], let target = try? resolve(change.path),
+                  let status = (try? fileSystem.status(target, followSymlinks: false)) ?? nil,
+                  status.isSameFile(as: mine), status.size == mine.size, status.modified == mine.modified else { continue }
             result[k] = Journal.Stamp(status)
             written[change.path] = status
         }
@@ -342,17 +394,23 @@ public final class FolderWriter {
         }
         entries.append(undoing)
         var applied: [Journal.FileChange] = []
+        var unknown: String?
         do {
-            for revert in reverts.reversed() {
-                guard try replace(revert.path, expected: revert.before, with: revert.after) else {
+            for (k, revert) in reverts.enumerated().reversed() {
+                guard try replacing(revert, base: "\(undoing.name)/\(k).before", applied: &applied, unknown: &unknown) else {
                     throw StorageError.changedMeanwhile(path: revert.path)
                 }
                 applied.append(revert)
             }
         } catch {
-            try rollBack(applied, of: undoing, after: error)
+            try rollBack(applied, of: undoing, after: error, unknown: unknown)
         }
-        try journal.complete(undo: undoing)
+        do {
+            try journal.complete(undo: undoing)
+        } catch {
+            throw StorageError.incomplete(summary: undoing.summary, path: undoing.paths[0],
+                                          reason: "every file is reverted, but closing the undo failed: \(Self.message(error))")
+        }
         entries.removeAll { $0.name == undoing.name || $0.name == entry.name }
         return undone
     }
@@ -425,8 +483,8 @@ public final class FolderWriter {
             let whole = zip(changes, current).allSatisfy { $1 == $0.before || $1 == $0.after }
             do {
                 if whole {
-                    for (change, now) in zip(changes, current) where now != change.after {
-                        guard try replace(change.path, expected: now, with: change.after) else {
+                    for (k, (change, now)) in zip(changes, current).enumerated() where now != change.after {
+                        guard try replace(change.path, expected: now, with: change.after, base: "\(entry.name)/\(k).before") else {
                             throw StorageError.changedMeanwhile(path: change.path)
                         }
                         changedFiles = true
@@ -439,8 +497,8 @@ public final class FolderWriter {
                         try finish(entry)
                     }
                 } else {
-                    for (change, now) in zip(changes, current).reversed() where now == change.after && now != change.before {
-                        guard try replace(change.path, expected: now, with: change.before) else {
+                    for (k, (change, now)) in zip(changes, current).enumerated().reversed() where now == change.after && now != change.before {
+                        guard try replace(change.path, expected: now, with: change.before, base: "\(entry.name)/\(k).after") else {
                             throw StorageError.changedMeanwhile(path: change.path)
                         }
                         changedFiles = true
@@ -459,20 +517,6 @@ public final class FolderWriter {
     private func dropEntry(_ entry: Journal.Entry) throws {
         try journal.remove(entry)
         entries.removeAll { $0.name == entry.name }
-    }
-
-    /// Removes the temporary files that an interrupted tick left beside the lists (found by the scan).
-    private func removeLeftovers(_ leftovers: [String]) -> [String] {
-        var notes: [String] = []
-        for path in leftovers {
-            do {
-                try fileSystem.removeFile(root + "/" + path)
-                notes.append("removed a leftover temporary file \(root)/\(path)")
-            } catch {
-                notes.append("could not remove a leftover temporary file \(root)/\(path): \(Self.message(error))")
-            }
-        }
-        return notes
     }
 
     /// Temporary files are `.NAME.tick-PID-N`: hidden, and never ending in `.md`.
@@ -524,7 +568,7 @@ public final class FolderWriter {
     }
 
     /// The list's bytes now, or nil when it does not exist.
-    private func read(_ path: String) throws -> [UInt8]? {
+    func read(_ path: String) throws -> [UInt8]? {
         let target = try resolve(path)
         do {
             return try fileSystem.readIfPresent(target)
@@ -554,7 +598,7 @@ public final class FolderWriter {
 
     /// Keeps a file that holds someone's save under a visible name beside the list (never a `.md`
     /// name, so never taken for a list), and returns the error that reports it.
-    private func keep(_ temporary: String, asBackupOf path: String, in folder: String, name: String) -> StorageError {
+    func keep(_ temporary: String, asBackupOf path: String, in folder: String, name: String) -> StorageError {
         temporaryCounter += 1
         let backup = "\(folder)/\(name).tick-backup-\(CurrentProcess.id)-\(temporaryCounter)"
         do {
@@ -569,7 +613,12 @@ public final class FolderWriter {
     /// Replaces the file at `path` (relative) with `new` if it still holds `expected` (nil: absent;
     /// `new` nil: delete). Returns false, with the other writer's version in place, when the file
     /// changed meanwhile.
-    func replace(_ path: String, expected: [UInt8]?, with new: [UInt8]?) throws -> Bool {
+    /// `base` names the journal file (relative to `.tick/journal/`) that holds `expected`: the
+    /// file set aside is kept with it under `.tick/aside/` until the next run (`setAside`).
+    ///
+    /// Once the list is in place (the exchange, the rename or the link done), no later step can
+    /// fail the replace: what is left to tidy is tidied as far as it goes.
+    func replace(_ path: String, expected: [UInt8]?, with new: [UInt8]?, base: String? = nil) throws -> Bool {
         let target = try resolve(path)
         let folder = Path.parent(of: target)
         let name = Path.name(of: target)
@@ -596,7 +645,7 @@ public final class FolderWriter {
                 try? fileSystem.removeFile(temporary)
                 return false
             }
-            try fileSystem.removeFile(temporary)
+            setAside(temporary, path: path, status: quiet, base: base)
             try? fileSystem.syncDirectory(folder)
             return true
         }
@@ -629,6 +678,7 @@ public final class FolderWriter {
             } catch let error as FileSystemError {
                 throw StorageError.io(error.named(path, "create"))
             }
+            ownFiles[path] = mine
             try? fileSystem.syncDirectory(folder)
             return true
         }
@@ -641,14 +691,17 @@ public final class FolderWriter {
                 if error.code == Errno.notFound { return false }
                 throw StorageError.io(error.named(path, "write"))
             }
-            return try renameOver(target, temporary, path: path, expected: expected)
+            guard try renameOver(target, temporary, path: path, expected: expected) else { return false }
+            ownFiles[path] = mine
+            return true
         }
         // The temporary name now holds what was in place: is it what tick read, untouched since the
         // quiet moment? If not, theirs goes back at once, before anyone opens tick's file by name.
         guard let quiet, holdsWhatTickRead(temporary, expected, quiet) else {
             return try swapBack(target, temporary, mine, expected, new, path: path, folder: folder, name: name)
         }
-        try fileSystem.removeFile(temporary)
+        ownFiles[path] = mine
+        setAside(temporary, path: path, status: quiet, base: base)
         try? fileSystem.syncDirectory(folder)
         return true
     }
@@ -683,7 +736,7 @@ public final class FolderWriter {
 
     /// The wait of `awaitQuiet`, from the status first seen: the status at the quiet moment and
     /// whether tick waited, or nil when the file is gone.
-    private func waitUntilQuiet(_ target: String, path: String, from first: FileStatus,
+    func waitUntilQuiet(_ target: String, path: String, from first: FileStatus,
                                 followSymlinks: Bool) throws -> (FileStatus, waited: Bool)? {
         if isOwnWrite(path, first) { return (first, false) }
         var status = first
@@ -756,7 +809,8 @@ public final class FolderWriter {
             try fileSystem.exchange(temporary, with: target)
             return try settle(target, temporary, expected, new, path: path, folder: folder, name: name)
         }
-        try fileSystem.removeFile(temporary)
+        // The temporary name holds tick's own file now, which nobody else wrote.
+        try? fileSystem.removeFile(temporary)
         return false
     }
 

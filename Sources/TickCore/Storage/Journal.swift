@@ -264,7 +264,8 @@ struct Journal {
         done.written = written
         try replaceFile(path(entry) + "/meta", meta(done), sync: entry.finishesOnRecovery)
         let finished = existing.filter { $0.state == .done && $0.name != entry.name } + [done]
-        for old in finished.dropLast(Journal.kept) { try remove(old) }
+        // The change is done: an old entry that cannot be removed now goes on a later run.
+        for old in finished.dropLast(Journal.kept) { try? remove(old) }
         return done
     }
 
