@@ -33,7 +33,7 @@ SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
 APT_INSTALL = $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get
 # What the tests call, one CHECK:PACKAGE pair per Debian package: CHECK is a command on PATH, or
 # py3.MODULE for a module that Debian's /usr/bin/python3 must import. Add a pair for a new tool.
-TEST_TOOLS = cmark-gfm:cmark-gfm git:git py3.icalendar:python3-icalendar systemd-analyze:systemd zsh:zsh fish:fish groff:groff-base task:taskwarrior todo-txt:todotxt-cli py3.pty:python3
+TEST_TOOLS = cmark-gfm:cmark-gfm git:git py3.icalendar:python3-icalendar systemd-analyze:systemd zsh:zsh fish:fish groff:groff-base task:taskwarrior todo-txt:todotxt-cli py3.pty:python3 strace:strace
 
 .PHONY: all deps test-deps build release test install install-files demo clean
 
@@ -141,6 +141,15 @@ TICK_SOAK_SECONDS ?= 60
 soak: deps test-deps
 	$(SWIFT) build $(SWIFTPM_FLAGS)
 	TICK_SOAK_SECONDS=$(TICK_SOAK_SECONDS) $(SWIFT) test $(SWIFTPM_FLAGS) --filter 'ConcurrencyTests.*soak'
+
+# Every system call that touches files, of add, mv, rm, list rm, undo and import, failing (EIO) at
+# every call number, under strace -e inject (Tests/TickCLITests/Safety/SyscallFaultTests.swift).
+# `make test` runs a seeded sample of these cases; this runs them all and prints the matrix's size
+# and result. It takes several minutes.
+.PHONY: faults
+faults: deps test-deps
+	$(SWIFT) build $(SWIFTPM_FLAGS)
+	TICK_FAULT_MATRIX=full $(SWIFT) test $(SWIFTPM_FLAGS) --filter 'SyscallFaultTests'
 
 # libFuzzer over parse, serialize, a random edit and re-parse (Tests/Fuzz), with cmark's arena
 # (Sources/CCmarkArena) built by the toolchain's clang. FUZZ_SECONDS sets
