@@ -120,8 +120,12 @@ extension FolderWriter {
         }
     }
 
-    /// Goes through the files set aside by earlier runs: one unchanged since is removed once it has
-    /// been quiet for the window W (a program may still hold it open); one written since is
+    /// How long a set-aside file that nobody wrote into is kept at least: a program that opened the
+    /// list just before tick's exchange may write that late (a loaded machine delays it).
+    static let asideKept: Int64 = 1_000_000_000
+
+    /// Goes through the files set aside by earlier runs: one unchanged since is removed once it is
+    /// `asideKept` old (a program may still hold it open); one written since is
     /// merged into its list, once quiet, the way a save landing during a write is merged, and
     /// reported. What cannot be merged is kept beside the list as a backup, and named. Returns
     /// whether a list changed.
@@ -139,7 +143,7 @@ extension FolderWriter {
             }
             let untouched = status.inode == record.inode && status.size == record.size && status.modified == record.modified
             if untouched {
-                if fileSystem.now() - record.at >= Self.quietWindow { aside.remove(record.number) }
+                if fileSystem.now() - record.at >= Self.asideKept { aside.remove(record.number) }
                 continue
             }
             // Written since: wait (bounded) until the writer is done with it, else leave it for a later run.

@@ -62,7 +62,7 @@ struct WritePathFindingsTests {
         #expect(next.recoveryNotes == ["recovered 1 line appended to Work.md while tick wrote it"])
         #expect(fs.text("/tasks/Work.md") == "# Work\n\n- [ ] a\n- [ ] from tick\n- [ ] appended late\n")
         // Recovered once: the run after finds nothing more, and leaves nothing set aside for long.
-        fs.pause(nanoseconds: Self.w)
+        fs.pause(nanoseconds: FolderWriter.asideKept)
         let third = try FolderWriter(root: "/tasks", fileSystem: fs)
         #expect(third.recoveryNotes == [])
         #expect(fs.tree("/tasks/.tick/aside") == [])
