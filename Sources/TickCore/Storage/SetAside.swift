@@ -151,11 +151,12 @@ extension FolderWriter {
                   let late = try? aside.fileSystem.readFile(aside.file(record.number), followSymlinks: false) else { continue }
             let base = try? aside.fileSystem.readFile(aside.base(record.number), followSymlinks: false)
             let list = (try? read(record.path)) ?? nil
-            if let list, Self.holdsEveryLine(of: late, in: list) {
+            // A writer that noticed its file was replaced may have saved its lines again on the list.
+            let lines = list.map { Self.linesMissing(from: $0, in: late, over: base ?? []) } ?? UndoMerge.lineCount(late)
+            if lines == 0 {
                 aside.remove(record.number)
                 continue
             }
-            let lines = list.map { Self.linesMissing(from: $0, in: late) } ?? UndoMerge.lineCount(late)
             let how = base.map { late.starts(with: $0) } == true ? "appended to" : "written to"
             if let list, let base, let merged = LineMerge.merge(base: base, ours: list, theirs: late),
                (try? replace(record.path, expected: list, with: merged)) == true {
@@ -182,20 +183,31 @@ extension FolderWriter {
     /// Moves a set-aside file beside its list as `NAME.md.tick-backup-PID-N`; the name relative to the folder.
     private func keepSetAside(_ file: String, of path: String) -> String? {
         guard let target = try? resolve(path) else { return nil }
-        let name = "\(Path.name(of: target)).tick-backup-\(CurrentProcess.id)-\(asideNumbers.count)-\(fileSystem.now() % 1_000_000)"
-        let backup = Path.join(Path.parent(of: target), name)
-        guard (try? fileSystem.link(file, to: backup)) != nil else { return nil }
-        return Path.parent(of: path).isEmpty ? name : Path.parent(of: path) + "/" + name
+        for n in 1...1000 {
+            let name = "\(Path.name(of: target)).tick-backup-\(CurrentProcess.id)-\(n)"
+            do {
+                try fileSystem.link(file, to: Path.join(Path.parent(of: target), name))
+            } catch FileSystemError.alreadyExists {
+                continue
+            } catch {
+                return nil
+            }
+            return Path.parent(of: path).isEmpty ? name : Path.parent(of: path) + "/" + name
+        }
+        return nil
     }
 
-    /// How many lines of `part` are not in `whole` (each as often as in `part`).
-    static func linesMissing(from whole: [UInt8], in part: [UInt8]) -> Int {
+    /// How many of the lines that `late` holds beyond `base` (each as often as `late` holds it
+    /// more) `list` lacks: it should hold each as often as `late` does.
+    static func linesMissing(from list: [UInt8], in late: [UInt8], over base: [UInt8]) -> Int {
         var numbering = LineNumbering()
-        var counts: [Int: Int] = [:]
-        for line in numbering.ids(whole) { counts[line, default: 0] += 1 }
+        var inList: [Int: Int] = [:], inLate: [Int: Int] = [:], inBase: [Int: Int] = [:]
+        for line in numbering.ids(list) { inList[line, default: 0] += 1 }
+        for line in numbering.ids(base) { inBase[line, default: 0] += 1 }
+        for line in numbering.ids(late) { inLate[line, default: 0] += 1 }
         var missing = 0
-        for line in numbering.ids(part) {
-            if let count = counts[line], count > 0 { counts[line] = count - 1 } else { missing += 1 }
+        for (line, count) in inLate where count > inBase[line, default: 0] {
+            missing += min(count - inBase[line, default: 0], max(0, count - inList[line, default: 0]))
         }
         return missing
     }
@@ -249,7 +261,7 @@ extension FolderWriter {
         guard let list = Self.listPath(ofTemporary: path) else { return false }
         if bytes.isEmpty { return true }
         if let now = try? read(list), now == bytes { return true }
-        for entry in journalEntries.reversed() {
+        for entry in entries.reversed() {
             guard let k = entry.paths.firstIndex(of: list) else { continue }
             for after in [false, true] {
                 if let side = (try? journal.content(of: entry, file: k, after: after)) ?? nil, side.starts(with: bytes) { return true }

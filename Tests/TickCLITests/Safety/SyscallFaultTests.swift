@@ -118,6 +118,7 @@ struct SyscallFaultTests {
             (\(syscalls) system calls x their call numbers x \(Set(chosen.map(\.command)).count) commands, of \(cases.count) in all); \
             \(outcomes.old) old, \(outcomes.new) new, \(outcomes.reported) reported done; \(failures.count) losses or leftovers
             """)
+        for failure in failures { print("syscall fault: " + failure) }
         #expect(failures.isEmpty, "\(failures.count) of \(chosen.count): \(failures.prefix(5))")
     }
 }

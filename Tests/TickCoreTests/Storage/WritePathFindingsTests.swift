@@ -69,6 +69,32 @@ struct WritePathFindingsTests {
         #expect(fs.tree("/tasks").filter { !$0.hasPrefix(".tick") } == ["Work.md"])
     }
 
+    @Test("a line the writer saved again on the list, after its first save landed in the set-aside file, is not recovered twice")
+    func lateAppendSavedAgain() throws {
+        let fs = memoryFolder(["Work.md": "# Work\n\n- [ ] a\n"])
+        fs.pause(nanoseconds: Self.w)
+        let writer = try FolderWriter(root: "/tasks", fileSystem: fs)
+        let appender = fs.open("/tasks/Work.md")
+        var checked = false, appended = false
+        fs.beforeCall = { call in
+            if call.operation == .status, call.path.contains(".Work.md.tick-") { checked = true } else if checked, !appended,
+               call.operation == .rename || call.operation == .remove || call.operation == .create {
+                appended = true
+                fs.write(appender, "- [ ] appended late\n")
+            }
+        }
+        // tick's change rewrites a line, so the set-aside file's old line is not in the list.
+        try writer.change("done", path: "Work.md") { _ in .write(Array("# Work\n\n- [x] a\n".utf8)) }
+        #expect(appended)
+        // The writer noticed its file was replaced and saved its line again, on the list.
+        fs.append("/tasks/Work.md", "- [ ] appended late\n")
+        fs.restart()
+        fs.pause(nanoseconds: Self.w)
+        let next = try FolderWriter(root: "/tasks", fileSystem: fs)
+        #expect(next.recoveryNotes == [])
+        #expect(fs.text("/tasks/Work.md") == "# Work\n\n- [x] a\n- [ ] appended late\n")
+    }
+
     @Test("a set-aside file keeps the list's mode under a private folder")
     func setAsideKeepsMode() throws {
         let fs = memoryFolder([:])
@@ -105,6 +131,35 @@ struct WritePathFindingsTests {
             #expect(fs.lists("/tasks") == old)
         }
         #expect(fs.tree("/tasks").allSatisfy { $0.hasPrefix(".tick") || $0.hasSuffix(".md") }, "\(fs.tree("/tasks"))")
+    }
+
+    @Test("a .tick/aside that is a link out of the folder is replaced by a folder of tick's own; nothing is written outside")
+    func asideLinkOut() throws {
+        let fs = memoryFolder(["a.md": "- [ ] one\n"])
+        fs.mkdir("/tasks/.tick", mode: 0o700)
+        fs.symlink("/outside", at: "/tasks/.tick/aside")
+        let outside = fs.fingerprint("/outside")
+        fs.pause(nanoseconds: Self.w)
+        let writer = try FolderWriter(root: "/tasks", fileSystem: fs)
+        try writer.change("add", path: "a.md", appending("- [ ] two"))
+        #expect(fs.fingerprint("/outside") == outside)
+        #expect(fs.mode("/tasks/.tick/aside") == 0o700)
+        #expect(fs.text("/tasks/a.md") == "- [ ] one\n- [ ] two\n")
+    }
+
+    @Test("a set-aside record naming a path that is not a list inside the folder is removed with a note, never acted on")
+    func asideRecordOutside() throws {
+        let fs = memoryFolder(["a.md": "- [ ] one\n"])
+        fs.mkdir("/tasks/.tick", mode: 0o700)
+        fs.mkdir("/tasks/.tick/aside", mode: 0o700)
+        fs.put("/tasks/.tick/aside/1.meta", "path ../outside/keep.md\ninode 1\nsize 0\nmodified 0\nat 0\n")
+        fs.put("/tasks/.tick/aside/1", "- [ ] planted\n")
+        let outside = fs.fingerprint("/outside")
+        let writer = try FolderWriter(root: "/tasks", fileSystem: fs)
+        #expect(writer.recoveryNotes == ["ignored the set-aside record .tick/aside/1.meta: it makes no sense; removed"])
+        #expect(fs.fingerprint("/outside") == outside)
+        #expect(fs.text("/tasks/a.md") == "- [ ] one\n")
+        #expect(fs.tree("/tasks/.tick/aside") == [])
     }
 
     @Test("a leftover temporary file holding bytes that no list or journal entry holds is kept as a backup, not removed")
