@@ -145,7 +145,7 @@ soak: deps test-deps
 # Every system call that touches files, of add, mv, rm, list rm, undo and import, failing (EIO) at
 # every call number, under strace -e inject (Tests/TickCLITests/Safety/SyscallFaultTests.swift).
 # `make test` runs a seeded sample of these cases; this runs them all and prints the matrix's size
-# and result. It takes several minutes.
+# and result. It takes about a quarter of an hour.
 .PHONY: faults
 faults: deps test-deps
 	$(SWIFT) build $(SWIFTPM_FLAGS)
