@@ -133,7 +133,7 @@ slow: release
 	TICK="$(TICK)" bench/pathological
 
 # The concurrency soak (Tests/TickCLITests/Safety/ConcurrencyTests.swift) for TICK_SOAK_SECONDS (60 by default):
-# four tick writers with rename, in-place and append editors on the same lists. It takes a minute,
+# four tick writers with rename, in-place, append and blind-append editors on the same lists. It takes a minute,
 # so it is not part of `make test`, which runs the short concurrency tests. TICK_SOAK_DUMP=DIR
 # copies the folder there at the end, to look at after a failure.
 TICK_SOAK_SECONDS ?= 60

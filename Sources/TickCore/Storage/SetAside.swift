@@ -137,11 +137,14 @@ extension FolderWriter {
         var changed = false
         for record in records {
             let file = Path.join(root, aside.file(record.number))
-            guard let status = (try? fileSystem.status(file, followSymlinks: false)) ?? nil, status.kind == .file else {
+            // Only the file tick moved there is acted on: the same inode, and no other name for it
+            // (a hard link planted to a file elsewhere is never read into a list).
+            guard let status = (try? fileSystem.status(file, followSymlinks: false)) ?? nil, status.kind == .file,
+                  status.inode == record.inode, status.links == 1 else {
                 aside.remove(record.number)
                 continue
             }
-            let untouched = status.inode == record.inode && status.size == record.size && status.modified == record.modified
+            let untouched = status.size == record.size && status.modified == record.modified
             if untouched {
                 if fileSystem.now() - record.at >= Self.asideKept { aside.remove(record.number) }
                 continue

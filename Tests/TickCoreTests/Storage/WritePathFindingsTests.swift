@@ -162,6 +162,23 @@ struct WritePathFindingsTests {
         #expect(fs.tree("/tasks/.tick/aside") == [])
     }
 
+    @Test("a set-aside file that is a second name of a file elsewhere is never read into a list")
+    func asideHardLinkPlanted() throws {
+        let fs = memoryFolder(["a.md": "- [ ] one\n"])
+        fs.put("/outside/secret.txt", "- [ ] secret\n")
+        fs.mkdir("/tasks/.tick", mode: 0o700)
+        fs.mkdir("/tasks/.tick/aside", mode: 0o700)
+        try fs.link("/outside/secret.txt", to: "/tasks/.tick/aside/1")
+        let inode = try #require(try fs.status("/outside/secret.txt")).inode
+        fs.put("/tasks/.tick/aside/1.meta", "path a.md\ninode \(inode)\nsize 0\nmodified 0\nat 0\n")
+        fs.put("/tasks/.tick/aside/1.base", "")
+        let writer = try FolderWriter(root: "/tasks", fileSystem: fs)
+        #expect(writer.recoveryNotes == [])
+        #expect(fs.text("/tasks/a.md") == "- [ ] one\n")
+        #expect(fs.text("/outside/secret.txt") == "- [ ] secret\n")
+        #expect(fs.tree("/tasks/.tick/aside") == [])
+    }
+
     @Test("a leftover temporary file holding bytes that no list or journal entry holds is kept as a backup, not removed")
     func leftoverOnlyCopyKept() throws {
         let fs = memoryFolder(["a.md": "- [ ] alpha\n"])
