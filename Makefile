@@ -140,7 +140,7 @@ slow: release
 	TICK="$(TICK)" bench/pathological
 
 # The concurrency soak (Tests/TickCLITests/Safety/ConcurrencyTests.swift) for TICK_SOAK_SECONDS (60 by default):
-# four tick writers with rename, in-place and append editors on the same lists. It takes a minute,
+# four tick writers with rename, in-place, append and blind-append editors on the same lists. It takes a minute,
 # so it is not part of `make test`, which runs the short concurrency tests. TICK_SOAK_DUMP=DIR
 # copies the folder there at the end, to look at after a failure.
 TICK_SOAK_SECONDS ?= 60
@@ -148,6 +148,15 @@ TICK_SOAK_SECONDS ?= 60
 soak: deps test-deps
 	$(SWIFT) build $(SWIFTPM_FLAGS)
 	TICK_SOAK_SECONDS=$(TICK_SOAK_SECONDS) $(SWIFT) test $(SWIFTPM_FLAGS) --filter 'ConcurrencyTests.*soak'
+
+# Every system call that touches files, of add, mv, rm, list rm, undo and import, failing (EIO) at
+# every call number, under strace -e inject (Tests/TickCLITests/Safety/SyscallFaultTests.swift).
+# `make test` runs a seeded sample of these cases; this runs them all and prints the matrix's size
+# and result. It takes about a quarter of an hour.
+.PHONY: faults
+faults: deps test-deps
+	$(SWIFT) build $(SWIFTPM_FLAGS)
+	TICK_FAULT_MATRIX=full $(SWIFT) test $(SWIFTPM_FLAGS) --filter 'SyscallFaultTests'
 
 # libFuzzer over parse, serialize, a random edit and re-parse (Tests/Fuzz), with cmark's arena
 # (Sources/CCmarkArena) built by the toolchain's clang. FUZZ_SECONDS sets

@@ -9,4 +9,11 @@ let context = Context(
     currentDirectory: (try? fileSystem.currentDirectory()) ?? "/",
     out: Output(.output),
     err: Output(.error, capacity: 4096))
+// The runtime finds the command line through /proc on Linux: when reading it fails (EIO), it has
+// none, not even the program's name. Never run then as if no argument had been given.
+if CommandLine.arguments.isEmpty {
+    context.err.write("tick: cannot read the command line; nothing done\n")
+    context.err.flush()
+    CurrentProcess.exit(3)
+}
 CurrentProcess.exit(Tick.main(arguments: Array(CommandLine.arguments.dropFirst()), context: context).rawValue)

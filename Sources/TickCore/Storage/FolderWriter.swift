@@ -110,9 +110,16 @@ public final class FolderWriter {
     private var temporaryCounter = 0
     let journal: Journal
     /// The journal's entries, read once on opening and kept current (tick holds the lock).
-    private var entries: [Journal.Entry]
+    var entries: [Journal.Entry]
     /// Messages about what recovery did on opening (a finished move, a leftover removed).
-    public private(set) var recoveryNotes: [String] = []
+    public internal(set) var recoveryNotes: [String] = []
+    /// The files tick set aside after its exchanges, kept until the next run (`SetAside.swift`).
+    let aside: AsideStore
+    /// The record numbers in use under `.tick/aside/`.
+    var asideNumbers: Set<Int> = []
+    /// For each list this run replaced, the status of tick's own file just before it went in: a
+    /// list found with another size or time afterwards was written by someone else since.
+    var ownFiles: [String: FileStatus] = [:]
     /// The folder's lists as scanned after recovery: the one walk of the tree a write makes.
     public private(set) var scan: FolderScan
     /// The status of each list as tick's last write of it left it, by path: what the cache records
@@ -135,13 +142,15 @@ public final class FolderWriter {
         lock = try state.lock(FolderLocation.stateFolderName + "/lock")
         realRoot = try fileSystem.resolvedPath(root)
         journal = Journal(directory: FolderLocation.stateFolderName + "/journal", fileSystem: state)
+        aside = AsideStore(directory: FolderLocation.stateFolderName + "/aside", fileSystem: state)
         let folder = Folder(location: FolderLocation(path: root, source: .option, exists: true), fileSystem: fileSystem)
         scan = folder.scan()
         var notes: [String] = []
         entries = try journal.entries(notes: &notes)
         recoveryNotes = notes
         recoveryNotes += removeLeftovers(scan.leftovers)
-        if try recover() { scan = folder.scan() }
+        let recovered = try recover()
+        if recoverSetAside() || recovered { scan = folder.scan() }
         try checkUndoable()
         if awaitQuietLists() { scan = folder.scan() }
     }
@@ -193,11 +202,12 @@ public final class FolderWriter {
         let entry = try journaling { try journal.begin(summary: summary, changes: planned, finishOnRecovery: planned.count > 1, after: entries) }
         entries.append(entry)
         var applied: [Journal.FileChange] = []
+        var unknown: String?
         do {
-            for change in planned {
+            for (k, change) in planned.enumerated() {
                 var current = change
                 var attempts = 0
-                while try !replace(current.path, expected: current.before, with: current.after) {
+                while try !replacing(current, base: "\(entry.name)/\(k).before", applied: &applied, unknown: &unknown) {
                     attempts += 1
                     guard attempts < 8 else { throw StorageError.changedMeanwhile(path: change.path) }
                     // Someone saved the file meanwhile: apply the same edit to what is there now.
@@ -215,9 +225,9 @@ public final class FolderWriter {
                 if current.before != current.after { applied.append(current) }
             }
         } catch {
-            try rollBack(applied, of: entry, after: error)
+            try rollBack(applied, of: entry, after: error, unknown: unknown)
         }
-        try finish(entry, written: stamps(applied, paths: entry.paths))
+        try finishing(entry, written: stamps(applied, paths: entry.paths))
         var written: [String: [UInt8]?] = [:]
         for change in applied { written[change.path] = change.after }
         return written
@@ -229,13 +239,48 @@ public final class FolderWriter {
         try change(summary, [(path, edit)])?[path]
     }
 
+    /// One replace of a journalled change. When it throws, the file is read again: one that holds
+    /// the change already (the exchange was done, a later step failed) counts as applied, so that
+    /// it is rolled back with the others; one that cannot be read is `unknown`, and the entry stays
+    /// for the next run's recovery.
+    func replacing(_ change: Journal.FileChange, base: String, applied: inout [Journal.FileChange],
+                           unknown: inout String?) throws -> Bool {
+        do {
+            return try replace(change.path, expected: change.before, with: change.after, base: base)
+        } catch {
+            switch Result(catching: { try read(change.path) }) {
+            case .success(let now): if now == change.after, now != change.before { applied.append(change) }
+            case .failure: unknown = change.path
+            }
+            throw error
+        }
+    }
+
+    /// Marks a change done; when that fails, every file is written already and the entry stays
+    /// pending, which the next run finishes: the error says so.
+    func finishing(_ entry: Journal.Entry, written: [Int: Journal.Stamp] = [:]) throws {
+        do {
+            try finish(entry, written: written)
+        } catch {
+            throw StorageError.incomplete(summary: entry.summary, path: entry.paths[0],
+                                          reason: "every file is written, but marking the change done failed: \(Self.message(error))")
+        }
+    }
+
     /// Puts back the files a failed change already wrote, newest first, and drops its entry; then
     /// throws `error`, which is true again: nothing was written. When a file cannot be put back,
-    /// the entry stays pending for the next run and the error says so.
-    private func rollBack(_ applied: [Journal.FileChange], of entry: Journal.Entry, after error: any Error) throws -> Never {
+    /// or it is not known what a file holds, the entry stays pending for the next run and the
+    /// error says so.
+    func rollBack(_ applied: [Journal.FileChange], of entry: Journal.Entry, after error: any Error,
+                          unknown: String? = nil) throws -> Never {
+        if let unknown {
+            throw StorageError.incomplete(summary: entry.summary, path: unknown,
+                                          reason: "\(Self.message(error)), and \(unknown) cannot be read back")
+        }
         for change in applied.reversed() {
             do {
-                guard try replace(change.path, expected: change.after, with: change.before) else {
+                let k = entry.paths.firstIndex(of: change.path) ?? 0
+                guard try replace(change.path, expected: change.after, with: change.before, base: "\(entry.name)/\(k).after") else {
                     throw StorageError.changedMeanwhile(path: change.path)
                 }
             } catch let failure {
@@ -248,12 +293,16 @@ public final class FolderWriter {
         throw error
     }
 
-    /// The inode and time of each file a change wrote, as tick left them (also kept in `written`).
+    /// The inode and time of each file a change wrote, as tick left them (also kept in `written`):
+    /// only while the list is still tick's own file with the size and modification time it had
+    /// before it went in. A list written since (an in-place writer that opened it by name right
+    /// after the exchange) gets no stamp, so the next change waits for it as for anyone's.
     private func stamps(_ applied: [Journal.FileChange], paths: [String]) -> [Int: Journal.Stamp] {
         var result: [Int: Journal.Stamp] = [:]
         for change in applied where change.after != nil {
-            guard let k = paths.firstIndex(of: change.path), let target = try? resolve(change.path),
-                  let status = (try? fileSystem.status(target, followSymlinks: false)) ?? nil else { continue }
+            guard let k = paths.firstIndex(of: change.path), let mine = ownFiles[change.path], let target = try? resolve(change.path),
+                  let status = (try? fileSystem.status(target, followSymlinks: false)) ?? nil,
+                  status.isSameFile(as: mine), status.size == mine.size, status.modified == mine.modified else { continue }
             result[k] = Journal.Stamp(status)
             written[change.path] = status
         }
@@ -261,14 +310,14 @@ public final class FolderWriter {
     }
 
     /// Whether the file at `status` is the one tick's last change of `path` left, untouched since.
-    private func isOwnWrite(_ path: String, _ status: FileStatus) -> Bool {
+    func isOwnWrite(_ path: String, _ status: FileStatus) -> Bool {
         guard let entry = entries.last(where: { $0.state == .done && $0.paths.contains(path) }),
               let k = entry.paths.firstIndex(of: path), let stamp = entry.written[k] else { return false }
         return stamp == Journal.Stamp(status)
     }
 
     /// A journal step, whose file-system failure is a storage error like a list's.
-    private func journaling<T>(_ body: () throws -> T) throws -> T {
+    func journaling<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as FileSystemError {
@@ -276,121 +325,17 @@ public final class FolderWriter {
         }
     }
 
-    private static func message(_ error: any Error) -> String {
+    static func message(_ error: any Error) -> String {
         (error as? CustomStringConvertible)?.description ?? "\(error)"
     }
 
-    private func finish(_ entry: Journal.Entry, written: [Int: Journal.Stamp] = [:]) throws {
+    func finish(_ entry: Journal.Entry, written: [Int: Journal.Stamp] = [:]) throws {
         let done = try journal.finish(entry, among: entries, written: written)
         entries.removeAll { $0.name == entry.name }
         entries.append(done)
         let finished = entries.filter { $0.state == .done }
         let dropped = Set(finished.dropLast(Journal.kept).map(\.name))
         entries.removeAll { dropped.contains($0.name) }
-    }
-
-    // MARK: - Undo
-
-    /// Reverts the last change tick made; returns its summary. See `undoLast(force:)`.
-    public func undo(force: Bool) throws -> String {
-        try undoLast(force: force).summary
-    }
-
-    /// Reverts the last change tick made.
-    ///
-    /// A file that changed since that change gets the change's inverse applied to what it holds
-    /// now (a three-way line merge: the lines tick's change touched go back, the lines changed
-    /// since stay); undo refuses, naming the lines, only when the lines tick's change touched are
-    /// among those changed since. With `force`, each file gets back the content it had before the
-    /// change, whatever changed since, and the result says what that threw away.
-    ///
-    /// The undo is a change like any other: journalled first, so that a crash half-way is finished
-    /// by the next run, and each file replaced only if it still holds the bytes undo checked.
-    public func undoLast(force: Bool) throws -> Undone {
-        guard let entry = entries.last(where: { $0.state == .done }) else { throw StorageError.nothingToUndo }
-        let changes: [Journal.FileChange]
-        do {
-            changes = try journal.changes(of: entry)
-        } catch let rejection as Journal.Rejection {
-            recoveryNotes.append(try journal.reject(rejection))
-            entries.removeAll { $0.name == entry.name }
-            return try undoLast(force: force)
-        }
-        var reverts: [Journal.FileChange] = []
-        var undone = Undone(summary: entry.summary)
-        for change in changes {
-            let current = try read(change.path)
-            var target = change.before
-            if current != change.after {
-                if force {
-                    undone.discarded.append(Undone.discarding(change.after, current, path: change.path))
-                } else {
-                    target = try reverting(change, onto: current)
-                    undone.merged.append(change.path)
-                }
-            }
-            if current != nil { try refuseReadOnly(change.path) }
-            // The exact bytes checked are the ones the replace expects.
-            if current != target { reverts.append(.init(path: change.path, before: current, after: target)) }
-        }
-        guard !reverts.isEmpty else {
-            try dropEntry(entry)
-            return undone
-        }
-        let undoing = try journaling {
-            try journal.begin(summary: "undo: " + entry.summary, changes: reverts, finishOnRecovery: true, undoes: entry.name, after: entries)
-        }
-        entries.append(undoing)
-        var applied: [Journal.FileChange] = []
-        do {
-            for revert in reverts.reversed() {
-                guard try replace(revert.path, expected: revert.before, with: revert.after) else {
-                    throw StorageError.changedMeanwhile(path: revert.path)
-                }
-                applied.append(revert)
-            }
-        } catch {
-            try rollBack(applied, of: undoing, after: error)
-        }
-        try journal.complete(undo: undoing)
-        entries.removeAll { $0.name == undoing.name || $0.name == entry.name }
-        return undone
-    }
-
-    /// `current` with `change` reverted and what changed since kept; throws when the two touch the
-    /// same lines, or when a whole file came or went since (a created file that was edited, a
-    /// deleted one that is back, a written one that is gone): there is no line to keep apart then.
-    private func reverting(_ change: Journal.FileChange, onto current: [UInt8]?) throws -> [UInt8]? {
-        guard let after = change.after, let before = change.before, let current else {
-            throw StorageError.changedSinceLastChange(path: change.path)
-        }
-        try refuseConflictMarkers(current, path: change.path)
-        switch UndoMerge.revert(after: after, before: before, onto: current) {
-        case .success(let bytes):
-            return bytes
-        case .failure(let conflict):
-            throw StorageError.changedLines(path: change.path,
-                                            lines: UndoMerge.describe(conflict.spans, lastLine: UndoMerge.lineCount(current)))
-        }
-    }
-
-    // MARK: - History
-
-    /// For a file that the newest finished change wrote: what that change found in it (its `before`),
-    /// and what tick's previous kept change of that file left in it (its `after`). Nil when the
-    /// newest change did not touch the file, no earlier change of it is kept, or either side is
-    /// missing (a created or deleted file). Between the two, the file was edited by hand.
-    public func lastTwoVersions(of path: String) -> (previousAfter: [UInt8], before: [UInt8])? {
-        let finished = entries.filter { $0.state == .done }
-        guard let newest = finished.last, let k = newest.paths.firstIndex(of: path) else { return nil }
-        for entry in finished.dropLast().reversed() {
-            guard let j = entry.paths.firstIndex(of: path) else { continue }
-            // Only the two sides wanted are read: each may be a huge list.
-            guard let after = try? journal.content(of: entry, file: j, after: true),
-                  let before = try? journal.content(of: newest, file: k, after: false) else { return nil }
-            return (after, before)
-        }
-        return nil
     }
 
     // MARK: - Recovery
@@ -425,8 +370,8 @@ public final class FolderWriter {
             let whole = zip(changes, current).allSatisfy { $1 == $0.before || $1 == $0.after }
             do {
                 if whole {
-                    for (change, now) in zip(changes, current) where now != change.after {
-                        guard try replace(change.path, expected: now, with: change.after) else {
+                    for (k, (change, now)) in zip(changes, current).enumerated() where now != change.after {
+                        guard try replace(change.path, expected: now, with: change.after, base: "\(entry.name)/\(k).before") else {
                             throw StorageError.changedMeanwhile(path: change.path)
                         }
                         changedFiles = true
@@ -439,8 +384,8 @@ public final class FolderWriter {
                         try finish(entry)
                     }
                 } else {
-                    for (change, now) in zip(changes, current).reversed() where now == change.after && now != change.before {
-                        guard try replace(change.path, expected: now, with: change.before) else {
+                    for (k, (change, now)) in zip(changes, current).enumerated().reversed() where now == change.after && now != change.before {
+                        guard try replace(change.path, expected: now, with: change.before, base: "\(entry.name)/\(k).after") else {
                             throw StorageError.changedMeanwhile(path: change.path)
                         }
                         changedFiles = true
@@ -456,23 +401,9 @@ public final class FolderWriter {
         return changedFiles
     }
 
-    private func dropEntry(_ entry: Journal.Entry) throws {
+    func dropEntry(_ entry: Journal.Entry) throws {
         try journal.remove(entry)
         entries.removeAll { $0.name == entry.name }
-    }
-
-    /// Removes the temporary files that an interrupted tick left beside the lists (found by the scan).
-    private func removeLeftovers(_ leftovers: [String]) -> [String] {
-        var notes: [String] = []
-        for path in leftovers {
-            do {
-                try fileSystem.removeFile(root + "/" + path)
-                notes.append("removed a leftover temporary file \(root)/\(path)")
-            } catch {
-                notes.append("could not remove a leftover temporary file \(root)/\(path): \(Self.message(error))")
-            }
-        }
-        return notes
     }
 
     /// Temporary files are `.NAME.tick-PID-N`: hidden, and never ending in `.md`.
@@ -524,7 +455,7 @@ public final class FolderWriter {
     }
 
     /// The list's bytes now, or nil when it does not exist.
-    private func read(_ path: String) throws -> [UInt8]? {
+    func read(_ path: String) throws -> [UInt8]? {
         let target = try resolve(path)
         do {
             return try fileSystem.readIfPresent(target)
@@ -535,7 +466,7 @@ public final class FolderWriter {
 
     /// A list that may not be written (no write permission bit at all, or none for this user) is
     /// refused as writing it in place would be: tick's rename would otherwise replace it anyway.
-    private func refuseReadOnly(_ path: String) throws {
+    func refuseReadOnly(_ path: String) throws {
         let target = try resolve(path)
         guard let status = try fileSystem.status(target), status.kind == .file else { return }
         if status.mode & 0o222 == 0 || !fileSystem.isWritable(target) {
@@ -543,18 +474,18 @@ public final class FolderWriter {
         }
     }
 
-    private func refuseConflictMarkers(_ bytes: [UInt8], path: String) throws {
+    func refuseConflictMarkers(_ bytes: [UInt8], path: String) throws {
         if let line = Document.conflictMarkerLine(in: bytes) { throw StorageError.conflictMarkers(path: path, line: line) }
     }
 
-    private func nextTemporary(in folder: String, for name: String) -> String {
+    func nextTemporary(in folder: String, for name: String) -> String {
         temporaryCounter += 1
         return "\(folder)/.\(name).tick-\(CurrentProcess.id)-\(temporaryCounter)"
     }
 
     /// Keeps a file that holds someone's save under a visible name beside the list (never a `.md`
     /// name, so never taken for a list), and returns the error that reports it.
-    private func keep(_ temporary: String, asBackupOf path: String, in folder: String, name: String) -> StorageError {
+    func keep(_ temporary: String, asBackupOf path: String, in folder: String, name: String) -> StorageError {
         temporaryCounter += 1
         let backup = "\(folder)/\(name).tick-backup-\(CurrentProcess.id)-\(temporaryCounter)"
         do {
@@ -564,144 +495,6 @@ public final class FolderWriter {
         }
         return .keptBackup(path: path, backup: Path.parent(of: path).isEmpty ? Path.name(of: backup)
                                : Path.parent(of: path) + "/" + Path.name(of: backup))
-    }
-
-    /// Replaces the file at `path` (relative) with `new` if it still holds `expected` (nil: absent;
-    /// `new` nil: delete). Returns false, with the other writer's version in place, when the file
-    /// changed meanwhile.
-    func replace(_ path: String, expected: [UInt8]?, with new: [UInt8]?) throws -> Bool {
-        let target = try resolve(path)
-        let folder = Path.parent(of: target)
-        let name = Path.name(of: target)
-        let temporary = nextTemporary(in: folder, for: name)
-
-        guard let new else {
-            // Delete: move the file aside atomically, check what was moved, then drop it.
-            guard let expected else { return true }
-            guard let quiet = try awaitQuiet(target, path: path, expected: expected) else { return false }
-            do {
-                try fileSystem.rename(target, to: temporary)
-            } catch FileSystemError.notFound {
-                return false
-            } catch let error as FileSystemError {
-                throw StorageError.io(error.named(path, "remove"))
-            }
-            if !holdsWhatTickRead(temporary, expected, quiet) {
-                // Someone saved it meanwhile: put theirs back, or keep it when a new file took the name.
-                do {
-                    try fileSystem.link(temporary, to: target)
-                } catch {
-                    throw keep(temporary, asBackupOf: path, in: folder, name: name)
-                }
-                try? fileSystem.removeFile(temporary)
-                return false
-            }
-            try fileSystem.removeFile(temporary)
-            try? fileSystem.syncDirectory(folder)
-            return true
-        }
-
-        // A list being written in place is waited for before anything of tick's is in place.
-        var quiet: FileStatus?
-        if let expected {
-            guard let status = try awaitQuiet(target, path: path, expected: expected) else { return false }
-            quiet = status
-        }
-        let mode = quiet?.mode ?? (try? fileSystem.status(target))??.mode ?? 0o644
-        let mine: FileStatus?
-        do {
-            try fileSystem.createFile(temporary, contents: new, mode: mode, sync: true)
-            mine = try fileSystem.status(temporary, followSymlinks: false)
-        } catch let error as FileSystemError {
-            try? fileSystem.removeFile(temporary)
-            // Named after the list, not the temporary file: a full disk or a folder without write
-            // permission is "cannot write 'work/a.md'".
-            throw StorageError.io(error.named(path, "write"))
-        }
-
-        guard expected != nil else {
-            // Create: link fails when a file took the name meanwhile.
-            defer { try? fileSystem.removeFile(temporary) }
-            do {
-                try fileSystem.link(temporary, to: target)
-            } catch FileSystemError.alreadyExists {
-                return false
-            } catch let error as FileSystemError {
-                throw StorageError.io(error.named(path, "create"))
-            }
-            try? fileSystem.syncDirectory(folder)
-            return true
-        }
-
-        do {
-            try fileSystem.exchange(temporary, with: target)
-        } catch let error as FileSystemError {
-            guard [Errno.invalid, Errno.notSupported, Errno.crossDevice].contains(error.code) else {
-                try? fileSystem.removeFile(temporary)
-                if error.code == Errno.notFound { return false }
-                throw StorageError.io(error.named(path, "write"))
-            }
-            return try renameOver(target, temporary, path: path, expected: expected)
-        }
-        // The temporary name now holds what was in place: is it what tick read, untouched since the
-        // quiet moment? If not, theirs goes back at once, before anyone opens tick's file by name.
-        guard let quiet, holdsWhatTickRead(temporary, expected, quiet) else {
-            return try swapBack(target, temporary, mine, expected, new, path: path, folder: folder, name: name)
-        }
-        try fileSystem.removeFile(temporary)
-        try? fileSystem.syncDirectory(folder)
-        return true
-    }
-
-    /// Whether the file at `path` (the list tick just moved aside) holds `bytes` and is the very
-    /// file seen quiet before, not written since. The content is read before the status, so that
-    /// any write before the status is seen by its time or size.
-    private func holdsWhatTickRead(_ path: String, _ bytes: [UInt8]?, _ quiet: FileStatus) -> Bool {
-        guard (try? fileSystem.readFile(path, followSymlinks: false)) == bytes,
-              let now = (try? fileSystem.status(path, followSymlinks: false)) ?? nil else { return false }
-        return now.isSameFile(as: quiet) && now.size == quiet.size && now.modified == quiet.modified
-    }
-
-    /// The window W: a program writing a list in place, in pieces at most this far apart, is seen.
-    static let quietWindow: Int64 = 50_000_000
-    /// How long tick waits for a list to be quiet before it gives up, writing nothing.
-    static let quietLimit: Int64 = 2_000_000_000
-
-    /// Waits until the list at `target` is quiet: written last at least the window W ago, or seen
-    /// unchanged for W (a time in the future, from another machine's clock, costs one window, never
-    /// more). A program writing the list in place, in pieces at most W apart, has finished by then.
-    /// The list tick wrote itself last is not waited for. Returns the list's status at the quiet
-    /// moment, or nil when its content is no longer `expected` (the caller reads it again). A list
-    /// that never goes quiet within the limit stops the change: nothing is written.
-    private func awaitQuiet(_ target: String, path: String, expected: [UInt8]) throws -> FileStatus? {
-        guard let status = (try? fileSystem.status(target, followSymlinks: false)) ?? nil else { return nil }
-        guard let (quiet, waited) = try waitUntilQuiet(target, path: path, from: status, followSymlinks: false) else { return nil }
-        // After a wait, what tick read may have been half a save.
-        if waited, (try? fileSystem.readFile(target, followSymlinks: false)) != expected { return nil }
-        return quiet
-    }
-
-    /// The wait of `awaitQuiet`, from the status first seen: the status at the quiet moment and
-    /// whether tick waited, or nil when the file is gone.
-    private func waitUntilQuiet(_ target: String, path: String, from first: FileStatus,
-                                followSymlinks: Bool) throws -> (FileStatus, waited: Bool)? {
-        if isOwnWrite(path, first) { return (first, false) }
-        var status = first
-        var seen = fileSystem.now()
-        var waited: Int64 = 0
-        while true {
-            let now = fileSystem.now()
-            let quietFor = max(now - status.modified, now - seen)
-            if quietFor >= Self.quietWindow { return (status, waited > 0) }
-            guard waited < Self.quietLimit else { throw StorageError.changedMeanwhile(path: path) }
-            fileSystem.pause(nanoseconds: Self.quietWindow - quietFor)
-            waited += Self.quietWindow - quietFor
-            guard let again = (try? fileSystem.status(target, followSymlinks: followSymlinks)) ?? nil else { return nil }
-            if !again.isSameFile(as: status) || again.size != status.size || again.modified != status.modified {
-                status = again
-                seen = fileSystem.now()
-            }
-        }
     }
 
     /// Whether one of the lists at `paths` (those read from their files; the others came whole
@@ -739,95 +532,5 @@ public final class FolderWriter {
             }
         }
         return waited
-    }
-
-    /// Someone saved the file in between: puts their version back under the list's name and
-    /// returns false, so that tick re-applies its edit to it.
-    private func swapBack(_ target: String, _ temporary: String, _ mine: FileStatus?, _ expected: [UInt8]?, _ new: [UInt8],
-                          path: String, folder: String, name: String) throws -> Bool {
-        // Swap theirs back only while the list is still tick's own file, untouched; otherwise a
-        // second save is in place: keep both.
-        guard let mine, stillMine(target, mine, new) else {
-            return try settle(target, temporary, expected, new, path: path, folder: folder, name: name)
-        }
-        try fileSystem.exchange(temporary, with: target)
-        guard stillMine(temporary, mine, new) else {
-            // A save landed between the check and the swap: it is now under the temporary name.
-            try fileSystem.exchange(temporary, with: target)
-            return try settle(target, temporary, expected, new, path: path, folder: folder, name: name)
-        }
-        try fileSystem.removeFile(temporary)
-        return false
-    }
-
-    /// Two saves landed while tick wrote: one into the file tick set aside (at `temporary`), one
-    /// into the list while it was tick's own file. A program that noticed its file was replaced
-    /// saved again on top of tick's (an editor reloading, an appender appending again), so the list
-    /// often holds every line of both: then nothing is lost, the set-aside file goes and tick's
-    /// change stands. Otherwise, once the set-aside file is quiet, tick merges the changes both
-    /// made to what tick read, and its own, line by line (`LineMerge`), and writes that as any
-    /// change. Only when they changed the same lines is the set-aside version kept as a backup
-    /// beside the list, and reported.
-    private func settle(_ target: String, _ temporary: String, _ expected: [UInt8]?, _ new: [UInt8],
-                        path: String, folder: String, name: String) throws -> Bool {
-        if let status = (try? fileSystem.status(temporary, followSymlinks: false)) ?? nil,
-           let expected, (try? waitUntilQuiet(temporary, path: "", from: status, followSymlinks: false)) != nil {
-            for _ in 0..<4 {
-                guard let list = try? fileSystem.readFile(target, followSymlinks: false),
-                      let aside = try? fileSystem.readFile(temporary, followSymlinks: false) else { break }
-                if Self.holdsEveryLine(of: aside, in: list), Self.holdsEveryLine(of: new, in: list) {
-                    try? fileSystem.removeFile(temporary)
-                    try? fileSystem.syncDirectory(folder)
-                    return true
-                }
-                guard let theirs = LineMerge.merge(base: expected, ours: list, theirs: aside),
-                      let merged = LineMerge.merge(base: expected, ours: theirs, theirs: new) else { break }
-                // A failure here keeps the set-aside file as a backup, never as a temporary file
-                // that the next run would sweep away.
-                guard let written = try? replace(path, expected: list, with: merged) else { break }
-                if written {
-                    try? fileSystem.removeFile(temporary)
-                    return true
-                }
-            }
-        }
-        throw keep(temporary, asBackupOf: path, in: folder, name: name)
-    }
-
-    /// Whether every line of `part` is in `whole`, as often as in `part` (in any order), lines
-    /// compared with their line breaks (`LineNumbering`).
-    static func holdsEveryLine(of part: [UInt8], in whole: [UInt8]) -> Bool {
-        var numbering = LineNumbering()
-        var counts: [Int: Int] = [:]
-        for line in numbering.ids(whole) { counts[line, default: 0] += 1 }
-        for line in numbering.ids(part) {
-            guard let count = counts[line], count > 0 else { return false }
-            counts[line] = count - 1
-        }
-        return true
-    }
-
-    /// Whether `path` is still the file tick wrote (same inode) holding tick's bytes.
-    private func stillMine(_ path: String, _ mine: FileStatus, _ bytes: [UInt8]) -> Bool {
-        guard let now = (try? fileSystem.status(path, followSymlinks: false)) ?? nil, now.isSameFile(as: mine) else { return false }
-        return (try? fileSystem.readFile(path, followSymlinks: false)) == bytes
-    }
-
-    /// No exchange on this file system: check once more, then rename. A change saved between this
-    /// check and the rename is lost; the window is a few microseconds.
-    private func renameOver(_ target: String, _ temporary: String, path: String, expected: [UInt8]?) throws -> Bool {
-        let current = try? fileSystem.readFile(target)
-        guard current == expected else {
-            try? fileSystem.removeFile(temporary)
-            return false
-        }
-        do {
-            try fileSystem.rename(temporary, to: target)
-        } catch let error as FileSystemError {
-            try? fileSystem.removeFile(temporary)
-            throw StorageError.io(error.named(path, "write"))
-        }
-        try? fileSystem.syncDirectory(Path.parent(of: target))
-        return true
     }
 }

@@ -109,9 +109,17 @@ struct Journal {
     private func content(_ entry: Entry, _ file: String) throws -> [UInt8]? {
         do {
             return try fileSystem.readIfPresent(path(entry) + "/" + file, followSymlinks: false)
-        } catch let error as FileSystemError {
+        } catch let error as FileSystemError where Journal.isMalformed(error) {
             throw Rejection(entry: entry.name, reason: "\(file) cannot be read (\(error.reason))")
         }
+    }
+
+    /// Whether a failure to read an entry's file says the entry is not tick's (a link, a folder,
+    /// a FIFO where a file belongs): such an entry is rejected. Any other failure (EIO, a full
+    /// table of open files) is the file system's, for now: it fails the command, and the entry
+    /// stays for a later run.
+    static func isMalformed(_ error: FileSystemError) -> Bool {
+        [.symlinkLoop, .isADirectory, .notADirectory].contains(error.kind) || error.code == Errno.invalid
     }
 
     private func read(_ name: String) throws -> Entry {
@@ -124,6 +132,7 @@ struct Journal {
             guard try fileSystem.status(folder, followSymlinks: false)?.kind == .directory else {
                 throw Rejection(entry: name, reason: "it is not a folder")
             }
+            guard error.kind == .notFound || Journal.isMalformed(error) else { throw error }
             throw Rejection(entry: name, reason: "its meta file cannot be read (\(error.reason))")
         }
         var fields: [String: String] = [:]
@@ -264,7 +273,8 @@ struct Journal {
         done.written = written
         try replaceFile(path(entry) + "/meta", meta(done), sync: entry.finishesOnRecovery)
         let finished = existing.filter { $0.state == .done && $0.name != entry.name } + [done]
-        for old in finished.dropLast(Journal.kept) { try remove(old) }
+        // The change is done: an old entry that cannot be removed now goes on a later run.
+        for old in finished.dropLast(Journal.kept) { try? remove(old) }
         return done
     }
 

@@ -100,11 +100,14 @@ struct ConcurrencyTests {
                                         others: ["A task nobody touches", "Done long ago"])
     }
 
-    /// Four writers and three editors, each editor on its own list in its own style. Inside
+    /// Four writers and three editors, each editor on its own list in its own style, and a blind
+    /// appender (`echo LINE >> list.md`, never checked) beside the appending one (an editor saving
+    /// by rename or in place would clobber its lines itself): its lines that land in a
+    /// file tick set aside are merged back by the next change, which the test makes last. Inside
     /// `make test` each writer makes 10 changes; `make soak` runs it for `TICK_SOAK_SECONDS`.
     /// Only losses, duplicates, backups and round trips are asserted: how many writes tick
     /// acknowledged depends on the machine's load.
-    @Test("soak: 4 tick writers with rename, in-place and append editors: nothing acknowledged or saved is lost, nothing twice")
+    @Test("soak: 4 tick writers with rename, in-place, append and blind-append editors: nothing acknowledged or saved is lost, nothing twice")
     func soak() throws {
         let sandbox = try Sandbox()
         let folder = sandbox.path("lists")
@@ -120,9 +123,9 @@ struct ConcurrencyTests {
         }
         let finished = Flag()
         let editing = DispatchGroup()
-        let editors = zip(ListEditor.Style.allCases, Self.lists).enumerated().map { k, pair in
+        let editors = zip([ListEditor.Style.rename, .inPlace, .append], Self.lists).enumerated().map { k, pair in
             ListEditor(name: "ed-" + pair.0.rawValue, folder: folder, lists: [pair.1], styles: [pair.0], seed: 0x6564_0000 + UInt64(k))
-        }
+        } + [ListEditor(name: "ed-blind", folder: folder, lists: ["gamma"], styles: [.blindAppend], seed: 0x6564_0010)]
         for editor in editors {
             spawn(editing) {
                 var n = 0
@@ -138,9 +141,11 @@ struct ConcurrencyTests {
         finished.set()
         editing.wait()
 
+        // The next change recovers what a blind append wrote into a file tick had set aside.
+        expectRun(try shared.value.run(["--dir", folder, "--quiet", "add", "Recovery probe", "--list", "alpha"]), status: 0)
         if let dump = ProcessInfo.processInfo.environment["TICK_SOAK_DUMP"] { try? FileManager.default.copyItem(atPath: folder, toPath: dump) }
         let report = try expectFolderHoldsEverything(sandbox, folder: folder, lists: Self.lists, writers: writers, editors: editors,
-                                                     others: Self.lists.map { "Kept by \($0)" })
+                                                     others: Self.lists.map { "Kept by \($0)" } + ["Recovery probe"])
         print("soak: " + report)
     }
 }

@@ -97,7 +97,10 @@ struct SafeWriteTests {
     @Test("no temporary file is left beside the lists, and none is taken for a list")
     func noLeftovers() throws {
         let sandbox = try Fixtures.folder(["home.md": Self.list])
-        try sandbox.write("tasks/.home.md.tick-99999-1", "- [ ] leftover from a crash\n")
+        // What a killed tick leaves: a file it was writing (empty), one holding what the list holds.
+        // (One holding bytes found nowhere else is kept as a backup: `WritePathFindingsTests`.)
+        try sandbox.write("tasks/.home.md.tick-99999-1", "")
+        try sandbox.write("tasks/.home.md.tick-99999-2", Self.list)
         expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "done", "mum"]), status: 0)
         let all = try FileManager.default.contentsOfDirectory(atPath: sandbox.path("tasks")).sorted()
         #expect(all == [".tick", "home.md"])

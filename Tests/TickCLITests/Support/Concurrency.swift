@@ -74,7 +74,9 @@ final class TickWriter: @unchecked Sendable {
             let (arguments, apply) = next(step)
             do {
                 let result = try sandbox.run(["--dir", folder, "--quiet"] + arguments)
-                if result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty {
+                // A change may first recover what an appender wrote into a file an earlier change set aside, and say so.
+                let recovered = result.stderr.split(separator: "\n").allSatisfy { $0.hasPrefix("tick: warning: recovered ") }
+                if result.status == 0 && result.stdout.isEmpty && recovered {
                     apply(self)
                     acknowledged += 1
                 } else if !strict && result.status == 1 && result.stdout.isEmpty && result.stderr.contains("nothing written") {
@@ -160,6 +162,9 @@ final class ListEditor: @unchecked Sendable {
         case inPlace = "in-place"
         /// The line appended with one write.
         case append
+        /// The line appended with one write, never checked nor saved again (`echo LINE >> list.md`):
+        /// a write that lands in the file tick set aside is only kept by tick's recovery of it.
+        case blindAppend = "blind-append"
     }
 
     /// tick's quiet window in microseconds (README, "Safe writes").
@@ -208,6 +213,7 @@ final class ListEditor: @unchecked Sendable {
             case .rename: saved = renameSave(path, line)
             case .inPlace: saved = inPlaceSave(path, line)
             case .append: saved = appendSave(path, line)
+            case .blindAppend: _ = appendSave(path, line); saved = true
             }
             if saved { written.append(title); return }
             if attempt == 0 { redone += 1 }

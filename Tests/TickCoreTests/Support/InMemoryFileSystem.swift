@@ -74,6 +74,9 @@ final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
     /// The number of changing calls made so far.
     private(set) var changingCalls = 0
     private var crashAt: Int?
+    /// The number of calls made so far (every operation), and the one to fail, with its errno.
+    private(set) var calls = 0
+    private var failAtCall: (number: Int, code: Int32)?
     private(set) var crashed = false
     private var inHook = false
     /// Loading reads lists from several threads at once; a hook may call back in.
@@ -90,6 +93,11 @@ final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
         failures.append(Failure(operation: operation, path: path, code: code, skip: occurrence - 1))
     }
 
+    /// Makes the `n`-th call from now (1 = the next), whatever its operation, fail with `code`.
+    func fail(call n: Int, with code: Int32) {
+        failAtCall = (calls + n, code)
+    }
+
     /// The process dies at its `n`-th changing call from now (1 = the next), before the call happens.
     func crash(atChange n: Int) {
         crashAt = changingCalls + n
@@ -100,6 +108,7 @@ final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
         crashed = false
         crashAt = nil
         failures = []
+        failAtCall = nil
         beforeCall = nil
         log = []
     }
@@ -108,10 +117,15 @@ final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
         if crashed { throw Crash() }
         guard !inHook else { return }
         log.append(Call(operation: operation, path: path))
+        calls += 1
         if let hook = beforeCall {
             inHook = true
             hook(Call(operation: operation, path: path))
             inHook = false
+        }
+        if let failAt = failAtCall, calls == failAt.number {
+            failAtCall = nil
+            throw FileSystemError(path: path, operation: operation.rawValue, code: failAt.code)
         }
         if operation.changes {
             changingCalls += 1
