@@ -68,17 +68,6 @@ extension Document {
             return i
         }
     }
-
-    /// The keys of the tasks at `indexes`, in that order, found in one pass (`key(of:path:)` each).
-    func keys(at indexes: [Int], path: String) -> [TaskKey] {
-        guard let last = indexes.max() else { return [] }
-        var counter = TitleCounter(indexes.map { tasks[$0].title })
-        var occurrence = [Int](repeating: 0, count: last + 1)
-        for i in 0...last {
-            if let k = counter.next(TitleBytes(tasks[i].title)) { occurrence[i] = k }
-        }
-        return indexes.map { TaskKey(path: path, title: tasks[$0].title, occurrence: occurrence[$0]) }
-    }
 }
 
 /// A title that compares and hashes as its UTF-8 bytes, as keys compare titles (two canonically

@@ -115,24 +115,22 @@ public final class TaskFolder {
             subtasks[id] = open.count
             taken = (id.list, id.index..<(id.index + 1 + before.subtaskCount(of: id)))
         }
-        var after: [TaskID: TaskKey] = [:]
+        var after: [TaskID: TaskID] = [:]
         if !order.isEmpty {
             let keyed = Array(zip(before.keys(order), order.map { applying[$0]! }))
             let named = plan.map(\.id).filter { applying[$0] != nil }
             // Nothing written (the bytes came out the same): nothing changed, nothing to report.
-            if let keys = try update(keyed, summary: "\(summary) " + titles(named, in: before)) {
-                for (id, key) in zip(order, keys) { after[id] = key }
+            if let ids = try update(keyed, summary: "\(summary) " + titles(named, in: before)) {
+                for (id, new) in zip(order, ids) { after[id] = new }
             }
         }
         let now = library
         var reported: Set<TaskID> = []
         let ids = plan.map(\.id).filter { reported.insert($0).inserted }
-        // Each task where its key after the change finds it, else where its key before does.
-        let changed = ids.filter { after[$0] != nil }
-        var found: [TaskID: TaskID] = [:]
-        for (id, task) in zip(changed, now.ids(of: changed.map { after[$0]! })) { found[id] = task }
-        let lost = ids.filter { found[$0] == nil }
-        for (id, task) in zip(lost, now.ids(of: before.keys(lost))) { found[id] = task }
+        // A task left as it was is where its key finds it now.
+        var found = after
+        let kept = ids.filter { found[$0] == nil }
+        for (id, task) in zip(kept, now.ids(of: before.keys(kept))) { found[id] = task }
         let tasks = ids.map { id in
             Edited(before: id, after: found[id], applied: after[id] == nil ? [] : applying[id] ?? [],
                    subtasks: after[id] == nil ? 0 : subtasks[id] ?? 0)
@@ -141,8 +139,8 @@ public final class TaskFolder {
     }
 
     /// Applies each key's edits to its task in one change: each file once, its tasks in document
-    /// order. Returns the keys of the tasks afterwards, in the order given.
-    private func update(_ edits: [(key: TaskKey, edits: [TaskEdit])], summary: String) throws -> [TaskKey]? {
+    /// order. Returns the tasks afterwards, in the order given.
+    private func update(_ edits: [(key: TaskKey, edits: [TaskEdit])], summary: String) throws -> [TaskID?]? {
         let keys = edits.map(\.key)
         let results = Box<[String: (document: Document, indexes: [Int])]>([:])
         var byPath: [String: [Int]] = [:]
@@ -158,13 +156,16 @@ public final class TaskFolder {
             }))
         }
         guard try write(summary, changes) else { return nil }
-        var after = keys
-        for (path, result) in results.value {
-            for (k, key) in zip(byPath[path]!, result.document.keys(at: result.indexes, path: path)) { after[k] = key }
-        }
+        let indexes = results.value.mapValues(\.indexes)
         let documents = results.value.mapValues(\.document)
         results.value = [:]
         refresh(consume documents)
+        // A list's tasks are the library's, in the same order.
+        var after = [TaskID?](repeating: nil, count: keys.count)
+        for (path, found) in indexes {
+            guard let l = library.list(at: path) else { continue }
+            for (k, i) in zip(byPath[path]!, found) { after[k] = TaskID(list: l, index: i) }
+        }
         return after
     }
 
