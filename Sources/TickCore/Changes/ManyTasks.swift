@@ -126,6 +126,20 @@ extension TaskFolder {
 }
 
 extension Library {
+    /// The edits of `edits` that would change task `id` (`leavesAsIs` of each); a completion asks
+    /// only whether the task is done, without building the whole task.
+    func applicable(_ edits: [TaskEdit], to id: TaskID) -> [TaskEdit] {
+        if edits.allSatisfy(\.isCompletion) { return record(id).done ? [] : edits }
+        let task = task(id), notes = notes(id)
+        return edits.filter { !$0.leavesAsIs(task, notes: notes) }
+    }
+
+    /// Whether a task has a `rec:` rule (or a Tasks phrase): only then can a completion move it on.
+    func repeats(_ id: TaskID) -> Bool { RecurrenceRule(packed: lists[id.list].segment.cold(id.index).recurrence) != nil }
+
+    /// A task's title, without building the whole task.
+    func title(_ id: TaskID) -> String { lists[id.list].segment.string(record(id).title) ?? "" }
+
     /// A task's subtasks at every depth, in file order.
     public func descendants(of id: TaskID) -> [TaskID] {
         (0..<subtaskCount(of: id)).map { TaskID(list: id.list, index: id.index + 1 + $0) }

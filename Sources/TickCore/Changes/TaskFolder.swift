@@ -92,8 +92,7 @@ public final class TaskFolder {
         var order: [TaskID] = []
         var subtasks: [TaskID: Int] = [:]
         for (id, edits) in plan {
-            let task = before.task(id), notes = before.notes(id)
-            let applied = edits.filter { !$0.leavesAsIs(task, notes: notes) }
+            let applied = before.applicable(edits, to: id)
             guard !applied.isEmpty, applying[id] == nil else { continue }
             applying[id] = applied
             order.append(id)
@@ -104,10 +103,10 @@ public final class TaskFolder {
         var taken: (list: Int, tasks: Range<Int>)? = nil
         for id in order {
             guard let complete = applying[id]?.first(where: \.isCompletion), case .complete(let day) = complete.plain,
-                  !before.task(id).advances(completedOn: day)
+                  !(before.repeats(id) && before.task(id).advances(completedOn: day))
             else { continue }
             if let taken, taken.list == id.list, taken.tasks.contains(id.index) { continue }
-            let open = before.descendants(of: id).filter { !before.task($0).done && applying[$0] == nil }
+            let open = before.descendants(of: id).filter { !before.record($0).done && applying[$0] == nil }
             for sub in open {
                 applying[sub] = [complete.plain]
                 order.append(sub)
@@ -581,7 +580,7 @@ public final class TaskFolder {
 
     /// `"A", "B"`: titles for a change's summary in the journal (what `tick undo` prints).
     private func titles(_ ids: [TaskID], in library: Library) -> String {
-        ids.map { "\"\(library.task($0).title)\"" }.joined(separator: ", ")
+        ids.map { "\"\(library.title($0))\"" }.joined(separator: ", ")
     }
 }
 
