@@ -173,6 +173,40 @@ fuzz: deps
 		$(BUILD_DIR)/fuzz/cmark_arena.o -lcmark -o $(BUILD_DIR)/fuzz/tick-fuzz
 	$(BUILD_DIR)/fuzz/tick-fuzz -max_len=8192 -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 $(BUILD_DIR)/fuzz/corpus
 
+# libFuzzer over TickCore's query parser (`make fuzz-query`, Tests/Fuzz/QueryFuzzTarget.swift) and
+# its date words (`make fuzz-dates`, Tests/Fuzz/DatesFuzzTarget.swift). TickFormat and TickCore are
+# built as modules with coverage into $(BUILD_DIR)/fuzz-core, the C parts by the toolchain's clang;
+# each target's new inputs go to $(BUILD_DIR)/fuzz-NAME/corpus, seeded from Tests/Fuzz/corpus-NAME.
+FUZZ_CORE = $(BUILD_DIR)/fuzz-core
+FUZZ_CLANG = $(dir $(shell command -v $(SWIFT)c))clang
+FUZZ_SWIFTC = $(SWIFT)c -sanitize=fuzzer,address -parse-as-library -O -I Sources/CCmark -I Sources/CCmarkArena/include \
+	-I Sources/CLz4 -I $(FUZZ_CORE) -I $(FUZZ_CORE)/CTickSystem
+FUZZ_CORE_OBJECTS = $(addprefix $(FUZZ_CORE)/,TickCore.o TickFormat.o cmark_arena.o tick_system.o)
+.PHONY: fuzz-core fuzz-query fuzz-dates
+fuzz-core: $(FUZZ_CORE_OBJECTS)
+$(FUZZ_CORE)/cmark_arena.o: Sources/CCmarkArena/cmark_arena.c | deps
+	mkdir -p $(FUZZ_CORE)
+	$(FUZZ_CLANG) -fsanitize=address -O2 -c $< -ISources/CCmarkArena/include -o $@
+$(FUZZ_CORE)/tick_system.o: Sources/CTickSystem/tick_system.c Sources/CTickSystem/include/tick_system.h
+	mkdir -p $(FUZZ_CORE)/CTickSystem
+	printf 'module CTickSystem {\n    header "%s/Sources/CTickSystem/include/tick_system.h"\n    export *\n}\n' "$(CURDIR)" \
+		> $(FUZZ_CORE)/CTickSystem/module.modulemap
+	$(FUZZ_CLANG) -fsanitize=address -O2 -c $< -ISources/CTickSystem/include -o $@
+$(FUZZ_CORE)/TickFormat.o: $(wildcard Sources/TickFormat/*.swift) | deps
+	mkdir -p $(FUZZ_CORE)
+	$(FUZZ_SWIFTC) -wmo -module-name TickFormat -emit-module -emit-module-path $(FUZZ_CORE)/TickFormat.swiftmodule \
+		-c Sources/TickFormat/*.swift -o $@
+$(FUZZ_CORE)/TickCore.o: $(FUZZ_CORE)/TickFormat.o $(FUZZ_CORE)/tick_system.o $(shell find Sources/TickCore -name '*.swift')
+	$(FUZZ_SWIFTC) -wmo -module-name TickCore -emit-module -emit-module-path $(FUZZ_CORE)/TickCore.swiftmodule \
+		-c $$(find Sources/TickCore -name '*.swift' | sort) -o $@
+fuzz-query fuzz-dates: fuzz-%: fuzz-core
+	mkdir -p $(BUILD_DIR)/fuzz-$*/corpus
+	cp Tests/Fuzz/corpus-$*/* $(BUILD_DIR)/fuzz-$*/corpus/
+	$(FUZZ_SWIFTC) -module-name TickFuzz Tests/Fuzz/$(if $(filter query,$*),Query,Dates)FuzzTarget.swift \
+		$(FUZZ_CORE_OBJECTS) -lcmark -llz4 -o $(BUILD_DIR)/fuzz-$*/tick-fuzz
+	$(BUILD_DIR)/fuzz-$*/tick-fuzz -max_len=4096 -max_total_time=$(FUZZ_SECONDS) -print_final_stats=1 \
+		-artifact_prefix=$(BUILD_DIR)/fuzz-$*/ $(BUILD_DIR)/fuzz-$*/corpus
+
 # The test suite under AddressSanitizer, then ThreadSanitizer, each in its own build folder. The
 # tick binary the end-to-end tests run is built with the same sanitizer first (no test target
 # depends on it), so every tick run of the suite is checked too. Leaks inside the toolchain's

@@ -131,7 +131,7 @@ extension Document {
     }
 
     /// Whether `edited` keeps this document's byte order mark, front matter and name.
-    private func keepsFileParts(_ edited: Document) -> Bool {
+    func keepsFileParts(_ edited: Document) -> Bool {
         guard edited.bomLength == bomLength, edited.heading == heading else { return false }
         switch (frontMatter, edited.frontMatter) {
         case (nil, nil): return true

@@ -5,6 +5,12 @@
 extension Document {
     /// Inserts a new task in canonical form.
     public func inserting(_ new: NewTask, at point: InsertionPoint) throws(EditError) -> EditResult {
+        try inserting(fragment(new), at: point, canonicalMarker: true)
+    }
+
+    /// A new task's lines in canonical form (`- [ ] title tokens`, notes indented by two spaces),
+    /// with what it must read as.
+    func fragment(_ new: NewTask) throws(EditError) -> TaskFragment {
         let title = withGlobalFilter(Array(trimmedSeparators(Array(new.title.utf8))))
         try checkTitle(title, line: 0)
         var line = [UInt8]("[\(new.done ? "x" : " ")] ".utf8) + title
@@ -50,9 +56,8 @@ extension Document {
         if !expected.notes.isEmpty {
             noteLines = expected.notes.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.utf8) }
         }
-        let fragment = TaskFragment(lines: [[UInt8(ascii: "-"), 0x20] + line] + noteLines.map { $0.isEmpty ? [] : [0x20, 0x20] + $0 },
-                                    markerLength: 1, expected: [expected])
-        return try inserting(fragment, at: point, canonicalMarker: true)
+        return TaskFragment(lines: [[UInt8(ascii: "-"), 0x20] + line] + noteLines.map { $0.isEmpty ? [] : [0x20, 0x20] + $0 },
+                            markerLength: 1, expected: [expected])
     }
 
     /// Removes task `i` with its notes and subtasks (and the blank lines it owns).
@@ -175,7 +180,7 @@ extension Document {
     }
 
     /// Step 2: the form copied from the neighbour (or the parent's indentation, or the canonical `- `).
-    private func itemForm(at site: InsertionSite, for fragment: TaskFragment, canonicalMarker: Bool) -> ItemForm {
+    func itemForm(at site: InsertionSite, for fragment: TaskFragment, canonicalMarker: Bool) -> ItemForm {
         if let n = site.neighbour {
             let t = tasks[n]
             return ItemForm(prefix: continuationPrefix(Array(bytes[textStart(t.firstLine)..<t.marker.lowerBound])),
@@ -192,7 +197,7 @@ extension Document {
     }
 
     /// Step 3: the fragment's lines re-marked and re-indented under the form's prefix, each ended.
-    private func fragmentLines(_ fragment: TaskFragment, in form: ItemForm) -> [UInt8] {
+    func fragmentLines(_ fragment: TaskFragment, in form: ItemForm) -> [UInt8] {
         let afterMarker = fragment.lines[0].dropFirst(fragment.markerLength)
         let oldSpacing = afterMarker.isEmpty ? 1 : afterMarker.prefix(while: isSpaceOrTab).count
         let shift = (form.marker.count + form.spacing.count) - (fragment.markerLength + oldSpacing)
@@ -266,7 +271,7 @@ extension Document {
     }
 
     /// The marker that follows `marker` in its list: the same bullet, or the next number.
-    private func nextMarker(after marker: [UInt8]) -> [UInt8] {
+    func nextMarker(after marker: [UInt8]) -> [UInt8] {
         guard let delimiter = marker.last, delimiter == UInt8(ascii: ".") || delimiter == UInt8(ascii: ")"),
               let n = decimal(marker.dropLast()) else { return marker }
         return Array(String(n + 1).utf8) + [delimiter]

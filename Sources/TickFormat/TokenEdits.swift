@@ -6,6 +6,11 @@
 extension Document {
     /// Marks task `i` done (writing `done:` with `day`) or open (removing `done:`).
     public func settingDone(_ i: Int, _ done: Bool, on day: Day) throws(EditError) -> EditResult {
+        try apply(lineChange(i, settingDone: done, on: day), to: i)
+    }
+
+    /// The splices of `settingDone(_:_:on:)` and what task `i` reads as after them.
+    func lineChange(_ i: Int, settingDone done: Bool, on day: Day) throws(EditError) -> LineChange {
         let task = try self.task(i)
         var splices: [Splice] = []
         let state = bytes[task.checkbox + 1]
@@ -14,58 +19,79 @@ extension Document {
         }
         let tokenEdit = tokenSplices(task, kind: .done(day), text: done ? "done:\(day)" : nil)
         splices += tokenEdit
-        var expected = ExpectedTasks(self)
-        expected[i].done = done
-        expected[i].doneDate = done ? day : nil
-        (expected[i].title, expected[i].tags) = titleAfter(task, tokenEdit)
-        return try apply(splices, expecting: expected, task: i)
+        var expected = self.expected(i)
+        expected.done = done
+        expected.doneDate = done ? day : nil
+        (expected.title, expected.tags) = titleAfter(task, tokenEdit)
+        return LineChange(splices: splices, expected: expected)
     }
 
     public func settingDue(_ i: Int, _ due: DueDate?) throws(EditError) -> EditResult {
-        try settingToken(i, .due(due ?? DueDate(day: Day(daysSinceEpoch: 0))), due.map { "due:\($0)" }) { $0.due = due }
+        try apply(lineChange(i, .due(due)), to: i)
     }
 
     public func settingPriority(_ i: Int, _ priority: Priority) throws(EditError) -> EditResult {
-        try settingToken(i, .priority(priority.rawValue), priority.token) { $0.priority = priority }
+        try apply(lineChange(i, .priority(priority)), to: i)
     }
 
     public func settingFlag(_ i: Int, _ flagged: Bool) throws(EditError) -> EditResult {
-        try settingToken(i, .flag, flagged ? "#flag" : nil) { $0.flagged = flagged }
+        try apply(lineChange(i, .flag(flagged)), to: i)
     }
 
     /// Gives task `i` the `id:` token `id` (replacing the one it has), or removes it (nil).
     public func settingID(_ i: Int, _ id: String?) throws(EditError) -> EditResult {
-        try settingToken(i, .id(id ?? ""), id.map { "id:\($0)" }) { $0.id = id }
+        try apply(lineChange(i, .id(id)), to: i)
     }
 
     /// Gives task `i` the `rec:` token of `rule` (replacing the one it has), or removes it (nil).
     public func settingRecurrence(_ i: Int, _ rule: RecurrenceRule?) throws(EditError) -> EditResult {
-        let placeholder = RecurrenceRule(count: 1, unit: .day, mode: .completion)!
-        let task = try self.task(i)
-        let styled = (task.tokens.first { sameSort($0.kind, .recurrence(placeholder)) }?.style ?? task.style) != .tick
-        return try settingToken(i, .recurrence(rule ?? placeholder), rule?.token) {
-            $0.recurrence = rule
-            $0.repeatPhrase = styled ? rule.flatMap(ObsidianFields.phrase) : nil
-        }
+        try apply(lineChange(i, .recurrence(rule)), to: i)
     }
 
     /// Gives task `i` the `until:` token `day` (replacing the one it has), or removes it (nil).
     public func settingUntil(_ i: Int, _ day: Day?) throws(EditError) -> EditResult {
-        try settingToken(i, .until(day ?? Day(daysSinceEpoch: 0)), day.map { "until:\($0)" }) { $0.until = day }
+        try apply(lineChange(i, .until(day)), to: i)
     }
 
-    /// Sets the token of `kind` on task `i`'s title line to `text` (replacing the one it has), or
-    /// removes it (nil); `change` makes the same change to the task's expected model.
-    private func settingToken(_ i: Int, _ kind: TitleLine.Kind, _ text: String?,
-                              _ change: (inout Expected) -> Void) throws(EditError) -> EditResult {
+    /// The splices that make `edit` on task `i`'s title line, and what the task reads as after them.
+    func lineChange(_ i: Int, _ edit: LineEdit) throws(EditError) -> LineChange {
+        switch edit {
+        case .done(let done, let day):
+            return try lineChange(i, settingDone: done, on: day)
+        case .due(let due):
+            return try lineChange(i, settingToken: .due(due ?? DueDate(day: Day(daysSinceEpoch: 0))), due.map { "due:\($0)" }) { $0.due = due }
+        case .priority(let priority):
+            return try lineChange(i, settingToken: .priority(priority.rawValue), priority.token) { $0.priority = priority }
+        case .flag(let flagged):
+            return try lineChange(i, settingToken: .flag, flagged ? "#flag" : nil) { $0.flagged = flagged }
+        case .id(let id):
+            return try lineChange(i, settingToken: .id(id ?? ""), id.map { "id:\($0)" }) { $0.id = id }
+        case .recurrence(let rule):
+            let placeholder = RecurrenceRule(count: 1, unit: .day, mode: .completion)!
+            let task = try self.task(i)
+            let styled = (task.tokens.first { sameSort($0.kind, .recurrence(placeholder)) }?.style ?? task.style) != .tick
+            return try lineChange(i, settingToken: .recurrence(rule ?? placeholder), rule?.token) {
+                $0.recurrence = rule
+                $0.repeatPhrase = styled ? rule.flatMap(ObsidianFields.phrase) : nil
+            }
+        case .until(let day):
+            return try lineChange(i, settingToken: .until(day ?? Day(daysSinceEpoch: 0)), day.map { "until:\($0)" }) { $0.until = day }
+        }
+    }
+
+    /// The splices that set the token of `kind` on task `i`'s title line to `text` (replacing the one it
+    /// has), or remove it (nil), and what the task reads as after them; `change` makes the same change
+    /// to its expected fields.
+    func lineChange(_ i: Int, settingToken kind: TitleLine.Kind, _ text: String?,
+                    _ change: (inout Expected) -> Void) throws(EditError) -> LineChange {
         let task = try self.task(i)
         if text != nil, let problem = styleProblem(task, kind) { throw EditError(reason: .badValue, line: task.line, message: problem) }
-        var expected = ExpectedTasks(self)
-        change(&expected[i])
-        expected[i].countPhraseFromCompletionWithoutDue()
+        var expected = self.expected(i)
+        change(&expected)
+        expected.countPhraseFromCompletionWithoutDue()
         let splices = tokenSplices(task, kind: kind, text: text)
-        (expected[i].title, expected[i].tags) = titleAfter(task, splices)
-        return try apply(splices, expecting: expected, task: i)
+        (expected.title, expected.tags) = titleAfter(task, splices)
+        return LineChange(splices: splices, expected: expected)
     }
 
     /// Replaces the title text of task `i`, keeping its metadata tokens as written, in order.
@@ -263,9 +289,12 @@ extension Document {
     /// Where a new token goes: the end of the title line, before trailing whitespace and before
     /// a trailing backslash that follows whitespace (a hard line break stays last). A backslash
     /// glued to the last word is part of that word.
-    func titleInsertionPoint(_ task: Task) -> Int {
-        var e = task.titleRange.upperBound
-        let lo = task.titleRange.lowerBound
+    func titleInsertionPoint(_ task: Task) -> Int { Document.tokenInsertionPoint(bytes, task.titleRange) }
+
+    /// `titleInsertionPoint(_:)` on the title line at `range` of `bytes`.
+    static func tokenInsertionPoint(_ bytes: [UInt8], _ range: Range<Int>) -> Int {
+        var e = range.upperBound
+        let lo = range.lowerBound
         while e > lo, isSpaceOrTab(bytes[e - 1]) { e -= 1 }
         if e > lo, bytes[e - 1] == UInt8(ascii: "\\") {
             var w = e - 1
@@ -275,7 +304,7 @@ extension Document {
         return e
     }
 
-    private func sameSort(_ a: TitleLine.Kind, _ b: TitleLine.Kind) -> Bool {
+    func sameSort(_ a: TitleLine.Kind, _ b: TitleLine.Kind) -> Bool {
         switch (a, b) {
         case (.due, .due), (.done, .done), (.priority, .priority), (.flag, .flag), (.id, .id),
              (.recurrence, .recurrence), (.until, .until), (.recurrence, .repeatPhrase), (.repeatPhrase, .recurrence),

@@ -173,6 +173,33 @@ extension Document {
     }
 }
 
+extension Document {
+    /// `edit` of task `i` as a line edit that a change of many tasks applies together with the
+    /// others (`applyingTogether(_:)`), or nil when it must be applied alone: a completion that
+    /// moves a repeating task on (or is refused), a change of the title or the notes, a skip.
+    func lineEdit(_ edit: TaskEdit, at i: Int) -> LineEdit? {
+        switch edit {
+        case .complete(let day), .completeInPlace(let day), .completeKeepingHistory(let day):
+            // As `completing` decides: a task without a next occurrence is ticked, whatever the history option.
+            do throws(Recurrence.Refusal) {
+                if case .next? = try Recurrence.next(of: tasks[i], completed: day, today: day) { return nil }
+            } catch {
+                return nil
+            }
+            return .done(true, on: day)
+        case .completionDate(let day): return .done(true, on: day)
+        case .reopen: return .done(false, on: Day(daysSinceEpoch: 0))
+        case .flag(let on): return .flag(on)
+        case .due(let due): return .due(due)
+        case .priority(let level): return .priority(level)
+        case .recurrence(let rule): return .recurrence(rule)
+        case .until(let day): return .until(day)
+        case .giveID(let value): return .id(value)
+        case .skip, .retitle, .replaceNotes, .appendNote: return nil
+        }
+    }
+}
+
 // MARK: - Repeating tasks
 
 extension TaskEdit {

@@ -92,87 +92,79 @@ public final class TaskFolder {
         var order: [TaskID] = []
         var subtasks: [TaskID: Int] = [:]
         for (id, edits) in plan {
-            let task = before.task(id), notes = before.notes(id)
-            let applied = edits.filter { !$0.leavesAsIs(task, notes: notes) }
+            let applied = before.applicable(edits, to: id)
             guard !applied.isEmpty, applying[id] == nil else { continue }
             applying[id] = applied
             order.append(id)
         }
         // A completed parent takes its open subtasks with it (FORMAT.md §8.2); a repeating one that
-        // moves to its next occurrence does not complete them (FORMAT.md 5.10).
+        // moves to its next occurrence does not complete them (FORMAT.md 5.10). The subtasks of a
+        // task inside the last one done this way (named in file order) are already taken.
+        var taken: (list: Int, tasks: Range<Int>)? = nil
         for id in order {
             guard let complete = applying[id]?.first(where: \.isCompletion), case .complete(let day) = complete.plain,
-                  !before.task(id).advances(completedOn: day)
+                  !(before.repeats(id) && before.task(id).advances(completedOn: day))
             else { continue }
-            let open = before.descendants(of: id).filter { !before.task($0).done && applying[$0] == nil }
+            if let taken, taken.list == id.list, taken.tasks.contains(id.index) { continue }
+            let open = before.descendants(of: id).filter { !before.record($0).done && applying[$0] == nil }
             for sub in open {
                 applying[sub] = [complete.plain]
                 order.append(sub)
             }
             subtasks[id] = open.count
+            taken = (id.list, id.index..<(id.index + 1 + before.subtaskCount(of: id)))
         }
-        var after: [TaskID: TaskKey] = [:]
+        var after: [TaskID: TaskID] = [:]
         if !order.isEmpty {
-            let keyed = order.map { (before.key($0), applying[$0]!) }
+            let keyed = Array(zip(before.keys(order), order.map { applying[$0]! }))
             let named = plan.map(\.id).filter { applying[$0] != nil }
             // Nothing written (the bytes came out the same): nothing changed, nothing to report.
-            if let keys = try update(keyed, summary: "\(summary) " + titles(named, in: before)) {
-                for (id, key) in zip(order, keys) { after[id] = key }
+            if let ids = try update(keyed, summary: "\(summary) " + titles(named, in: before)) {
+                for (id, new) in zip(order, ids) { after[id] = new }
             }
         }
         let now = library
-        let tasks = plan.map(\.id).reduce(into: [Edited]()) { result, id in
-            guard !result.contains(where: { $0.before == id }) else { return }
-            let found = after[id].flatMap(now.id(of:)) ?? now.id(of: before.key(id))
-            result.append(Edited(before: id, after: found, applied: after[id] == nil ? [] : applying[id] ?? [],
-                                 subtasks: after[id] == nil ? 0 : subtasks[id] ?? 0))
+        var reported: Set<TaskID> = []
+        let ids = plan.map(\.id).filter { reported.insert($0).inserted }
+        // A task left as it was is where its key finds it now.
+        var found = after
+        let kept = ids.filter { found[$0] == nil }
+        for (id, task) in zip(kept, now.ids(of: before.keys(kept))) { found[id] = task }
+        let tasks = ids.map { id in
+            Edited(before: id, after: found[id], applied: after[id] == nil ? [] : applying[id] ?? [],
+                   subtasks: after[id] == nil ? 0 : subtasks[id] ?? 0)
         }
         return (now, tasks)
     }
 
     /// Applies each key's edits to its task in one change: each file once, its tasks in document
-    /// order. Returns the keys of the tasks afterwards, in the order given.
-    private func update(_ edits: [(key: TaskKey, edits: [TaskEdit])], summary: String) throws -> [TaskKey]? {
+    /// order. Returns the tasks afterwards, in the order given.
+    private func update(_ edits: [(key: TaskKey, edits: [TaskEdit])], summary: String) throws -> [TaskID?]? {
         let keys = edits.map(\.key)
-        let results = Box<[String: (document: Document, indexes: [TaskKey: Int])]>([:])
+        let results = Box<[String: (document: Document, indexes: [Int])]>([:])
+        var byPath: [String: [Int]] = [:]
+        for (k, key) in keys.enumerated() { byPath[key.path, default: []].append(k) }
         var changes: [(path: String, edit: ([UInt8]?) throws -> FileOutcome)] = []
         for path in orderedPaths(keys) {
-            let mine = edits.filter { $0.key.path == path }
+            let mine = byPath[path]!.map { edits[$0] }
             changes.append((path, { bytes in
                 guard let bytes else { throw MutationError.listGone(path: path) }
-                var document = self.folder.document(bytes)
-                var indexes: [TaskKey: Int] = [:]
-                var work: [(key: TaskKey, edits: [TaskEdit])] = []
-                for (key, edits) in mine {
-                    guard let i = document.index(of: key) else { throw MutationError.taskGone(key) }
-                    indexes[key] = i
-                    work.append((key, edits))
-                }
-                for (key, edits) in work.sorted(by: { indexes[$0.key]! < indexes[$1.key]! }) {
-                    let i = indexes[key]!, count = document.tasks.count
-                    // Only a kept history adds a task: a completed copy right after the task's subtasks.
-                    let copyAt = document.descendants(of: i).upperBound
-                    for edit in edits { document = try document.applying(edit, to: i) }
-                    // A completion can also keep one by the Tasks plugin's convention (FORMAT.md 11).
-                    let keepsHistory = edits.contains(where: \.isCompletion)
-                    precondition(document.tasks.count == count || (keepsHistory && document.tasks.count == count + 1),
-                                 "an in-place edit added or removed tasks")
-                    if document.tasks.count > count {
-                        for (other, j) in indexes where j >= copyAt { indexes[other] = j + 1 }
-                    }
-                }
-                results.value[path] = (document, indexes)
-                return .write(document.serialize())
+                let result = try self.folder.document(bytes).applying(mine)
+                results.value[path] = result
+                return .write(result.document.serialize())
             }))
         }
         guard try write(summary, changes) else { return nil }
-        let after = keys.map { key in
-            let result = results.value[key.path]!
-            return result.document.key(of: result.indexes[key]!, path: key.path)
-        }
+        let indexes = results.value.mapValues(\.indexes)
         let documents = results.value.mapValues(\.document)
         results.value = [:]
         refresh(consume documents)
+        // A list's tasks are the library's, in the same order.
+        var after = [TaskID?](repeating: nil, count: keys.count)
+        for (path, found) in indexes {
+            guard let l = library.list(at: path) else { continue }
+            for (k, i) in zip(byPath[path]!, found) { after[k] = TaskID(list: l, index: i) }
+        }
         return after
     }
 
@@ -235,15 +227,10 @@ public final class TaskFolder {
     public func add(_ batches: [(path: String, initial: [UInt8]?, tasks: [(task: NewTask, id: String?)])], summary: String) throws -> Library {
         let changes = batches.map { batch in
             (batch.path, { (bytes: [UInt8]?) throws -> FileOutcome in
-                guard var document = (bytes ?? batch.initial).map({ self.folder.document($0) }) else {
+                guard let document = (bytes ?? batch.initial).map({ self.folder.document($0) }) else {
                     throw MutationError.listGone(path: batch.path)
                 }
-                for (task, id) in batch.tasks {
-                    let result = try document.inserting(task, at: .unsectioned)
-                    document = result.document
-                    if let id { document = try document.settingID(result.task!, id).document }
-                }
-                return .write(document.serialize())
+                return .write(try document.insertingUnsectioned(batch.tasks).serialize())
             })
         }
         try writeFiles(summary, changes)
@@ -277,20 +264,6 @@ public final class TaskFolder {
         results.value = [:]
         refresh(consume documents)
         return ids.map(before.subtaskCount)
-    }
-
-    /// The indexes of the tasks `keys` name, ascending, without those inside another one of them.
-    static func outermost(_ keys: [TaskKey], in document: Document) throws -> [Int] {
-        var indexes: [Int] = []
-        for key in keys {
-            guard let i = document.index(of: key) else { throw MutationError.taskGone(key) }
-            indexes.append(i)
-        }
-        var result: [Int] = []
-        for i in Set(indexes).sorted() where !result.contains(where: { document.descendants(of: $0).contains(i) }) {
-            result.append(i)
-        }
-        return result
     }
 
     // MARK: - Moving
@@ -601,14 +574,13 @@ public final class TaskFolder {
     }
 
     private func orderedPaths(_ keys: [TaskKey]) -> [String] {
-        var paths: [String] = []
-        for key in keys where !paths.contains(key.path) { paths.append(key.path) }
-        return paths
+        var seen: Set<String> = []
+        return keys.map(\.path).filter { seen.insert($0).inserted }
     }
 
     /// `"A", "B"`: titles for a change's summary in the journal (what `tick undo` prints).
     private func titles(_ ids: [TaskID], in library: Library) -> String {
-        ids.map { "\"\(library.task($0).title)\"" }.joined(separator: ", ")
+        ids.map { "\"\(library.title($0))\"" }.joined(separator: ", ")
     }
 }
 
@@ -616,13 +588,6 @@ extension Placement {
     var parent: TaskID? {
         if case .subtask(of: let id) = self { return id }
         return nil
-    }
-}
-
-extension Library {
-    /// A task's subtasks at every depth, in file order.
-    public func descendants(of id: TaskID) -> [TaskID] {
-        (0..<subtaskCount(of: id)).map { TaskID(list: id.list, index: id.index + 1 + $0) }
     }
 }
 

@@ -10,6 +10,10 @@ import TickFormat
 //   primary := "(" or ")" | term          (a term may be `-term`, its own negation)
 //
 // So NOT binds tighter than AND, and AND tighter than OR: `a OR b c` is `a OR (b AND c)`.
+//
+// Nesting is bounded: each NOT, each leading `-` of a term and each parenthesis opens a level, and a
+// query deeper than `QueryParser.maxDepth` levels is refused, so that neither the parser nor the
+// tree's users (evaluation, explanation, comparison) recurse without bound.
 
 /// A parsed query: its tree, with every date resolved.
 public struct Query: Equatable, Sendable {
@@ -159,6 +163,11 @@ struct QueryParser {
     let now: Now
     let weekStart: Int
     var at = 0
+    /// The levels open at the token being read: NOTs, leading dashes and parentheses.
+    private var depth = 0
+
+    /// The deepest nesting a query may have.
+    static let maxDepth = 100
 
     init(tokens: [QueryToken], now: Now, weekStart: Int) {
         self.tokens = tokens
@@ -180,6 +189,16 @@ struct QueryParser {
     }
 
     private var current: QueryToken? { at < tokens.count ? tokens[at] : nil }
+
+    /// Opens one more level of nesting for the construct at `column`, refusing one past `maxDepth`.
+    private mutating func deeper(column: Int) throws(QueryError) {
+        depth += 1
+        guard depth <= Self.maxDepth else { throw Self.tooDeep(column: column) }
+    }
+
+    static func tooDeep(column: Int) -> QueryError {
+        QueryError(column: column, "the query nests more than \(maxDepth) levels deep (each NOT, leading '-' and parenthesis is one)")
+    }
 
     private mutating func parseOr() throws(QueryError) -> QueryNode {
         var nodes = [try parseAnd()]
@@ -214,29 +233,34 @@ struct QueryParser {
             guard let next = current, next.kind != .close, next.kind != .or else {
                 throw QueryError(column: token.column, "NOT needs a term after it")
             }
+            try deeper(column: token.column)
+            defer { depth -= 1 }
             return .not(try parseUnary())
         case .open:
             at += 1
             if current?.kind == .close { throw QueryError(column: token.column, "empty parentheses") }
             guard current != nil else { throw QueryError(column: token.column, "this parenthesis is never closed") }
+            try deeper(column: token.column)
+            defer { depth -= 1 }
             let node = try parseOr()
             guard current?.kind == .close else { throw QueryError(column: token.column, "this parenthesis is never closed") }
             at += 1
             return node
         case .word(let word, let quotedFrom):
             at += 1
-            return try term(word, quotedFrom: quotedFrom, column: token.column)
+            return try term(word, quotedFrom: quotedFrom, column: token.column, depth: depth)
         case .or, .close:
             preconditionFailure("parseAnd stops before OR and )")
         }
     }
 
-    /// One word as a term (or `-term`, its negation).
-    private func term(_ word: String, quotedFrom: Int?, column: Int) throws(QueryError) -> QueryNode {
+    /// One word as a term (or `-term`, its negation), at `depth` levels of nesting.
+    private func term(_ word: String, quotedFrom: Int?, column: Int, depth: Int) throws(QueryError) -> QueryNode {
         let plain = quotedFrom ?? word.count  // characters before the first quote
         if plain >= 1, word.first == "-", word.count > 1 {
+            guard depth < Self.maxDepth else { throw Self.tooDeep(column: column) }
             let rest = String(word.dropFirst())
-            return .not(try term(rest, quotedFrom: quotedFrom.map { $0 - 1 }, column: column + 1))
+            return .not(try term(rest, quotedFrom: quotedFrom.map { $0 - 1 }, column: column + 1, depth: depth + 1))
         }
         if plain == word.count, word == "!" || word == "!!" || word == "!!!" {
             return .term(.priority(lowest: word.count, highest: word.count))

@@ -29,12 +29,15 @@ import TickCore
 }
 
 extension Invocation {
-    /// A query typed on the command line, dates relative to now, weeks starting on `week-start`.
-    func query(_ text: String) throws -> Query {
+    /// A query typed on the command line, or kept as saved view `view`, dates relative to now,
+    /// weeks starting on `week-start`. Its error quotes the query (its first 80 characters when
+    /// longer) and names the view.
+    func query(_ text: String, view: String? = nil) throws -> Query {
         do {
             return try Query(parsing: text, now: now, weekStart: (settings.weekStart ?? .monday).firstWeekday)
         } catch {
-            throw UsageError.invalidInput("\(error.description) in '\(text)'")
+            let quoted = text.count > 80 ? String(text.prefix(80)) + "…" : text
+            throw UsageError.invalidInput((view.map { "saved view '\($0)': " } ?? "") + "\(error.description) in '\(quoted)'")
         }
     }
 

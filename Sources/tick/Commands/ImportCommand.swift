@@ -79,9 +79,13 @@ func runImport(_ format: ImportFormat) -> Command.Run {
         let library = session?.folder.library ?? loaded.library
         var batches: [(path: String, name: String, initial: [UInt8]?, tasks: [(task: NewTask, id: String?)])] = []
         var created: Set<String> = []
+        // Each list name is resolved once: 100,000 tasks of one project are one list's.
+        var destinations: [String: (String, String, [UInt8]?)] = [:]
         for task in reading.tasks {
             let name = task.list ?? invocation.settings.defaultList ?? defaultListName
-            let (path, display, initial) = try destination(name, in: library, session: session, place: task.place, invocation: invocation)
+            let (path, display, initial) = try destinations[name]
+                ?? destination(name, in: library, session: session, place: task.place, invocation: invocation)
+            destinations[name] = (path, display, initial)
             if initial != nil { created.insert(path) }
             if let i = batches.firstIndex(where: { $0.path == path }) {
                 batches[i].tasks.append((task.task, task.id))

@@ -15,7 +15,7 @@ import TickCore
     guard !saved.query.isEmpty else {
         throw UsageError.invalidInput("saved view '\(name)' has no query (a view.\(name) = QUERY line)")
     }
-    let query = try invocation.query(saved.query)
+    let query = try invocation.query(saved.query, view: name)
     var sort = try invocation.sortOrder()
     if sort == nil, let text = saved.sort { sort = try? SortOrder(parsing: text) }
     let grouping = (invocation.value(Commands.groupOption) ?? saved.group).flatMap(TaskGrouping.init(rawValue:)) ?? .none
@@ -62,9 +62,9 @@ private func listSavedViews(_ invocation: Invocation) throws -> ExitStatus {
 func savedViewCounts(_ views: [SavedView], library: Library, invocation: Invocation) -> [Int?] {
     views.map { view in
         do {
-            return library.find(try invocation.query(view.query), now: invocation.now).count
+            return library.find(try invocation.query(view.query, view: view.name), now: invocation.now).count
         } catch {
-            invocation.warn("saved view '\(view.name)': " + ((error as? UsageError)?.message ?? "\(error)"))
+            invocation.warn((error as? UsageError)?.message ?? "saved view '\(view.name)': \(error)")
             return nil
         }
     }

@@ -1,0 +1,128 @@
+// Changes of many tasks at once: every task's splices computed against the list as it is, spliced
+// in one pass, re-parsed once and checked once. One task at a time, each edit would splice, parse
+// and check the whole list again: a change of n tasks cost n times the list.
+
+/// A change to one task's title line that adds no line and no task (a box ticked, a token set or
+/// removed): what a change of many tasks applies to all of them at once.
+public enum LineEdit: Sendable, Equatable {
+    /// Ticks the box and writes `done:` with the day (true), or clears both (false). Repeating
+    /// tasks are the caller's to tell apart: this never moves one to its next occurrence.
+    case done(Bool, on: Day)
+    case due(DueDate?)
+    case priority(Priority)
+    case flag(Bool)
+    case id(String?)
+    case recurrence(RecurrenceRule?)
+    case until(Day?)
+}
+
+extension Document {
+    /// The splices of one task's line edit (against this document), and what the task reads as after them.
+    struct LineChange {
+        var splices: [Splice]
+        var expected: Expected
+    }
+
+    /// `change` of task `i` applied alone: spliced, re-parsed and checked.
+    func apply(_ change: LineChange, to i: Int) throws(EditError) -> EditResult {
+        var expected = ExpectedTasks(self)
+        expected[i] = change.expected
+        return try apply(change.splices, expecting: expected, task: i)
+    }
+
+    /// `edits` (at most one for each task, in ascending task order) applied together: one splice of
+    /// the bytes, one parse, one check that every task reads as the edits intend and the others as
+    /// before. Nil when the result does not read so (an edit that would change the list's
+    /// structure): apply them one at a time then, which tries the structure fixes and names the
+    /// line. An edit that cannot be made at all throws as it does alone.
+    public func applyingTogether(_ edits: [(task: Int, edit: LineEdit)]) throws(EditError) -> Document? {
+        var expected = ExpectedTasks(self)
+        var splices: [Splice] = []
+        var previous = -1
+        for (i, edit) in edits {
+            guard i > previous else { return nil }
+            previous = i
+            let change = try lineChange(i, edit)
+            // A task's splices lie on its own title line, after those of the tasks before it.
+            guard change.splices.first.map({ $0.range.lowerBound >= (splices.last?.range.upperBound ?? 0) }) ?? true else { return nil }
+            splices += change.splices
+            expected[i] = change.expected
+        }
+        let document = reading(splicing(splices))
+        guard keepsFileParts(document), document.reads(as: expected) else { return nil }
+        return document
+    }
+}
+
+// MARK: - Many new tasks
+
+extension Document {
+    /// Inserts `tasks` in order where `inserting(_:at: .unsectioned)` puts one, each followed by its
+    /// `id:` token when it has one: the bytes of inserting them one at a time, but the tasks after
+    /// the first are written from the form of the one before them, spliced in together and checked
+    /// with one parse of the list.
+    public func insertingUnsectioned(_ tasks: [(task: NewTask, id: String?)]) throws(EditError) -> Document {
+        guard let first = tasks.first else { return self }
+        var (document, index) = try insertingUnsectioned(first)
+        let rest = tasks.dropFirst()
+        guard !rest.isEmpty else { return document }
+        if let together = try document.following(index, with: rest) { return together }
+        for task in rest { (document, index) = try document.insertingUnsectioned(task) }
+        return document
+    }
+
+    /// One task inserted outside sections, with its `id:` token; the document and the task's index.
+    private func insertingUnsectioned(_ new: (task: NewTask, id: String?)) throws(EditError) -> (Document, Int) {
+        let result = try inserting(new.task, at: .unsectioned)
+        guard let id = new.id else { return (result.document, result.task!) }
+        return (try result.document.settingID(result.task!, id).document, result.task!)
+    }
+
+    /// `tasks` written after task `n` (the last task outside sections, just inserted) as inserting
+    /// them one by one writes each after the one before, in one splice; nil when that does not
+    /// read as intended (or a task is in a style other than tick's): insert them one at a time then.
+    func following(_ n: Int, with tasks: ArraySlice<(task: NewTask, id: String?)>) throws(EditError) -> Document? {
+        let last = self.tasks[n]
+        guard tasks.allSatisfy({ $0.task.style == .tick }), last.parent == nil, last.section == nil,
+              descendantsEnd(n) == n + 1, self.tasks.lastIndex(where: { $0.parent == nil && $0.section == nil }) == n
+        else { return nil }
+        let after = last.contentEndLine
+        // At the end of a file without a final line ending, each new task's text goes after a line
+        // ending and has none of its own (as `insertionSplices` writes it).
+        let tail = lines.count > 0 && after >= lines.count && lines.ending(lines.count, in: bytes) == nil
+        var form = itemForm(at: InsertionSite(neighbour: n, after: after, section: nil),
+                            for: TaskFragment(lines: [[]], markerLength: 0, expected: []), canonicalMarker: true)
+        let fallbackEnding = lineEnding.bytes
+        var text: [UInt8] = []
+        var expected: [Expected] = []
+        expected.reserveCapacity(tasks.count)
+        for (new, id) in tasks {
+            var fragment = try fragment(new)
+            var e = fragment.expected[0]
+            if let id {
+                // `settingID` on the new task: ` id:VALUE` where a token goes on its title line.
+                let line = fragment.lines[0]
+                guard let box = line.firstIndex(of: UInt8(ascii: "[")) else { return nil }
+                let at = Document.tokenInsertionPoint(line, (box + 3)..<line.count)
+                fragment.lines[0] = Array(line[..<at]) + Array(" id:\(id)".utf8) + Array(line[at...])
+                e.id = id
+            }
+            let written = fragmentLines(fragment, in: form)
+            text += tail ? form.ending + written.dropLast(form.ending.count) : written
+            expected.append(e)
+            // The next task copies this one: its marker's successor, and its first line's ending
+            // (none when it is the last line of a file without one).
+            form.marker = nextMarker(after: form.marker)
+            if tail && fragment.lines.count == 1 { form.ending = fallbackEnding }
+        }
+        let at = lines.end(after)
+        do {
+            let result = try apply([Splice(range: at..<at, bytes: text)],
+                                   expecting: ExpectedTasks(self, inserting: expected, at: n + 1), task: nil)
+            guard result.fixes.isEmpty else { return nil }
+            return result.document
+        } catch {
+            return nil
+        }
+    }
+}
