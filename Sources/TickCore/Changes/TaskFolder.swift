@@ -21,6 +21,11 @@ public final class TaskFolder {
     private var ahead: ListCache.TailBatch?
     /// The short-ref lengths of the lists parsed on opening, measured for the cache meanwhile too.
     private var refsAhead: RefLengthsAhead?
+    /// The tasks the change being written removes (after: nil) or changes, with where each ends up:
+    /// what `refresh` retires refs by (`Library.retiredRefs(after:changing:handEdits:following:)`).
+    private var following: [(before: TaskID, after: TaskKey?)] = []
+    /// The list the change being written renames: its old path to its new one.
+    private var renamedList: [String: String] = [:]
 
     /// Opens `folder` for changes: takes its lock (creating `.tick/`), finishes changes that a crash
     /// interrupted, then reads every list. With `create`, a folder that does not exist yet (the
@@ -172,6 +177,7 @@ public final class TaskFolder {
         }
         let documents = results.value.mapValues(\.document)
         results.value = [:]
+        following = zip(keys, after).compactMap { key, now in library.id(of: key).map { ($0, now) } }
         refresh(consume documents)
         return after
     }
@@ -275,6 +281,7 @@ public final class TaskFolder {
         try write("deleted " + titles(ids, in: before), changes)
         let documents = results.value
         results.value = [:]
+        following = ids.flatMap { [$0] + before.descendants(of: $0) }.map { ($0, nil) }
         refresh(consume documents)
         return ids.map(before.subtaskCount)
     }
@@ -378,6 +385,10 @@ public final class TaskFolder {
         }
         let documents = results.value
         results.value = [:]
+        following = zip(keys, moved).flatMap { key, now -> [(before: TaskID, after: TaskKey?)] in
+            guard let id = library.id(of: key) else { return [] }
+            return [(id, now)] + library.descendants(of: id).map { ($0, nil) }
+        }
         refresh(consume documents)
         return moved
     }
@@ -425,6 +436,8 @@ public final class TaskFolder {
                 })])
             } else {
                 // The new file first, then the old one goes: a crash in between leaves both, never neither.
+                renamedList = [old: path]
+                defer { renamedList = [:] }
                 try writeFiles(summary, [
                     (path, { bytes in
                         guard bytes == nil else { throw MutationError.listExists(name: name, path: path) }
@@ -583,7 +596,8 @@ public final class TaskFolder {
                 handEdits.append((path, before.shownRefs(ofWritten: folder.document(consume written), path: path)))
             }
         }
-        keep(library.retiredRefs(after: before, changing: paths, handEdits: handEdits))
+        keep(library.retiredRefs(after: before, changing: paths, handEdits: handEdits, following: following, renamed: renamedList))
+        following = []
         // The next read finds the lists just written in the cache: their segments are the ones
         // built here, checked against the files' bytes before use.
         if let cache = loaded.cache {

@@ -51,9 +51,11 @@ extension Invocation {
     }
 }
 
-/// Names a task in a command's message: its ref and its title.
-func describe(_ id: TaskID, in library: Library) -> String {
-    "\(library.ref(id)) \"\(library.task(id).title)\""
+/// Names a task in a command's message: its ref and its title; for a task named by a REF that names
+/// `twins` twins, `1 of 2 identical tasks "Buy milk" (5pr)`.
+func describe(_ id: TaskID, in library: Library, twins: Int? = nil) -> String {
+    guard let twins else { return "\(library.ref(id)) \"\(library.task(id).title)\"" }
+    return "1 of \(twins) identical tasks \"\(library.task(id).title)\" (\(library.ref(id)))"
 }
 
 /// Titles for a change's summary in the journal (what `tick undo` prints).
