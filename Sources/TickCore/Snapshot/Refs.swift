@@ -664,10 +664,18 @@ public struct RetiredRefs: Sendable {
 
     /// These refs with `added` appended (the oldest dropped beyond `capacity`) and `revived` taken out;
     /// `notes` are added to theirs.
+    /// A note that forwarded to a ref now retired with a note of its own forwards where that one does,
+    /// so that a chain of changes is followed in one step.
     public func updated(adding added: [Ref], removing revived: Set<UInt64> = [],
                         notes more: [UInt64: RetiredNote] = [:]) -> RetiredRefs {
-        RetiredRefs(refs.filter { !revived.contains($0.hash) } + added.filter { !revived.contains($0.hash) },
-                    notes: more.isEmpty ? notes : notes.merging(more) { $1 })
+        var all = notes
+        if !more.isEmpty {
+            for (hash, note) in all {
+                if let to = note.to, let next = more[to.hash] { all[hash] = RetiredNote(to: next.to, title: note.title) }
+            }
+            all.merge(more) { $1 }
+        }
+        return RetiredRefs(refs.filter { !revived.contains($0.hash) } + added.filter { !revived.contains($0.hash) }, notes: all)
     }
 
     /// The file's text: one full ref per line, followed, for a ref with a note, by a space and the note

@@ -96,6 +96,7 @@ extension Invocation {
 /// fields, or the one no-op line when none did.
 private func applyEdits(_ plan: [(id: TaskID, edits: [TaskEdit])], invocation: Invocation,
                         session: WriteSession) throws -> ExitStatus {
+    let before = session.library
     let (after, tasks) = try session.folder.edit(plan, summary: "edited")
     var lines: [String] = [], changed: [TaskID] = []
     for (task, (id, edits)) in zip(tasks, plan) {
@@ -106,7 +107,7 @@ private func applyEdits(_ plan: [(id: TaskID, edits: [TaskEdit])], invocation: I
                      : "Edited \(describe(new, in: after)): " + fields.joined(separator: ", "))
         changed.append(new)
     }
-    invocation.report(lines, tasks: changed, in: after)
+    invocation.report(lines, tasks: changed, in: after, was: wasRefs(tasks, before: before))
     return session.loaded.status
 }
 

@@ -22,7 +22,7 @@ import TickCore
             lines.append(describe(id, in: after) + " has an id already (id:\(after.task(id).id ?? ""))")
         }
     }
-    invocation.report(lines, tasks: changed, in: after)
+    invocation.report(lines, tasks: changed, in: after, was: wasRefs(tasks, before: before))
     return session.loaded.status
 }
 

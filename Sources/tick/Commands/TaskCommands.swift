@@ -93,7 +93,7 @@ private func editing(_ invocation: Invocation, _ refs: [String], _ edit: TaskEdi
     invocation.report(tasks.compactMap { task in
                           task.after.map { changeLine(edit, task, $0, in: after, now: invocation.now, twins: twins[task.before]) }
                       },
-                      tasks: tasks.compactMap(\.after), in: after)
+                      tasks: tasks.compactMap(\.after), in: after, was: wasRefs(tasks, before: library))
     return session.loaded.status
 }
 
@@ -194,20 +194,30 @@ func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s
     let (after, moves) = try session.folder.move(ids, to: list)
     var lines: [String] = []
     var tasks: [TaskID] = []
+    var was: [TaskID: String] = [:]
     // Lists named alike are told apart by their files (`from Work (a/work.md) to Work (b/work.md)`).
     let labelsBefore = before.listLabels(), labelsAfter = after.listLabels()
     for (id, moved) in zip(ids, moves) {
         switch moved {
         case .moved(let new):
             tasks.append(new)
+            was[new] = before.ref(id)
             lines.append("Moved \(describe(new, in: after, twins: twins[id])) from \(labelsBefore[id.list]) to \(labelsAfter[new.list])")
         case .alreadyThere(let same):
             tasks.append(same)
+            was[same] = before.ref(id)
             lines.append(unchanged(describe(same, in: after), "in \(labelsAfter[same.list])"))
         case .withParent:
             lines.append("Moved \(describe(id, in: before)) with its parent")
         }
     }
-    invocation.report(lines, tasks: tasks, in: after)
+    invocation.report(lines, tasks: tasks, in: after, was: was)
     return session.loaded.status
+}
+
+/// The refs the edited tasks were shown under before the change, by what they are after it.
+func wasRefs(_ tasks: [TaskFolder.Edited], before: Library) -> [TaskID: String] {
+    var was: [TaskID: String] = [:]
+    for task in tasks { if let after = task.after { was[after] = before.ref(task.before) } }
+    return was
 }

@@ -36,12 +36,22 @@ extension Invocation {
     }
 
     /// Prints what a task command changed: one line each for people, the changed tasks as an
-    /// array of task objects with `--json`, nothing with `--quiet`.
-    func report(_ lines: [String], tasks: [TaskID], in library: Library) {
+    /// array of task objects with `--json`, nothing with `--quiet`. `was` holds the refs the tasks were
+    /// shown under before the change: each object has it as `"was"`, and a task whose ref changed gets
+    /// the line `Renamed: OLD is now NEW` (the old ref leads to it still, README "Refs").
+    func report(_ lines: [String], tasks: [TaskID], in library: Library, was: [TaskID: String] = [:]) {
         if global.json {
-            out.jsonArray(tasks) { TaskRows.json($0, in: library) }
+            out.jsonArray(tasks) { id in
+                let json = TaskRows.json(id, in: library)
+                guard let old = was[id], case .object(var pairs) = json else { return json }
+                pairs.insert(("was", .string(old)), at: 1)
+                return .object(pairs)
+            }
         } else if !global.quiet {
             for line in lines { out.line(line) }
+            for id in tasks {
+                if let old = was[id], case let new = library.ref(id), old != new { out.line("Renamed: \(old) is now \(new)") }
+            }
         }
     }
 

@@ -76,9 +76,11 @@ struct TwinRefTests {
 
 // MARK: - The property with twins
 
-/// tick's own changes over folders full of twins, blank titles and near-twins: after each change, every ref
-/// shown so far names the task it was shown for or is reported gone (or ambiguous beside a retired ref
-/// with its task among the candidates); never another task; and no two tasks are shown under one ref.
+/// tick's own changes over folders full of twins, blank titles and near-twins (retitles, moves, list
+/// renames, ids, completions with history): after each change, every ref shown so far names the task it
+/// was shown for (forwarded when tick changed its ref) or, for a removed task, is reported gone; a short
+/// ref shown long ago may also be ambiguous with its task among the candidates; never another task; and
+/// no two tasks are shown under one ref.
 /// Which task is which is the test's own model. A repeating task completed with its history keeps its ref.
 @Suite("twins' refs never move to another task")
 struct TwinRefPropertyTests {
@@ -221,6 +223,8 @@ struct TwinRefPropertyTests {
             }
         }
         #expect(failures.isEmpty, "\(failures.count) failures, first: \(failures.prefix(5).joined(separator: "\n"))")
+        // Every change here is tick's own: a ref of a task still there always leads to it.
+        #expect(gone == 0, "\(gone) refs of tasks still there were reported gone")
         #expect(completions > 10 && shown.count > 100, "the run made too few completions or showed too few refs")
         #expect(checks > 20 * Self.steps, "too few shown refs were checked")
         print("twin ref property: \(Self.steps) steps, seed \(Self.seed): \(failures.count) failures, "
