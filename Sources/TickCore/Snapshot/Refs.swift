@@ -17,10 +17,13 @@ import TickFormat
 /// - else (several tasks of the list share the title): its **content ref**, the hash of `path NUL title NUL
 ///   SOH NUL` and its due date, priority, flag, section, parent's title and notes (`contentRef`): it does not
 ///   depend on the order of the same-titled tasks nor on their number, so removing one never hands its ref to
-///   another. Same-titled tasks that agree in all of these share one ref, which is then ambiguous.
+///   another. Same-titled tasks that agree in all of these (twins) are told apart by their order: the first
+///   is named by the content ref, the next ones by its twin refs (`twin(_:)`, `Library.shownInstead`).
+/// The open task of a `rec:` rule whose same-titled tasks are all done (its history) keeps its title ref.
 ///
 /// A title ref or content ref that tick saw stop naming its task is retired (`RetiredRefs`): a task is
-/// never again shown under it, and typing it is an error, never another task.
+/// never again shown under it, and typing it names the task tick changed (it forwards) or is an error,
+/// never another task.
 ///
 /// Written in `alphabet`, 27 symbols without vowels (nor `y`) so that a ref never reads as a word, and
 /// without `0`, `1` and `l`, easily mistaken for one another and for `o`. The full ref has 14 symbols,
