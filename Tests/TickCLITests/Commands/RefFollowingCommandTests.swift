@@ -88,4 +88,25 @@ struct RefFollowingCommandTests {
         expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "reopen", ref]), status: 0)
         #expect(try sandbox.read("tasks/home.md").hasPrefix("# Home\n\n- [ ] Water plants due:2026-04-11 rec:+1w\n- [x] "))
     }
+
+    @Test("tick remind after a list rename, a retitle and a move reports nothing new")
+    func remindFollows() throws {
+        let sandbox = try Fixtures.folder(["home.md": "# Home\n\n- [ ] Call mum due:2026-03-14T08:00\n- [ ] Call mum due:2026-03-14T08:00\n"
+                                                     + "- [ ] Dentist due:2026-03-14T09:00\n", "work.md": "# Work\n"])
+        sandbox.environment["XDG_STATE_HOME"] = sandbox.path("state")
+        func remind(_ now: String) throws -> TickResult {
+            try sandbox.run(["--dir", "tasks", "remind"], environment: ["TICK_NOW": now])
+        }
+        let first = try remind("2026-03-14T09:30")
+        #expect(first.status == 0 && first.stdout.split(separator: "\n").count == 3, "\(first)")
+        let refs = try Self.refs(sandbox, "home")
+        for (k, change) in [["list", "rename", "home", "House"], ["edit", "dentist", "--title", "Dentist visit"],
+                            ["mv", refs[0], "work"], ["edit", refs[1], "--title", "Call dad"]].enumerated() {
+            expectRun(try sandbox.run(["--dir", "tasks", "--quiet"] + change), status: 0)
+            expectRun(try remind("2026-03-14T09:3\(5 + k % 5)"), status: 0, stdout: "", stderr: "")
+        }
+        // A new due moment is still a new reminder.
+        expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "due", "dentist visit", "2026-03-14T09:45"]), status: 0)
+        #expect(try remind("2026-03-14T09:45").stdout.contains("Dentist visit"))
+    }
 }
