@@ -238,12 +238,26 @@ public final class TaskFolder {
     /// Adds tasks to several lists in one change (one journal entry, one `undo`): each list's tasks
     /// go in the order given into its part outside sections, as `add` puts one. A list whose file is
     /// missing is created from `initial` when that is given (a new list's first bytes), else it is gone.
-    public func add(_ batches: [(path: String, initial: [UInt8]?, tasks: [(task: NewTask, id: String?)])], summary: String) throws -> Library {
+    /// `updates` edit tasks of the folder in the same change, before the new tasks go in (an import's
+    /// records that the folder has already).
+    public func add(_ batches: [(path: String, initial: [UInt8]?, tasks: [(task: NewTask, id: String?)])],
+                    updates: [(id: TaskID, edits: [TaskEdit])] = [], summary: String) throws -> Library {
+        let keyed = updates.map { (key: library.key($0.id), edits: $0.edits) }
+        var batches = batches
+        for path in Set(keyed.map(\.key.path)).sorted() where !batches.contains(where: { $0.path == path }) {
+            batches.append((path, nil, []))
+        }
         let changes = batches.map { batch in
             (batch.path, { (bytes: [UInt8]?) throws -> FileOutcome in
                 guard var document = (bytes ?? batch.initial).map({ self.folder.document($0) }) else {
                     throw MutationError.listGone(path: batch.path)
                 }
+                // Keys are found before any edit: a retitle changes what a key finds.
+                let mine = try keyed.filter { $0.key.path == batch.path }.map { update in
+                    guard let i = document.index(of: update.key) else { throw MutationError.taskGone(update.key) }
+                    return (i, update.edits)
+                }
+                for (i, edits) in mine { for edit in edits { document = try document.applying(edit, to: i) } }
                 for (task, id) in batch.tasks {
                     let result = try document.inserting(task, at: .unsectioned)
                     document = result.document
