@@ -92,6 +92,7 @@ struct RefCommandTests {
     @Test("tick id writes an id on each task without one, in one change; the id ref survives a retitle and a move")
     func mintIDs() throws {
         let sandbox = try Fixtures.folder(["a.md": "# A\n\n- [ ] One\n- [ ] Two id:mine\n", "b.md": "# B\n"])
+        let before = try sandbox.ref("One", dir: "tasks")
         let result = try sandbox.run(["--dir", "tasks", "id", "one", "two"])
         #expect(result.status == 0)
         let text = try sandbox.read("tasks/a.md")
@@ -100,7 +101,8 @@ struct RefCommandTests {
         #expect(value.count == 10 && value.allSatisfy { "23456789bcdfghjkmnpqrstvwxz".contains($0) })
         #expect(text.hasSuffix("- [ ] Two id:mine\n"))
         let one = try sandbox.ref("One", dir: "tasks")
-        #expect(result.stdout == "Gave id:\(value) to \(one) \"One\"\n\(try sandbox.ref("Two", dir: "tasks")) \"Two\" has an id already (id:mine)\n")
+        #expect(result.stdout == "Gave id:\(value) to \(one) \"One\"\n\(try sandbox.ref("Two", dir: "tasks")) \"Two\" has an id already (id:mine)\n"
+                + "Renamed: \(before) is now \(one)\n")
         // JSON carries the id, null without one.
         let json = try sandbox.run(["--dir", "tasks", "--json", "show", one]).stdout
         #expect(json.contains("\"id\":\"\(value)\""))

@@ -102,7 +102,10 @@ struct TaskEditCommandTests {
         #expect(changed.map { $0["title"] as? String } == ["Call the plumber", "Paint the fence"])
         #expect(changed.map { $0["doneDate"] as? String } == ["2026-03-14", "2026-03-14"])
         // Object for object, the text that `tick completed --json` prints for the same tasks.
+        // Each with the ref it had before the change as "was", after "ref".
+        #expect(changed.allSatisfy { $0["was"] as? String == $0["ref"] as? String })
         let objects = result.stdout.split(separator: "\n").filter { $0.hasPrefix("{") }.map { $0.hasSuffix(",") ? $0.dropLast() : $0 }
+            .map { Substring($0.replacingOccurrences(of: #","was":"[^"]*""#, with: "", options: .regularExpression)) }
         let shown = try sandbox.run(["--dir", "tasks", "--json", "completed"]).stdout.split(separator: "\n")
             .map { $0.hasSuffix(",") ? $0.dropLast() : $0 }
         #expect(objects.count == 2)
