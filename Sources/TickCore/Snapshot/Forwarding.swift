@@ -105,25 +105,32 @@ extension Library {
             guard let lb = before.list(at: path), let la = list(at: renamed[path] ?? path) else { continue }
             let old = (0..<before.lists[lb].taskCount).map { TaskID(list: lb, index: $0) }.filter { !takenBefore.contains($0) }
             let new = (0..<lists[la].taskCount).map { TaskID(list: la, index: $0) }.filter { !takenAfter.contains($0) }
-            let a = old.map(before.fingerprint), b = new.map(fingerprint)
+            // The records' refs first (equal ones are the same task here: a change keeps most refs), the
+            // fields only where they differ, so that a change to a huge list hashes few tasks.
+            let oldSegment = before.lists[lb].segment, newSegment = lists[la].segment
+            func same(_ i: Int, _ j: Int) -> Bool {
+                oldSegment.refRecord(old[i].index).refHash == newSegment.refRecord(new[j].index).refHash
+                    || before.fingerprint(old[i]) == fingerprint(new[j])
+            }
             var start = 0
-            while start < a.count, start < b.count, a[start] == b[start] { start += 1 }
+            while start < old.count, start < new.count, same(start, start) { start += 1 }
             var end = 0
-            while end < a.count - start, end < b.count - start, a[a.count - 1 - end] == b[b.count - 1 - end] { end += 1 }
+            while end < old.count - start, end < new.count - start, same(old.count - 1 - end, new.count - 1 - end) { end += 1 }
+            let a = old[start..<(old.count - end)].map(before.fingerprint), b = new[start..<(new.count - end)].map(fingerprint)
             for k in 0..<start { pairs.append((old[k], new[k])) }
             for k in 0..<end { pairs.append((old[old.count - 1 - k], new[new.count - 1 - k])) }
-            let m = a.count - start - end, n = b.count - start - end
+            let m = a.count, n = b.count
             guard m > 0, n > 0, m * n <= 1 << 20 else { continue }
             // The longest common run of the middles, by dynamic programming.
             var table = [[Int32]](repeating: [Int32](repeating: 0, count: n + 1), count: m + 1)
             for i in stride(from: m - 1, through: 0, by: -1) {
                 for j in stride(from: n - 1, through: 0, by: -1) {
-                    table[i][j] = a[start + i] == b[start + j] ? table[i + 1][j + 1] + 1 : max(table[i + 1][j], table[i][j + 1])
+                    table[i][j] = a[i] == b[j] ? table[i + 1][j + 1] + 1 : max(table[i + 1][j], table[i][j + 1])
                 }
             }
             var i = 0, j = 0
             while i < m, j < n {
-                if a[start + i] == b[start + j] {
+                if a[i] == b[j] {
                     pairs.append((old[start + i], new[start + j]))
                     i += 1
                     j += 1
