@@ -883,18 +883,22 @@ extension Library {
         // it. A ref given up changes the refs of its twins only: a few rounds settle it.
         let pairs = matchedTasks(before: before, changing: paths, following: following, renamed: renamed)
         let refsBefore = pairs.map { before.fullRef($0.before) }
-        // The tasks tick did not keep were removed: their refs go first.
+        // The tasks tick removed: their refs go first. Others that no pair keeps are removed too when
+        // their refs are not shown afterwards (below).
         let kept = Set(pairs.map(\.before))
         var removed: [(ref: Ref, title: String)] = []
+        for task in following where !kept.contains(task.before) {
+            removed.append((before.fullRef(task.before), before.task(task.before).title))
+        }
+        if !removed.isEmpty {
+            first = first.updated(adding: removed.map(\.ref))
+            trial = with(retired: first)
+        }
         for (l, list) in before.lists.enumerated() where paths.contains(list.file.path) {
             for i in 0..<list.taskCount where !kept.contains(TaskID(list: l, index: i)) {
                 let id = TaskID(list: l, index: i)
                 removed.append((before.fullRef(id), before.task(id).title))
             }
-        }
-        if !removed.isEmpty {
-            first = first.updated(adding: removed.map(\.ref))
-            trial = with(retired: first)
         }
         for _ in 0..<4 {
             var more: [Ref] = []
