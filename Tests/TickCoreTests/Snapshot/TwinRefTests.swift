@@ -74,6 +74,30 @@ struct TwinRefTests {
     }
 }
 
+@Suite("forwarding notes in .tick/retired")
+struct RetiredNoteTests {
+    @Test("a note reads back as written; a note that is not one is ignored and its ref stays retired")
+    func untrustedNotes() {
+        let a = Ref(hash: 11), b = Ref(hash: 22), c = Ref(hash: 33)
+        let refs = RetiredRefs([a, b, c], notes: [a.hash: RetiredNote(to: b, title: "Buy milk"), b.hash: RetiredNote(to: nil, title: "x\ty")])
+        let again = RetiredRefs(text: refs.text)
+        #expect(again.refs == [a, b, c])
+        #expect(again.notes[a.hash] == RetiredNote(to: b, title: "Buy milk"))
+        #expect(again.notes[b.hash] == RetiredNote(to: nil, title: "x y"), "control characters are written as spaces")
+        var bad: [UInt8] = []
+        for note in ["zzzzzzzzzzzzzz Buy milk", "- " + String(repeating: "é", count: 150), "-", "\(c) a\u{7}b"] {
+            bad += Array("\(a) \(note)\n".utf8)
+        }
+        bad += Array("\(b) \(c) ".utf8) + [0xFF, 0xFE] + [0x0A]
+        let read = RetiredRefs(text: bad)
+        #expect(read.refs == [a, b])
+        #expect(read.notes.isEmpty, "\(read.notes)")
+        // A chain of forwards is kept one step long.
+        let chained = refs.updated(adding: [c], notes: [b.hash: RetiredNote(to: c, title: "Buy milk")])
+        #expect(chained.notes[a.hash]?.to == c)
+    }
+}
+
 // MARK: - The property with twins
 
 /// tick's own changes over folders full of twins, blank titles and near-twins (retitles, moves, list
