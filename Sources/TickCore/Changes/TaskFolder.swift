@@ -21,6 +21,11 @@ public final class TaskFolder {
     private var ahead: ListCache.TailBatch?
     /// The short-ref lengths of the lists parsed on opening, measured for the cache meanwhile too.
     private var refsAhead: RefLengthsAhead?
+    /// The tasks the change being written removes (after: nil) or changes, with where each ends up:
+    /// what `refresh` retires refs by (`Library.retiredRefs(after:changing:handEdits:following:)`).
+    private var following: [(before: TaskID, after: TaskKey?)] = []
+    /// The list the change being written renames: its old path to its new one.
+    private var renamedList: [String: String] = [:]
 
     /// Opens `folder` for changes: takes its lock (creating `.tick/`), finishes changes that a crash
     /// interrupted, then reads every list. With `create`, a folder that does not exist yet (the
@@ -158,6 +163,13 @@ public final class TaskFolder {
         let indexes = results.value.mapValues(\.indexes)
         let documents = results.value.mapValues(\.document)
         results.value = [:]
+        // Each task's key afterwards, which the refs it had before forward to.
+        var keysAfter = [TaskKey?](repeating: nil, count: keys.count)
+        for (path, found) in indexes {
+            guard let document = documents[path] else { continue }
+            for (k, i) in zip(byPath[path]!, found) { keysAfter[k] = document.key(of: i, path: path) }
+        }
+        following = zip(keys, keysAfter).compactMap { key, now in library.id(of: key).map { ($0, now) } }
         refresh(consume documents)
         // A list's tasks are the library's, in the same order.
         var after = [TaskID?](repeating: nil, count: keys.count)
@@ -224,12 +236,26 @@ public final class TaskFolder {
     /// Adds tasks to several lists in one change (one journal entry, one `undo`): each list's tasks
     /// go in the order given into its part outside sections, as `add` puts one. A list whose file is
     /// missing is created from `initial` when that is given (a new list's first bytes), else it is gone.
-    public func add(_ batches: [(path: String, initial: [UInt8]?, tasks: [(task: NewTask, id: String?)])], summary: String) throws -> Library {
+    /// `updates` edit tasks of the folder in the same change, before the new tasks go in (an import's
+    /// records that the folder has already).
+    public func add(_ batches: [(path: String, initial: [UInt8]?, tasks: [(task: NewTask, id: String?)])],
+                    updates: [(id: TaskID, edits: [TaskEdit])] = [], summary: String) throws -> Library {
+        let keyed = updates.map { (key: library.key($0.id), edits: $0.edits) }
+        var batches = batches
+        for path in Set(keyed.map(\.key.path)).sorted() where !batches.contains(where: { $0.path == path }) {
+            batches.append((path, nil, []))
+        }
         let changes = batches.map { batch in
             (batch.path, { (bytes: [UInt8]?) throws -> FileOutcome in
-                guard let document = (bytes ?? batch.initial).map({ self.folder.document($0) }) else {
+                guard var document = (bytes ?? batch.initial).map({ self.folder.document($0) }) else {
                     throw MutationError.listGone(path: batch.path)
                 }
+                // Keys are found before any edit: a retitle changes what a key finds.
+                let mine = try keyed.filter { $0.key.path == batch.path }.map { update in
+                    guard let i = document.index(of: update.key) else { throw MutationError.taskGone(update.key) }
+                    return (i, update.edits)
+                }
+                for (i, edits) in mine { for edit in edits { document = try document.applying(edit, to: i) } }
                 return .write(try document.insertingUnsectioned(batch.tasks).serialize())
             })
         }
@@ -262,6 +288,7 @@ public final class TaskFolder {
         try write("deleted " + titles(ids, in: before), changes)
         let documents = results.value
         results.value = [:]
+        following = ids.flatMap { [$0] + before.descendants(of: $0) }.map { ($0, nil) }
         refresh(consume documents)
         return ids.map(before.subtaskCount)
     }
@@ -351,6 +378,10 @@ public final class TaskFolder {
         }
         let documents = results.value
         results.value = [:]
+        following = zip(keys, moved).flatMap { key, now -> [(before: TaskID, after: TaskKey?)] in
+            guard let id = library.id(of: key) else { return [] }
+            return [(id, now)] + library.descendants(of: id).map { ($0, nil) }
+        }
         refresh(consume documents)
         return moved
     }
@@ -398,6 +429,8 @@ public final class TaskFolder {
                 })])
             } else {
                 // The new file first, then the old one goes: a crash in between leaves both, never neither.
+                renamedList = [old: path]
+                defer { renamedList = [:] }
                 try writeFiles(summary, [
                     (path, { bytes in
                         guard bytes == nil else { throw MutationError.listExists(name: name, path: path) }
@@ -556,7 +589,8 @@ public final class TaskFolder {
                 handEdits.append((path, before.shownRefs(ofWritten: folder.document(consume written), path: path)))
             }
         }
-        keep(library.retiredRefs(after: before, changing: paths, handEdits: handEdits))
+        keep(library.retiredRefs(after: before, changing: paths, handEdits: handEdits, following: following, renamed: renamedList))
+        following = []
         // The next read finds the lists just written in the cache: their segments are the ones
         // built here, checked against the files' bytes before use.
         if let cache = loaded.cache {

@@ -53,7 +53,8 @@ extension DueDate {
 
 extension Library {
     /// The identity a reminder is recorded under: `id:VALUE` for a task with an `id:` token, else
-    /// `ref:` and its full ref (which changes with its title and list).
+    /// `ref:` and its full ref (which changes with its title and list; a state recorded under an
+    /// earlier ref follows the ref's forwarding, `followingForwards`).
     public func reminderKey(_ id: TaskID) -> String {
         if let value = task(id).id { return "id:" + value }
         return "ref:" + fullRef(id).description
@@ -64,6 +65,7 @@ extension Library {
     /// does not record as reported for that moment. The returned state records them, and forgets
     /// what no open task is due at any more.
     public func reminders(now: Now, within: Int, time: Int, state: ReminderState) -> ReminderRun {
+        let state = followingForwards(state)
         let nowNumber = now.day.daysSinceEpoch * 1440 + now.minutes
         var reminders: [Reminder] = []
         var kept: Set<ReminderState.Entry> = []
@@ -178,5 +180,41 @@ extension String {
         let text = String(decoding: bytes, as: UTF8.self)
         guard text.utf8.count == bytes.count, Array(text.utf8) == bytes else { return nil }
         self = text
+    }
+}
+
+extension Library {
+    /// `state` with each entry recorded under a `ref:` that tick has since retired, forwarding it to a
+    /// task (a new title, a move, a list rename, `tick id`, a twin's change: FORMAT.md 5.9), recorded
+    /// under that task's key instead: such a change never repeats a reminder.
+    func followingForwards(_ state: ReminderState) -> ReminderState {
+        let moved = state.reported.compactMap { entry -> (entry: ReminderState.Entry, ref: Ref)? in
+            guard entry.key.hasPrefix("ref:"), let ref = Ref(fullText: Array(entry.key.utf8.dropFirst(4))),
+                  retired.contains(ref.hash) else { return nil }
+            return (entry, ref)
+        }
+        guard !moved.isEmpty else { return state }
+        // The tasks by the ref they are shown under, once.
+        var shown: [UInt64: TaskID?] = [:]
+        for (l, list) in lists.enumerated() {
+            for i in 0..<list.taskCount {
+                let id = TaskID(list: l, index: i)
+                let hash = fullRef(id, hash: list.segment.refRecord(i).refHash).hash
+                shown[hash] = shown[hash] == nil ? .some(id) : .some(nil)
+            }
+        }
+        var state = state
+        for (entry, ref) in moved {
+            var at = ref
+            for _ in 0..<16 {
+                guard let to = retired.notes[at.hash]?.to else { break }
+                at = to
+                guard retired.contains(at.hash) else { break }
+            }
+            guard !retired.contains(at.hash), let found = shown[at.hash], let task = found else { continue }
+            state.reported.remove(entry)
+            state.reported.insert(ReminderState.Entry(key: reminderKey(task), moment: entry.moment))
+        }
+        return state
     }
 }

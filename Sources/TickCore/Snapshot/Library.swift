@@ -130,8 +130,8 @@ public struct Library: Sendable {
     public let taskCount: Int
     /// The refs that write commands retired (`.tick/retired`).
     public let retired: RetiredRefs
-    /// The refs shown instead of a record's ref, by position: a task named by its title ref whose title
-    /// ref was retired is named by its content ref.
+    /// The refs shown instead of a record's ref, by position (`Library.shownInstead`): a task named by its
+    /// title ref whose title ref was retired is named by its content ref, and twins keep their refs.
     let shownInstead: [Int: UInt64]
     /// The refs shown instead, for prefix lookups.
     let insteadIndex: RefIndex
@@ -143,19 +143,7 @@ public struct Library: Sendable {
         self.storage = storage
         self.retired = retired
         taskCount = lists.last.map { $0.firstTask + $0.taskCount } ?? 0
-        var instead: [Int: UInt64] = [:]
-        if !retired.isEmpty {
-            for list in lists {
-                let path = Array(list.file.path.utf8)
-                for i in 0..<list.taskCount {
-                    let hash = list.segment.refRecord(i).refHash
-                    guard retired.contains(hash) else { continue }
-                    let title = list.segment.title(of: list.segment.cold(i))
-                    guard Ref(path: path, title: title).hash == hash else { continue }
-                    instead[list.firstTask + i] = Library.contentRef(of: i, in: list).hash
-                }
-            }
-        }
+        let instead = Library.shownInstead(lists: lists, retired: retired)
         shownInstead = instead
         insteadIndex = RefIndex(instead.values.sorted().map { Ref(hash: $0) })
         // Known lengths are those among the records' refs; `refLength` adds the rest.
@@ -533,13 +521,30 @@ public struct Library: Sendable {
             }
             return .ambiguous(candidates, retired: retiredHit)
         }
-        let candidates = Set(byRef + exact).sorted()
+        // A retired ref that tick's own change forwarded leads to the task it became (a few are followed).
+        var forwarded: [TaskID] = []
+        var lost: (title: String, reason: String)?
+        if retiredHit, case let hits = retired.index.indices(withRefPrefix: String(decoding: symbols, as: UTF8.self)),
+           hits.count <= Library.forwardedMaximum {
+            var all = true
+            for hit in hits {
+                let next = forward(retired.refs[hit])
+                if let task = next?.task { forwarded.append(task) } else { all = false }
+                if hits.count == 1, let next, next.task == nil { lost = (next.title, next.reason) }
+            }
+            if all { retiredHit = false }
+        }
+        if let lost, byRef.isEmpty, exact.isEmpty { return .lost(title: lost.title, reason: lost.reason) }
+        let candidates = Set(byRef + exact + forwarded).sorted()
         if !candidates.isEmpty { return settle(candidates) }
         if retiredHit { return .gone }
         let containing = tasks(withTitleContaining: needle)
         if !containing.isEmpty { return settle(containing) }
         return .notFound
     }
+
+    /// How many retired refs a REF may start for their forwards to be followed.
+    static let forwardedMaximum = 8
 
     /// The tasks whose title, lowered, holds `needle` (lowered UTF-8, not empty).
     private func tasks(withTitleContaining needle: [UInt8]) -> [TaskID] {
@@ -639,6 +644,9 @@ public enum TaskResolution: Equatable, Sendable {
     case ambiguous([TaskID], retired: Bool)
     /// Only retired refs start with the text: the task it named was removed, moved or changed.
     case gone
+    /// The text starts one retired ref, which tick's change forwarded, but it leads to no single task: the
+    /// title of the task it last named, and why (`which tick has since removed`).
+    case lost(title: String, reason: String)
     case notFound
 }
 

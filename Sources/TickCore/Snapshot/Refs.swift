@@ -17,10 +17,13 @@ import TickFormat
 /// - else (several tasks of the list share the title): its **content ref**, the hash of `path NUL title NUL
 ///   SOH NUL` and its due date, priority, flag, section, parent's title and notes (`contentRef`): it does not
 ///   depend on the order of the same-titled tasks nor on their number, so removing one never hands its ref to
-///   another. Same-titled tasks that agree in all of these share one ref, which is then ambiguous.
+///   another. Same-titled tasks that agree in all of these (twins) are told apart by their order: the first
+///   is named by the content ref, the next ones by its twin refs (`twin(_:)`, `Library.shownInstead`).
+/// The open task of a `rec:` rule whose same-titled tasks are all done (its history) keeps its title ref.
 ///
 /// A title ref or content ref that tick saw stop naming its task is retired (`RetiredRefs`): a task is
-/// never again shown under it, and typing it is an error, never another task.
+/// never again shown under it, and typing it names the task tick changed (it forwards) or is an error,
+/// never another task.
 ///
 /// Written in `alphabet`, 27 symbols without vowels (nor `y`) so that a ref never reads as a word, and
 /// without `0`, `1` and `l`, easily mistaken for one another and for `o`. The full ref has 14 symbols,
@@ -123,15 +126,44 @@ public struct Ref: Hashable, Comparable, Sendable, CustomStringConvertible {
                 }
             }
         }
+        // A repeating task with its history keeps its title ref: the tasks of a shared title are looked at
+        // together (few, as a rule), and when one is open with a rule and all others are done, it is alone.
+        var sharing: [[UInt8]: [Int]] = [:]
+        for i in tasks.indices where shared[i] { sharing[Array(tasks[i].title.utf8), default: []].append(i) }
+        for group in sharing.values {
+            if let k = RefNaming.keepsTitle(group.map { (tasks[$0].done, tasks[$0].recurrence != nil) }) { shared[group[k]] = false }
+        }
+        // Twins (tasks of one content ref) are told apart by their order: the second is the content
+        // ref's second twin ref, and so on (`Ref.twin`).
+        var twins: [UInt64: Int] = [:]
         // Fields are read in place: a copy of a task would retain and release each of its strings.
         return tasks.withUnsafeBufferPointer { tasks in tasks.indices.map { i in
             if let id = tasks[i].id { return Ref(id: id.utf8) }
             if !shared[i] { return Ref(path: pathBytes, title: tasks[i].title.utf8) }
-            return Ref.content(path: pathBytes, title: tasks[i].title.utf8, due: tasks[i].due,
-                               priority: tasks[i].priority.rawValue, flagged: tasks[i].flagged, section: tasks[i].section,
-                               parentTitle: tasks[i].parent.map { Array(tasks[$0].title.utf8) } ?? [],
-                               notes: document.notes[i].utf8)
+            let content = Ref.content(path: pathBytes, title: tasks[i].title.utf8, due: tasks[i].due,
+                                      priority: tasks[i].priority.rawValue, flagged: tasks[i].flagged, section: tasks[i].section,
+                                      parentTitle: tasks[i].parent.map { Array(tasks[$0].title.utf8) } ?? [],
+                                      notes: document.notes[i].utf8)
+            let occurrence = twins[content.hash, default: 0]
+            twins[content.hash] = occurrence + 1
+            return content.twin(occurrence)
         } }
+    }
+
+    /// The ref of the twin `occurrence` (from 0) of the tasks whose content ref is this one: the content ref
+    /// itself for the first, else the hash of `NUL NUL "twin" NUL`, the content ref's 14 symbols, NUL and the
+    /// occurrence in decimal.
+    public func twin(_ occurrence: Int) -> Ref {
+        guard occurrence > 0 else { return self }
+        var h = FNV1a64()
+        h.add(0)
+        h.add(0)
+        h.add(Array("twin".utf8))
+        h.add(0)
+        h.add(Array(description.utf8))
+        h.add(0)
+        h.add(decimal: occurrence)
+        return Ref(hash: h.value)
     }
 
     /// The full 14-symbol ref.
@@ -594,24 +626,29 @@ extension SortKey {
 ///
 /// When a change by tick removes or moves a task, changes what its ref is made of, or gives its title to a
 /// second task of the list, the refs that stop naming their task are added here (the newest last, at most
-/// `capacity` kept). A retired ref is never shown for a task again, and typing a prefix of one is an error
-/// (the task is gone, or the text is ambiguous), never another task. Reads never write this file.
+/// `capacity` kept). A retired ref is never shown for a task again, and typing a prefix of one never names
+/// another task: it forwards to the task tick changed (its note), or it is gone, or the text is ambiguous.
+/// Reads never write this file.
 ///
-/// The file holds one full ref (14 symbols) per line. It is untrusted input: it is opened without following
-/// a symbolic link, read up to a size limit, and a line that is not a ref is ignored.
+/// The file holds one full ref (14 symbols) per line, with its note after a space when it has one. It is
+/// untrusted input: it is opened without following a symbolic link, read up to a size limit, a line that
+/// does not start with a ref is ignored, and so is a note that is not one.
 public struct RetiredRefs: Sendable {
     /// The refs, oldest first.
     public private(set) var refs: [Ref]
     /// The same refs, for prefix lookups.
     public let index: RefIndex
     private let members: Set<UInt64>
+    /// What tick knew, when it retired a ref, of the task the ref named (`RetiredNote`), by ref: for the
+    /// refs retired by tick's own changes to that task.
+    public let notes: [UInt64: RetiredNote]
 
     /// How many refs the file keeps.
     public static let capacity = 4096
     /// `.tick/retired`.
     public static let fileName = "retired"
 
-    public init(_ refs: [Ref] = []) {
+    public init(_ refs: [Ref] = [], notes: [UInt64: RetiredNote] = [:]) {
         var seen = Set<UInt64>()
         var kept: [Ref] = []
         for ref in refs.reversed() where seen.insert(ref.hash).inserted {
@@ -621,36 +658,59 @@ public struct RetiredRefs: Sendable {
         self.refs = kept.reversed()
         self.members = Set(kept.map(\.hash))
         self.index = RefIndex(self.refs)
+        self.notes = notes.isEmpty ? notes : notes.filter { seen.contains($0.key) }
     }
 
     public var isEmpty: Bool { refs.isEmpty }
 
     public func contains(_ hash: UInt64) -> Bool { members.contains(hash) }
 
-    /// These refs with `added` appended (the oldest dropped beyond `capacity`) and `revived` taken out.
-    public func updated(adding added: [Ref], removing revived: Set<UInt64> = []) -> RetiredRefs {
-        RetiredRefs(refs.filter { !revived.contains($0.hash) } + added.filter { !revived.contains($0.hash) })
+    /// These refs with `added` appended (the oldest dropped beyond `capacity`) and `revived` taken out;
+    /// `notes` are added to theirs.
+    /// A note that forwarded to a ref now retired with a note of its own forwards where that one does,
+    /// so that a chain of changes is followed in one step.
+    public func updated(adding added: [Ref], removing revived: Set<UInt64> = [],
+                        notes more: [UInt64: RetiredNote] = [:]) -> RetiredRefs {
+        var all = notes
+        if !more.isEmpty {
+            for (hash, note) in all {
+                if let to = note.to, let next = more[to.hash] { all[hash] = RetiredNote(to: next.to, title: note.title) }
+            }
+            all.merge(more) { $1 }
+        }
+        return RetiredRefs(refs.filter { !revived.contains($0.hash) } + added.filter { !revived.contains($0.hash) }, notes: all)
     }
 
-    /// The file's text: one full ref per line.
+    /// The file's text: one full ref per line, followed, for a ref with a note, by a space and the note
+    /// (`RetiredNote.text`).
     public var text: [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(refs.count * (Ref.fullLength + 1))
         for ref in refs {
             out.append(contentsOf: ref.description.utf8)
+            if let note = notes[ref.hash] {
+                out.append(0x20)
+                out.append(contentsOf: note.text)
+            }
             out.append(0x0A)
         }
         return out
     }
 
-    /// Reads the refs of a file's text; lines that are not a full ref are skipped.
+    /// Reads the refs of a file's text; lines that do not start with a full ref are skipped, and a note
+    /// that is not one (`RetiredNote(text:)`) is left out.
     public init(text: [UInt8]) {
         var refs: [Ref] = []
+        var notes: [UInt64: RetiredNote] = [:]
         for line in text.split(separator: 0x0A) {
-            guard line.count == Ref.fullLength, let ref = Ref(fullText: line) else { continue }
+            let head = line.prefix { $0 != 0x20 }
+            guard head.count == Ref.fullLength, let ref = Ref(fullText: head) else { continue }
             refs.append(ref)
+            if head.count < line.count, let note = RetiredNote(text: line.dropFirst(head.count + 1)) {
+                notes[ref.hash] = note
+            }
         }
-        self.init(refs)
+        self.init(refs, notes: notes)
     }
 }
 
@@ -675,8 +735,8 @@ extension Ref {
 // MARK: - The retired file
 
 extension RetiredRefs {
-    /// The longest file read: a full file and a little slack.
-    static let maximumFileSize = capacity * (Ref.fullLength + 1) + 4096
+    /// The longest file read: a full file, each ref with its longest note, and a little slack.
+    static let maximumFileSize = capacity * (Ref.fullLength + 2 + RetiredNote.maximumLength) + 4096
 
     /// `.tick/` of the task folder at `root`.
     static func stateDirectory(root: String) -> String { root + "/" + FolderLocation.stateFolderName }
@@ -747,7 +807,9 @@ extension Library {
                     let text = title(rest[0])
                     var same: [UInt32] = [], other: [UInt32] = []
                     for task in rest { if title(task).elementsEqual(text) { same.append(task) } else { other.append(task) } }
-                    if same.count > 1 { shared.append((same[1], Array(text))) }
+                    if same.count > 1, RefNaming.keepsTitle(same.map { (segment.hot(Int($0)).done, segment.hot(Int($0)).hasRule) }) == nil {
+                        shared.append((same[1], Array(text)))
+                    }
                     rest = other
                 }
                 start = end
@@ -775,8 +837,15 @@ extension Library {
     /// `handEdits` holds the lists edited by hand since tick last wrote them, with the refs shown in
     /// them as tick left them (`shownRefs(ofWritten:path:)`): those that no task of `before` (the
     /// folder as the change found it) is shown under are retired first (a task deleted by hand).
+    ///
+    /// `following` holds the tasks tick itself removed or changed, with where each is after the change
+    /// (nil: removed), and `renamed` the lists it renamed (old path to new); the other tasks of the lists
+    /// are matched by their fields (`matchedTasks`). The ref of a task that is not shown under it
+    /// afterwards is retired before the other refs are compared, so that no other task (a twin) is shown
+    /// under it, with a note that forwards it to the task's new ref (`RetiredNote`).
     func retiredRefs(after before: Library, changing paths: Set<String>,
-                     handEdits: [(path: String, shown: [Ref])] = []) -> RetiredRefs {
+                     handEdits: [(path: String, shown: [Ref])] = [],
+                     following: [(before: TaskID, after: TaskKey?)] = [], renamed: [String: String] = [:]) -> RetiredRefs {
         var vanished: [Ref] = []
         if !handEdits.isEmpty {
             // The refs tick's last write showed there that no task of the folder as the change found
@@ -807,29 +876,55 @@ extension Library {
             vanished = shownThen.filter { hash in wanted.sortedIndex(of: hash.hash).map { !found[$0] } ?? true }
         }
         let shared = before.sharedTitleRefs(inListsAt: paths) + sharedTitleRefs(inListsAt: paths)
-        let first = before.retired.updated(adding: vanished + shared)
-        let shownAfter = Set(with(retired: first).shownRefs(inListsAt: paths).map(\.hash))
+        var first = before.retired.updated(adding: vanished + shared)
+        var trial = with(retired: first)
+        // Each task tick kept, with what it is after the change: one shown under another ref than before
+        // gives its ref up (retired, forwarding to the new one) before any other task can be shown under
+        // it. A ref given up changes the refs of its twins only: a few rounds settle it.
+        let pairs = matchedTasks(before: before, changing: paths, following: following, renamed: renamed)
+        let refsBefore = pairs.map { before.fullRef($0.before) }
+        // The tasks tick removed: their refs go first. Others that no pair keeps are removed too when
+        // their refs are not shown afterwards (below).
+        let kept = Set(pairs.map(\.before))
+        var removed: [(ref: Ref, title: String)] = []
+        for task in following where !kept.contains(task.before) {
+            removed.append((before.fullRef(task.before), before.task(task.before).title))
+        }
+        if !removed.isEmpty {
+            first = first.updated(adding: removed.map(\.ref))
+            trial = with(retired: first)
+        }
+        for (l, list) in before.lists.enumerated() where paths.contains(list.file.path) {
+            for i in 0..<list.taskCount where !kept.contains(TaskID(list: l, index: i)) {
+                let id = TaskID(list: l, index: i)
+                removed.append((before.fullRef(id), before.task(id).title))
+            }
+        }
+        for _ in 0..<4 {
+            var more: [Ref] = []
+            for (k, pair) in pairs.enumerated() where !first.contains(refsBefore[k].hash) {
+                if trial.fullRef(pair.after) != refsBefore[k] { more.append(refsBefore[k]) }
+            }
+            if more.isEmpty { break }
+            first = first.updated(adding: more)
+            trial = with(retired: first)
+        }
+        var notes: [UInt64: RetiredNote] = [:]
+        for (k, pair) in pairs.enumerated() where !before.retired.contains(refsBefore[k].hash) {
+            let now = trial.fullRef(pair.after)
+            if now != refsBefore[k] { notes[refsBefore[k].hash] = RetiredNote(to: now, title: task(pair.after).title) }
+        }
+        for (ref, title) in removed where notes[ref.hash] == nil && !before.retired.contains(ref.hash) {
+            notes[ref.hash] = RetiredNote(to: nil, title: title)
+        }
+        let shownAfter = Set(trial.shownRefs(inListsAt: paths).map(\.hash))
         var gone: [Ref] = []
         var seen = Set<UInt64>()
         for ref in before.shownRefs(inListsAt: paths) where !shownAfter.contains(ref.hash) && seen.insert(ref.hash).inserted {
             gone.append(ref)
         }
-        return first.updated(adding: gone)
-    }
-
-    /// The retired refs once `undo` has turned `before` into this library: the refs that tasks are shown
-    /// under again (the undone change had retired them) are no longer retired.
-    func retiredRefs(afterUndoing before: Library) -> RetiredRefs {
-        let all = Set(lists.map(\.file.path) + before.lists.map(\.file.path))
-        let shownBefore = Set(before.shownRefs(inListsAt: all).map(\.hash))
-        var back = Set<UInt64>()
-        for list in lists {
-            for i in 0..<list.taskCount {
-                let hash = list.segment.refRecord(i).refHash
-                if !shownBefore.contains(hash), retired.contains(hash) { back.insert(hash) }
-            }
-        }
-        return retired.updated(adding: [], removing: back)
+        let retired = first.updated(adding: gone)
+        return retired.updated(adding: [], notes: notes.filter { retired.contains($0.key) })
     }
 }
 

@@ -11,12 +11,19 @@ extension Invocation {
     /// query finds (as `tick find` finds them). More than `bulkLimit` need `--yes`, or a yes typed on
     /// a terminal after the list of them; without a terminal the change is refused (exit 2).
     /// `missing` is the argument to name when neither REFs nor `--where` are given.
+    /// A REF that names only twins (README "Refs") names the first of them: `twins` gets how many there are.
     func targets(_ refs: [String], in library: Library, preferring: ((TaskID) -> Bool)? = nil,
-                 missing: String = "REF") throws -> [TaskID] {
+                 missing: String = "REF", twins: inout [TaskID: Int]) throws -> [TaskID] {
         let text = command.options.contains(Commands.bulkWhereOption.option) ? value(Commands.bulkWhereOption) : nil
         guard let text else {
             guard !refs.isEmpty else { throw UsageError.missingArgument(missing, usage: ArgumentParser.usageLine(path)) }
-            return try resolveTasks(refs, in: library, preferring: preferring)
+            var ids: [TaskID] = []
+            for text in refs {
+                let (id, count) = try resolveTask(text, in: library, preferring: preferring, twins: true)
+                if count > 0 { twins[id] = count }
+                if !ids.contains(id) { ids.append(id) }
+            }
+            return ids
         }
         guard refs.isEmpty else {
             throw UsageError.invalidInput("give REFs or --where, not both (REFs given: \(refs.joined(separator: " ")))")

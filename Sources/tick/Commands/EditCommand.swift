@@ -96,6 +96,7 @@ extension Invocation {
 /// fields, or the one no-op line when none did.
 private func applyEdits(_ plan: [(id: TaskID, edits: [TaskEdit])], invocation: Invocation,
                         session: WriteSession) throws -> ExitStatus {
+    let before = session.library
     let (after, tasks) = try session.folder.edit(plan, summary: "edited")
     var lines: [String] = [], changed: [TaskID] = [], changes: [Bool] = []
     for (task, (id, edits)) in zip(tasks, plan) {
@@ -107,7 +108,7 @@ private func applyEdits(_ plan: [(id: TaskID, edits: [TaskEdit])], invocation: I
         changed.append(new)
         changes.append(!fields.isEmpty)
     }
-    invocation.report(lines, tasks: changed, changed: changes, in: after)
+    invocation.report(lines, tasks: changed, changed: changes, in: after, was: wasRefs(tasks, before: before))
     return session.loaded.status
 }
 

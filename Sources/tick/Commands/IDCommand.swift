@@ -23,7 +23,7 @@ import TickCore
             lines.append(describe(id, in: after) + " has an id already (id:\(after.task(id).id ?? ""))")
         }
     }
-    invocation.report(lines, tasks: changed, changed: changes, in: after)
+    invocation.report(lines, tasks: changed, changed: changes, in: after, was: wasRefs(tasks, before: before))
     return session.loaded.status
 }
 

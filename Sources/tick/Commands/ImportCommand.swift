@@ -6,15 +6,20 @@ extension Commands {
         "list", short: "l", valueName: "LIST",
         help: "Put every task in LIST (its name, file name or path; created when no list has that name)")
     static let importDryRunOption = Flag("dry-run", help: "Print the summary and write nothing")
-    static let keepIDsOption = Flag("keep-ids", help: "Keep each task's uuid as an id: token (a stable ref)")
+    static let keepIDsOption = Flag("keep-ids", help: "Keep each task's uuid as an id: token (a stable ref); "
+                                    + "a record whose uuid a task has updates that task")
+    static let duplicatesOption = Flag("duplicates", help: "Add every record, also those the folder has already")
 
     static let importDiscussion = "The tasks go after the last task outside sections of their lists, through the "
         + "same writer as tick add, in one change: one tick undo takes the whole import back. A list that does not "
         + "exist yet is created. Then it prints a summary: the tasks per list, the records skipped and the fields "
         + "that have no place in a tick task. A file that is not in the format is refused (exit status 2) with "
-        + "the line or record that failed, and nothing is written. The README's mapping tables say what "
-        + "happens to every field. With --json: {imported, lists: [{list, file, tasks, created}], skipped, "
-        + "unmapped, dryRun}."
+        + "the line or record that failed, and nothing is written. A record whose task the list has already "
+        + "(same title, due date and status) is left unchanged, unless --duplicates; with --keep-ids, a "
+        + "Taskwarrior record whose uuid a task has as its id: updates that task instead (title, due date, "
+        + "priority, flag, notes, status). The README's mapping tables say what "
+        + "happens to every field. With --json: {imported, added, updated, unchanged, lists: [{list, file, "
+        + "tasks, created}], skipped, unmapped, dryRun}."
 
     static let importCommand: Command = Command(
         name: "import",
@@ -31,7 +36,7 @@ extension Commands {
             + "key:value words. The first +project names the list (unless --list); a task without one goes to "
             + "the default list.\n\n" + importDiscussion,
         arguments: [importFileArgument],
-        options: [importListOption, importDryRunOption],
+        options: [importListOption, duplicatesOption, importDryRunOption],
         run: runImport(.todoTxt))
 
     static let importTaskwarrior: Command = Command(
@@ -42,7 +47,7 @@ extension Commands {
             + "list (unless --list); deleted tasks and the instances of a repeating task are skipped and "
             + "counted.\n\n" + importDiscussion,
         arguments: [importFileArgument],
-        options: [importListOption, keepIDsOption, importDryRunOption],
+        options: [importListOption, keepIDsOption, duplicatesOption, importDryRunOption],
         run: runImport(.taskwarrior))
 }
 
@@ -79,6 +84,11 @@ func runImport(_ format: ImportFormat) -> Command.Run {
         let library = session?.folder.library ?? loaded.library
         var batches: [(path: String, name: String, initial: [UInt8]?, tasks: [(task: NewTask, id: String?)])] = []
         var created: Set<String> = []
+        let byID = format == .taskwarrior && invocation.flag(Commands.keepIDsOption)
+        let index = invocation.flag(Commands.duplicatesOption) ? nil : ImportIndex(library)
+        var counts = ImportCounts()
+        var updates: [(id: TaskID, edits: [TaskEdit])] = []
+        var updated: Set<TaskID> = []
         // Each list name is resolved once: 100,000 tasks of one project are one list's.
         var destinations: [String: (String, String, [UInt8]?)] = [:]
         for task in reading.tasks {
@@ -86,6 +96,22 @@ func runImport(_ format: ImportFormat) -> Command.Run {
             let (path, display, initial) = try destinations[name]
                 ?? destination(name, in: library, session: session, place: task.place, invocation: invocation)
             destinations[name] = (path, display, initial)
+            switch index?.match(task, path: path, byID: byID, today: invocation.now.day) ?? .add {
+            case .unchanged:
+                counts.unchanged += 1
+                continue
+            case .update(let id, let edits):
+                // A record given twice updates its task once.
+                if updated.insert(id).inserted {
+                    updates.append((id, edits))
+                    counts.updated += 1
+                } else {
+                    counts.unchanged += 1
+                }
+                continue
+            case .add:
+                counts.added += 1
+            }
             if initial != nil { created.insert(path) }
             if let i = batches.firstIndex(where: { $0.path == path }) {
                 batches[i].tasks.append((task.task, task.id))
@@ -93,12 +119,12 @@ func runImport(_ format: ImportFormat) -> Command.Run {
                 batches.append((path, display, initial, [(task.task, task.id)]))
             }
         }
-        if let session, !batches.isEmpty {
-            _ = try session.folder.add(batches.map { ($0.path, $0.initial, $0.tasks) },
+        if let session, !batches.isEmpty || !updates.isEmpty {
+            _ = try session.folder.add(batches.map { ($0.path, $0.initial, $0.tasks) }, updates: updates,
                                        summary: "imported \(reading.tasks.count) tasks from \(Path.name(of: path))")
         }
         printSummary(reading, batches: batches.map { ($0.name, $0.path, $0.tasks.count, created.contains($0.path)) },
-                     dryRun: dryRun, invocation: invocation)
+                     counts: counts, dryRun: dryRun, invocation: invocation)
         return loaded.status
     }
 }
@@ -128,12 +154,18 @@ private func destination(_ name: String, in library: Library, session: WriteSess
     }
 }
 
+/// How an import's records went: added, updating a task, or left as the folder has them.
+struct ImportCounts {
+    var added = 0, updated = 0, unchanged = 0
+}
+
 private func printSummary(_ reading: ImportReading, batches: [(name: String, path: String, count: Int, created: Bool)],
-                          dryRun: Bool, invocation: Invocation) {
+                          counts imported: ImportCounts, dryRun: Bool, invocation: Invocation) {
     if invocation.global.json {
         func counts(_ d: [String: Int]) -> JSON { .object(d.keys.sorted().map { ($0, .int(d[$0]!)) }) }
         invocation.out.json(.object([
             ("imported", .int(reading.tasks.count)),
+            ("added", .int(imported.added)), ("updated", .int(imported.updated)), ("unchanged", .int(imported.unchanged)),
             ("lists", .array(batches.map { .object([("list", .string($0.name)), ("file", .string($0.path)),
                                                     ("tasks", .int($0.count)), ("created", .bool($0.created))]) })),
             ("skipped", counts(reading.skipped)), ("unmapped", counts(reading.unmapped)), ("dryRun", .bool(dryRun)),
@@ -144,6 +176,9 @@ private func printSummary(_ reading: ImportReading, batches: [(name: String, pat
     let n = reading.tasks.count
     invocation.out.line((dryRun ? "Would import " : "Imported ") + "\(n) task" + (n == 1 ? "" : "s")
                         + (dryRun ? " (nothing written)" : ""))
+    if imported.updated + imported.unchanged > 0 {
+        invocation.out.line("  \(imported.added) added, \(imported.updated) updated, \(imported.unchanged) unchanged")
+    }
     for batch in batches {
         invocation.out.line("  \(batch.name) (\(batch.path)\(batch.created ? ", new list" : "")): \(batch.count)")
     }

@@ -72,9 +72,20 @@ extension Invocation {
     /// The task named by `text`: a ref, an exact title, or a unique part of a title. `preferring` settles
     /// an ambiguity when exactly one candidate satisfies it (`done`: the open ones).
     func resolveTask(_ text: String, in library: Library, preferring: ((TaskID) -> Bool)? = nil) throws -> TaskID {
+        try resolveTask(text, in: library, preferring: preferring, twins: false).id
+    }
+
+    /// `resolveTask`; with `twins`, a REF whose candidates are all twins (`Library.areTwins`) names the
+    /// first of them, and `twins` of the answer is how many there are (0 otherwise).
+    func resolveTask(_ text: String, in library: Library, preferring: ((TaskID) -> Bool)?,
+                     twins: Bool) throws -> (id: TaskID, twins: Int) {
         switch library.resolve(ref: text, preferring: preferring) {
-        case .found(let id): return id
+        case .found(let id): return (id, 0)
+        case .ambiguous(let candidates, false) where twins && library.areTwins(candidates):
+            return (candidates[0], candidates.count)
         case .notFound: throw CommandFailure(.negative, "no task matches '\(text)'" + searched)
+        case .lost(let title, let reason):
+            throw CommandFailure(.negative, "'\(text)' named \"\(title)\", \(reason); no task has that ref now")
         case .gone:
             throw CommandFailure(.negative, "'\(text)' named a task that tick has since removed, moved or changed; "
                                  + "no task has that ref now")

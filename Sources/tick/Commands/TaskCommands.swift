@@ -74,7 +74,8 @@ private func editing(_ invocation: Invocation, _ refs: [String], _ edit: TaskEdi
     case .complete, .completeKeepingHistory, .completeInPlace, .reopen, .skip: preferring = { !library.leavesAsIs(edit, $0) }
     default: preferring = nil
     }
-    let ids = try invocation.targets(refs, in: library, preferring: preferring, missing: missing)
+    var twins: [TaskID: Int] = [:]
+    let ids = try invocation.targets(refs, in: library, preferring: preferring, missing: missing, twins: &twins)
     if case .skip = edit, let plain = ids.first(where: { library.task($0).recurrence == nil }) {
         throw CommandFailure(.usage, "\(describe(plain, in: library)) does not repeat (it has no rec: rule tick can read; "
                              + "tick check shows a malformed one); nothing changed")
@@ -89,15 +90,19 @@ private func editing(_ invocation: Invocation, _ refs: [String], _ edit: TaskEdi
         }
     }
     let (after, tasks) = try session.folder.edit(ids, [edit])
-    invocation.report(tasks.compactMap { task in task.after.map { changeLine(edit, task, $0, in: after, now: invocation.now) } },
+    invocation.report(tasks.compactMap { task in
+                          task.after.map { changeLine(edit, task, $0, in: after, now: invocation.now, twins: twins[task.before]) }
+                      },
                       tasks: tasks.compactMap(\.after), changed: tasks.filter { $0.after != nil }.map { !$0.applied.isEmpty },
-                      in: after)
+                      in: after, was: wasRefs(tasks, before: library))
     return session.loaded.status
 }
 
 /// The line that says what an edit did to a task, or that it was so already.
-func changeLine(_ edit: TaskEdit, _ task: TaskFolder.Edited, _ id: TaskID, in library: Library, now: Now) -> String {
-    let name = describe(id, in: library)
+/// `twins`: the task was named by a REF that names that many twins.
+func changeLine(_ edit: TaskEdit, _ task: TaskFolder.Edited, _ id: TaskID, in library: Library, now: Now,
+                twins: Int? = nil) -> String {
+    let name = describe(id, in: library, twins: twins)
     let info = library.task(id)
     guard !task.applied.isEmpty else {
         if edit.isCompletion, !info.done, info.recurrence != nil {
@@ -169,10 +174,11 @@ func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s
 @Sendable func runRemove(_ invocation: Invocation) throws -> ExitStatus {
     let session = try invocation.openForWriting(create: false)
     let before = session.library
-    let ids = try invocation.targets(invocation.values(Commands.whereRefsArgument), in: before)
+    var twins: [TaskID: Int] = [:]
+    let ids = try invocation.targets(invocation.values(Commands.whereRefsArgument), in: before, twins: &twins)
     let subtasks = try session.folder.remove(ids)
     let lines = zip(ids, subtasks).map { id, n in
-        "Deleted \(describe(id, in: before))" + (n == 0 ? "" : " with \(count(n, "subtask"))")
+        "Deleted \(describe(id, in: before, twins: twins[id]))" + (n == 0 ? "" : " with \(count(n, "subtask"))")
     }
     invocation.report(lines, tasks: ids, changed: ids.map { _ in true }, in: before)
     return session.loaded.status
@@ -182,13 +188,15 @@ func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s
 @Sendable func runMove(_ invocation: Invocation) throws -> ExitStatus {
     let session = try invocation.openForWriting(create: false)
     let before = session.library
+    var twins: [TaskID: Int] = [:]
     let ids = try invocation.targets(invocation.values(Commands.whereRefsArgument), in: before,
-                                     missing: Commands.destinationArgument.name)
+                                     missing: Commands.destinationArgument.name, twins: &twins)
     let list = try invocation.resolveList(invocation.value(Commands.destinationArgument)!, in: before, creating: true)
     let (after, moves) = try session.folder.move(ids, to: list)
     var lines: [String] = []
     var tasks: [TaskID] = []
     var changed: [Bool] = []
+    var was: [TaskID: String] = [:]
     // Lists named alike are told apart by their files (`from Work (a/work.md) to Work (b/work.md)`).
     let labelsBefore = before.listLabels(), labelsAfter = after.listLabels()
     for (id, moved) in zip(ids, moves) {
@@ -196,15 +204,24 @@ func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s
         case .moved(let new):
             tasks.append(new)
             changed.append(true)
-            lines.append("Moved \(describe(new, in: after)) from \(labelsBefore[id.list]) to \(labelsAfter[new.list])")
+            was[new] = before.ref(id)
+            lines.append("Moved \(describe(new, in: after, twins: twins[id])) from \(labelsBefore[id.list]) to \(labelsAfter[new.list])")
         case .alreadyThere(let same):
             tasks.append(same)
             changed.append(false)
+            was[same] = before.ref(id)
             lines.append(unchanged(describe(same, in: after), "in \(labelsAfter[same.list])"))
         case .withParent:
             lines.append("Moved \(describe(id, in: before)) with its parent")
         }
     }
-    invocation.report(lines, tasks: tasks, changed: changed, in: after)
+    invocation.report(lines, tasks: tasks, changed: changed, in: after, was: was)
     return session.loaded.status
+}
+
+/// The refs the edited tasks were shown under before the change, by what they are after it.
+func wasRefs(_ tasks: [TaskFolder.Edited], before: Library) -> [TaskID: String] {
+    var was: [TaskID: String] = [:]
+    for task in tasks { if let after = task.after { was[after] = before.ref(task.before) } }
+    return was
 }

@@ -46,16 +46,23 @@ extension Invocation {
     /// Prints what a task command changed: one line each for people, the changed tasks as an
     /// array of task objects with `--json`, nothing with `--quiet`.
     /// `changed` says, task by task, whether the command changed it (the JSON `changed` field): a
-    /// task already so (`flag` on a flagged one) is `false`.
-    func report(_ lines: [String], tasks: [TaskID], changed: [Bool], in library: Library) {
+    /// task already so (`flag` on a flagged one) is `false`. `was` holds the refs the tasks were
+    /// shown under before the change: each object has it as `"was"`, and a task whose ref changed gets
+    /// the line `Renamed: OLD is now NEW` (the old ref leads to it still, README "Refs").
+    func report(_ lines: [String], tasks: [TaskID], changed: [Bool], in library: Library, was: [TaskID: String] = [:]) {
         if global.json {
             out.jsonArray(Array(zip(tasks, changed))) { id, changed in
-                guard case .object(var fields) = TaskRows.json(id, in: library) else { return TaskRows.json(id, in: library) }
+                let json = TaskRows.json(id, in: library)
+                guard case .object(var fields) = json else { return json }
+                if let old = was[id] { fields.insert(("was", .string(old)), at: 1) }
                 fields.append(("changed", .bool(changed)))
                 return .object(fields)
             }
         } else if !global.quiet {
             for line in lines { out.line(line) }
+            for id in tasks {
+                if let old = was[id], case let new = library.ref(id), old != new { out.line("Renamed: \(old) is now \(new)") }
+            }
         }
     }
 
@@ -65,9 +72,11 @@ extension Invocation {
     }
 }
 
-/// Names a task in a command's message: its ref and its title.
-func describe(_ id: TaskID, in library: Library) -> String {
-    "\(library.ref(id)) \"\(library.task(id).title)\""
+/// Names a task in a command's message: its ref and its title; for a task named by a REF that names
+/// `twins` twins, `1 of 2 identical tasks "Buy milk" (5pr)`.
+func describe(_ id: TaskID, in library: Library, twins: Int? = nil) -> String {
+    guard let twins else { return "\(library.ref(id)) \"\(library.task(id).title)\"" }
+    return "1 of \(twins) identical tasks \"\(library.task(id).title)\" (\(library.ref(id)))"
 }
 
 /// Titles for a change's summary in the journal (what `tick undo` prints).

@@ -81,7 +81,8 @@ struct EditCommandTests {
         let result = try sandbox.run(["--dir", "tasks", "edit", ref], environment: ["EDITOR": sandbox.path("bin/editor")])
         #expect(try sandbox.read("seen.txt") == "Check the [ ] box done:2026-03-01\n")
         let new = try sandbox.ref("Check the [ ] square", dir: "tasks")
-        expectRun(result, status: 0, stdout: "Edited \(new) \"Check the [ ] square\": title\n", stderr: "")
+        // A new title makes a new ref; the old one leads to the task still.
+        expectRun(result, status: 0, stdout: "Edited \(new) \"Check the [ ] square\": title\nRenamed: \(ref) is now \(new)\n", stderr: "")
         #expect(try sandbox.read("tasks/home.md") == Self.home.replacingOccurrences(
             of: "- [x] Check the [ ] box done:2026-03-01", with: "- [x] Check the [ ] square done:2026-03-01"))
     }
@@ -94,11 +95,13 @@ struct EditOptionTests {
     @Test("edit with options changes the title, notes, due date and priority of that task only")
     func editOptions() throws {
         let sandbox = try Fixtures.folder(["home.md": Fixtures.home])
+        let old = try sandbox.ref("Call the plumber", dir: "tasks")
         let result = try sandbox.run(["--dir", "tasks", "edit", "plumber", "--title", "Call the electrician",
                                       "--note", "Ask about the fuse box", "--due", "eow", "--priority", "medium"])
         let ref = try sandbox.ref("Call the electrician", dir: "tasks")
         // The priority was medium already: only what changed is named.
-        expectRun(result, status: 0, stdout: "Edited \(ref) \"Call the electrician\": title, due, notes\n", stderr: "")
+        expectRun(result, status: 0, stdout: "Edited \(ref) \"Call the electrician\": title, due, notes\nRenamed: \(old) is now \(ref)\n",
+                  stderr: "")
         expectRun(try sandbox.run(["--dir", "tasks", "edit", "electrician", "--append-note", "Before Friday"]), status: 0)
         let expected = Fixtures.home.replacingOccurrences(
             of: "- [ ] Call the plumber !! due:2026-03-20\n  The number is on the fridge.\n",

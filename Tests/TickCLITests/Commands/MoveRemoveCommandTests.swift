@@ -8,11 +8,14 @@ struct MoveRemoveCommandTests {
     @Test("mv moves tasks with their notes and subtasks to the end of another list")
     func move() throws {
         let sandbox = try Fixtures.folder(["home.md": Fixtures.home, "work.md": "# Work\n\n* [ ] Send the invoice\n"])
+        let (oldFence, oldPlumber) = (try sandbox.ref("Paint the fence", dir: "tasks"), try sandbox.ref("Call the plumber", dir: "tasks"))
         let result = try sandbox.run(["--dir", "tasks", "mv", "fence", "plumber", "work"])
         let fence = try sandbox.ref("Paint the fence", dir: "tasks")
         let plumber = try sandbox.ref("Call the plumber", dir: "tasks")
+        // A move makes new refs; the old ones lead to the tasks still.
         expectRun(result, status: 0, stdout: "Moved \(fence) \"Paint the fence\" from Home to Work\n"
-                  + "Moved \(plumber) \"Call the plumber\" from Home to Work\n", stderr: "")
+                  + "Moved \(plumber) \"Call the plumber\" from Home to Work\n"
+                  + "Renamed: \(oldFence) is now \(fence)\nRenamed: \(oldPlumber) is now \(plumber)\n", stderr: "")
         #expect(try sandbox.read("tasks/work.md") == """
             # Work
 

@@ -101,9 +101,13 @@ struct TaskEditCommandTests {
         let changed = try decodeTasks(result.stdout)
         #expect(changed.map { $0["title"] as? String } == ["Call the plumber", "Paint the fence"])
         #expect(changed.map { $0["doneDate"] as? String } == ["2026-03-14", "2026-03-14"])
-        // Object for object, the text that `tick completed --json` prints for the same tasks, and
-        // `"changed":true` (README "JSON for scripts").
-        let objects = result.stdout.split(separator: "\n").filter { $0.hasPrefix("{") }.map { $0.hasSuffix(",") ? $0.dropLast() : $0 }
+        // Object for object, the text that `tick completed --json` prints for the same tasks, with
+        // the ref each had before the change as "was", after "ref", and `"changed":true` (README
+        // "JSON for scripts").
+        #expect(changed.allSatisfy { $0["was"] as? String == $0["ref"] as? String })
+        let objects = result.stdout.split(separator: "
+").filter { $0.hasPrefix("{") }.map { $0.hasSuffix(",") ? $0.dropLast() : $0 }
+            .map { Substring($0.replacingOccurrences(of: #","was":"[^"]*""#, with: "", options: .regularExpression)) }
             .map { line -> Substring in
                 #expect(line.hasSuffix(#","changed":true}"#), "\(line)")
                 return line.dropLast(#","changed":true}"#.count) + "}"

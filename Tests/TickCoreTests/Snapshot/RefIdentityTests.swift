@@ -168,7 +168,8 @@ struct RetiredRefsTests {
         symlink(folder.path + "/elsewhere", path)
         #expect(RetiredRefs.load(root: folder.path).isEmpty)
         unlink(path)
-        try folder.write(".tick/retired", String(repeating: "\(Ref(hash: 9))\n", count: RetiredRefs.capacity + 300))
+        let line = "\(Ref(hash: 9)) - \(String(repeating: "x", count: 200))\n"
+        try folder.write(".tick/retired", String(repeating: line, count: 2 * RetiredRefs.capacity))
         #expect(RetiredRefs.load(root: folder.path).isEmpty)
     }
 }
@@ -202,7 +203,7 @@ struct RefPropertyTests {
                 return "'\(text)', shown for \(owners.sorted()), is ambiguous without it"
             }
             return nil
-        case .gone, .notFound:
+        case .gone, .notFound, .lost:
             return nil
         }
     }
@@ -258,6 +259,8 @@ struct RefPropertyTests {
         var checks = 0
         var oldShown: [String: Set<Int>] = [:]
         var oldFailures: [String] = []
+        /// Each task's list and content ref after the last step (tasks without an id).
+        var sameness: [Int: String] = [:]
 
         func load() -> Library { tickFolder.load(useCache: false).library }
         func mutator() throws -> TaskFolder { try TaskFolder(tickFolder, create: false, environment: [:]) }
@@ -351,13 +354,25 @@ struct RefPropertyTests {
             }
             for (text, owners) in shown.sorted(by: { $0.key < $1.key }) {
                 checks += 1
-                if let failure = RefPropertyTests.judge(library.resolve(ref: text), text: text, owners: owners,
+                let outcome = library.resolve(ref: text)
+                // A hand edit that deletes or reorders tasks alike in everything their ref is made of (twins
+                // apart from completion) may move refs among them: tick tells twins apart by their order.
+                if what.hasPrefix("hand-"), case .found(let found) = outcome, case let who = identity(of: found, in: library),
+                   !owners.contains(who), let same = sameness[who], owners.contains(where: { sameness[$0] == same }) {
+                    shown[text, default: []].insert(who)
+                    continue
+                }
+                if let failure = RefPropertyTests.judge(outcome, text: text, owners: owners,
                                                         identity: { identity(of: $0, in: library) },
                                                         alive: { id(of: $0, in: library) != nil }) {
                     failures.append("step \(step) (\(what)): " + failure)
                 }
             }
             for id in library.ids { shown[library.ref(id), default: []].insert(identity(of: id, in: library)) }
+            sameness = [:]
+            for id in library.ids where library.task(id).id == nil {
+                sameness[identity(of: id, in: library)] = "\(library.list(id).file.path) \(Library.contentRef(of: id.index, in: library.list(id)))"
+            }
 
             // The same steps judged by the old rule (path, title and the count of earlier same-titled tasks).
             let old = OldRule(library)

@@ -166,10 +166,14 @@ struct RefNamingTests {
         #expect(completed == three)
     }
 
-    @Test("same-titled tasks that agree in everything share one ref")
+    @Test("twins get refs of their own: the content ref, then its twin refs, in document order")
     func twins() {
-        let twins = names("- [ ] Buy milk\n- [x] Buy milk\n")
-        #expect(twins[0] == twins[1])
+        let twins = names("- [ ] Buy milk\n- [x] Buy milk\n- [ ] Buy milk\n- [ ] Buy milk !\n")
+        #expect(Set(twins).count == 4)
+        #expect(twins[1] == twins[0].twin(1) && twins[2] == twins[0].twin(2))
+        #expect(twins[0].twin(0) == twins[0])
+        // The content ref names the first twin, as it named all of them before twins had refs of their own.
+        #expect(names("- [ ] Buy milk\n- [ ] Buy milk !\n")[0] == twins[0])
     }
 
     @Test("titles are the same only when byte-identical")
