@@ -105,8 +105,7 @@ struct TaskEditCommandTests {
         // the ref each had before the change as "was", after "ref", and `"changed":true` (README
         // "JSON for scripts").
         #expect(changed.allSatisfy { $0["was"] as? String == $0["ref"] as? String })
-        let objects = result.stdout.split(separator: "
-").filter { $0.hasPrefix("{") }.map { $0.hasSuffix(",") ? $0.dropLast() : $0 }
+        let objects = result.stdout.split(separator: "\n").filter { $0.hasPrefix("{") }.map { $0.hasSuffix(",") ? $0.dropLast() : $0 }
             .map { Substring($0.replacingOccurrences(of: #","was":"[^"]*""#, with: "", options: .regularExpression)) }
             .map { line -> Substring in
                 #expect(line.hasSuffix(#","changed":true}"#), "\(line)")
