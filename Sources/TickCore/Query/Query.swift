@@ -114,6 +114,10 @@ public enum QueryTerm: Equatable, Sendable, CustomStringConvertible {
         case .has(let field, let has): return (has ? "has " : "no ") + field.rawValue
         case .priority(let lowest, let highest):
             let names = ["none", "low", "medium", "high"]
+            // `pri:>high` and `pri:<none` leave no level: a term that matches nothing.
+            guard names.indices.contains(lowest), names.indices.contains(highest), lowest <= highest else {
+                return "priority (no level: matches nothing)"
+            }
             return lowest == highest ? "priority \(names[lowest])" : "priority \(names[lowest])..\(names[highest])"
         case .due(let filter): return "due " + filter.description
         case .doneDate(let filter): return "done " + filter.description

@@ -177,6 +177,14 @@ struct QueryParserTests {
             """)
     }
 
+    /// Found by `make fuzz-query`: `pri:>3` parsed to an empty range of levels, and explaining it
+    /// read past the level names (a trap).
+    @Test("a priority bound that leaves no level is explained as matching nothing", arguments: ["pri:>3", "pri:>high", "pri:<0", "pri:<none"])
+    func emptyPriorityRange(text: String) throws {
+        let query = try Query(parsing: text, now: now)
+        #expect(query.explanation == "priority (no level: matches nothing)")
+    }
+
     @Test("a query that names no completion finds open tasks only")
     func completion() throws {
         #expect(try !Query(parsing: "milk #work", now: now).mentionsCompletion)
