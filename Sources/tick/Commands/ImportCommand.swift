@@ -17,7 +17,8 @@ extension Commands {
         + "the line or record that failed, and nothing is written. A record whose task the list has already "
         + "(same title, due date and status) is left unchanged, unless --duplicates; with --keep-ids, a "
         + "Taskwarrior record whose uuid a task has as its id: updates that task instead (title, due date, "
-        + "priority, flag, notes, status). The README's mapping tables say what "
+        + "priority, flag, notes, status), and so does a todo.txt line whose id: word a task has. The "
+        + "README's mapping tables say what "
         + "happens to every field. With --json: {imported, added, updated, unchanged, lists: [{list, file, "
         + "tasks, created}], skipped, unmapped, dryRun}."
 
@@ -84,7 +85,8 @@ func runImport(_ format: ImportFormat) -> Command.Run {
         let library = session?.folder.library ?? loaded.library
         var batches: [(path: String, name: String, initial: [UInt8]?, tasks: [(task: NewTask, id: String?)])] = []
         var created: Set<String> = []
-        let byID = format == .taskwarrior && invocation.flag(Commands.keepIDsOption)
+        // A Taskwarrior record's uuid is an id with --keep-ids; a todo.txt line's `id:` word always is.
+        let byID = format == .todoTxt || invocation.flag(Commands.keepIDsOption)
         let index = invocation.flag(Commands.duplicatesOption) ? nil : ImportIndex(library)
         var counts = ImportCounts()
         var updates: [(id: TaskID, edits: [TaskEdit])] = []

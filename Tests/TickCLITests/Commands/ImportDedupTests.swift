@@ -64,4 +64,22 @@ struct ImportDedupTests {
         expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "undo"]), status: 0)
         #expect(try Self.lists(sandbox) == once)
     }
+
+    @Test("a todo.txt line whose id: a task has updates that task on a re-import, never adds a second one")
+    func todoTxtByID() throws {
+        let sandbox = try Fixtures.folder([:])
+        try sandbox.write("todo.txt", "(A) Call mum id:mum1 +Home\nBuy milk +Groceries\n")
+        expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "import", "todotxt", sandbox.path("todo.txt")]), status: 0)
+        let once = try Self.lists(sandbox)
+        #expect(once["home.md"]?.contains("Call mum") == true, "\(once)")
+        try sandbox.write("todo.txt", "(A) Call mum back id:mum1 +Home\nBuy milk +Groceries\n")
+        let result = try sandbox.run(["--dir", "tasks", "import", "todotxt", sandbox.path("todo.txt")])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("  0 added, 1 updated, 1 unchanged\n"), "\(result.stdout)")
+        let now = try Self.lists(sandbox)
+        #expect(now["groceries.md"] == once["groceries.md"])
+        let home = try #require(now["home.md"])
+        #expect(home.components(separatedBy: "id:mum1").count == 2, "\(home)")
+        #expect(home.contains("Call mum back"), "\(home)")
+    }
 }
