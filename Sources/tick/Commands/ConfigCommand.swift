@@ -90,6 +90,11 @@ private func setConfiguration(_ key: Configuration.Key, to value: String, _ invo
     }
     let old = status == nil ? nil : try fileSystem.readFile(file, followSymlinks: false)
     let new = Configuration.setting(key.name, to: value, in: old)
+    // Past its limit every run would ignore the file, and every setting in it with the new one.
+    if new.count > Configuration.maxSize, new.count > old?.count ?? 0 {
+        throw CommandFailure(.usage, "cannot set \(key.name): \(file) would be \(new.count) bytes, over its limit of "
+                             + "\(Configuration.maxSize / 1024) KiB (\(Configuration.maxSize) bytes); nothing was written")
+    }
     if new == old {
         invocation.say("No change to \(file): \(key.name) is \(value) already")
     } else {

@@ -54,4 +54,18 @@ struct SavedViewLimitTests {
         #expect(try sandbox.read("tasks/.tick/config") == "default-list = home\nview.small = #x\n")
         expectRun(try sandbox.run(["--dir", "tasks", "view", "small"]), status: 0, stderr: "")
     }
+
+    @Test("tick config KEY VALUE that would make .tick/config larger than 64 KiB is refused and writes nothing")
+    func configSetRefusedPastLimit() throws {
+        let sandbox = try Self.sandbox()
+        let before = try sandbox.read("tasks/.tick/config")
+        let lists = (0..<9_000).map { "list\($0)" }.joined(separator: ",")
+        let result = try sandbox.run(["--dir", "tasks", "config", "vdir.lists", lists])
+        #expect(result.status == 2, "\(result.status) \(result.stderr)")
+        let config = sandbox.path("tasks/.tick/config")
+        #expect(result.stderr.hasPrefix("tick: cannot set vdir.lists: \(config) would be "), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix(" bytes, over its limit of 64 KiB (65536 bytes); nothing was written\n"))
+        #expect(try sandbox.read("tasks/.tick/config") == before)
+        expectRun(try sandbox.run(["--dir", "tasks", "config", "vdir.lists", "home"]), status: 0, stderr: "")
+    }
 }
