@@ -63,28 +63,36 @@ public enum Subprocess {
         posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
         posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
         if quiet { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
+        return spawnReading(executable, arguments: arguments, actions: &actions, output: pipeEnds[0], childEnds: [pipeEnds[1]])
+    }
+
+    /// Starts `executable` with `actions`, closes `childEnds` (the pipe ends only the child uses)
+    /// once it is started, reads `output` to its end and waits for it. Nil when it could not be
+    /// started or waited for. `output` is closed in every case.
+    static func spawnReading(_ executable: String, arguments: [String], actions: inout posix_spawn_file_actions_t,
+                             output: Int32, childEnds: [Int32]) -> Captured? {
         var cArguments = arguments.map { strdup($0) } + [nil]
         defer { cArguments.forEach { free($0) } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, executable, &actions, nil, &cArguments, environ)
-        close(pipeEnds[1])
+        for end in childEnds { close(end) }
         guard spawned == 0 else {
-            close(pipeEnds[0])
+            close(output)
             return nil
         }
-        var output: [UInt8] = []
+        var bytes: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
-            let n = buffer.withUnsafeMutableBytes { read(pipeEnds[0], $0.baseAddress, $0.count) }
+            let n = buffer.withUnsafeMutableBytes { read(output, $0.baseAddress, $0.count) }
             if n > 0 {
-                output += buffer[0..<n]
+                bytes += buffer[0..<n]
             } else if n == 0 || tick_errno() != EINTR {
                 break
             }
         }
-        close(pipeEnds[0])
+        close(output)
         guard let termination = try? waitFor(pid) else { return nil }
-        return Captured(termination: termination, output: output)
+        return Captured(termination: termination, output: bytes)
     }
 
     /// The first executable file named `name` in the folders of `searchPath` (a `PATH` value;

@@ -35,28 +35,7 @@ extension Subprocess {
         posix_spawn_file_actions_addclose(&actions, inputEnds[0])
         posix_spawn_file_actions_addclose(&actions, outputEnds[0])
         posix_spawn_file_actions_addclose(&actions, outputEnds[1])
-        var cArguments = arguments.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, &cArguments, environ)
-        close(inputEnds[0])
-        close(outputEnds[1])
-        guard spawned == 0 else {
-            close(outputEnds[0])
-            return nil
-        }
-        var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(outputEnds[0], $0.baseAddress, $0.count) }
-            if n > 0 {
-                output += buffer[0..<n]
-            } else if n == 0 || tick_errno() != EINTR {
-                break
-            }
-        }
-        close(outputEnds[0])
-        guard let termination = try? waitFor(pid) else { return nil }
-        return Captured(termination: termination, output: output)
+        return spawnReading(executable, arguments: arguments, actions: &actions, output: outputEnds[0],
+                            childEnds: [inputEnds[0], outputEnds[1]])
     }
 }
