@@ -91,8 +91,8 @@ struct SystemBoundaryTests {
     /// records interface that the cache and a parsed list both provide; `Folder` recovers a crashed
     /// write (`FolderWriter`) during the one scan, which the writer should do from the scan it is given.
     static let snapshotUsesOfStorage: [String: Set<String>] = [
-        "Sources/TickCore/Snapshot/Library.swift": ["CachedLists", "HotRecord", "ListCache", "Segment", "SegmentStorage",
-                                                    "TaskRecord"],
+        "Sources/TickCore/Snapshot/Library.swift": ["HotRecord", "ListCache", "Segment", "SegmentStorage", "TaskRecord"],
+        "Sources/TickCore/Snapshot/LibraryLoading.swift": ["CachedLists", "ListCache", "Segment", "SegmentStorage"],
         "Sources/TickCore/Snapshot/Folder.swift": ["FolderWriter"],
     ]
 
@@ -143,7 +143,7 @@ struct SystemBoundaryTests {
         "Sources/TickCore/Storage/FolderWriter.swift": ["LocalFileSystem"],
         "Sources/TickCore/Storage/Cache/ListCache.swift": ["MappedFile", "StateFolder"],
         "Sources/TickCore/Storage/PickMemory.swift": ["StateFolder"],
-        "Sources/TickCore/Snapshot/Refs.swift": ["StateFolder"],
+        "Sources/TickCore/Snapshot/RetiredRefs.swift": ["StateFolder"],
         "Sources/TickCore/Storage/Cache/SegmentProof.swift": ["MappedFile"],
         "Sources/TickCore/Reminders/ReminderStore.swift": ["StateFolder"],
         "Sources/TickCore/Phone/VdirState.swift": ["StateFolder"],
