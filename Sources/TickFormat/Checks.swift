@@ -26,6 +26,19 @@ extension Document {
         return found.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
     }
 
+    /// How many problems reading the list finds (what a view reports on standard error): the
+    /// parse diagnostics, a git conflict marker, a `---` block that is not front matter and a
+    /// symbol too wide, each as `checkDiagnostics()` counts it. Text that nearly is a task and
+    /// tokens on a continuation line need a second look at the file, so only `tick check` finds
+    /// them. Cheap: the diagnostics are the parse's own, the marker scan reads each line's first bytes.
+    public var readingProblemCount: Int {
+        var count = diagnostics.count
+        if Document.conflictMarkerLine(in: bytes, lines: lines) != nil { count += 1 }
+        if unrecognizedFrontMatter != nil { count += 1 }
+        if let frontMatter, let symbol = frontMatter["symbol"], terminalWidth(symbol) > Document.maxSymbolWidth { count += 1 }
+        return count
+    }
+
     /// The widest list symbol, in terminal columns (FORMAT.md, section 2).
     public static let maxSymbolWidth = 8
 

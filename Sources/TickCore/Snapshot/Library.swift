@@ -18,6 +18,8 @@ public struct TaskList: Sendable {
     public var openCount: Int { Int(segment.header.openCount) }
     public var doneCount: Int { taskCount - openCount }
     public var taskCount: Int { segment.taskCount }
+    /// How many problems reading the list found (`Document.readingProblemCount`): what a view reports.
+    public var problemCount: Int { Int(segment.header.problemCount) }
 }
 
 /// A task's address: which list, and its index in that list (document order).

@@ -18,6 +18,7 @@ import TickCore
     var ids = library.find(query, now: invocation.now, includeCompleted: invocation.flag(Commands.allOption), list: list)
     if let sort { ids = library.sorted(ids, by: sort) }
     let grouping = invocation.value(Commands.groupOption).flatMap(TaskGrouping.init(rawValue:)) ?? .none
+    invocation.reportProblems(in: library, lists: list.map { [$0] })
     if invocation.global.json {
         invocation.out.jsonArray(ids) { TaskRows.json($0, in: library) }
     } else if ids.isEmpty {

@@ -16,6 +16,7 @@ import TickCore
         for k in view.completed.indices { view.completed[k].rows = resorted(view.completed[k].rows, by: sort, in: library) }
     }
     var allRows = (view.active + view.completed).flatMap { $0.rows.map(\.id) }
+    invocation.reportProblems(in: library, lists: [index])
     let out = invocation.out
     if invocation.given(Commands.whereOption) {
         allRows = try invocation.narrowed(allRows, in: library)

@@ -43,6 +43,27 @@ extension Invocation {
                             incomplete: unreadableFolders || !result.readErrors.isEmpty)
     }
 
+    /// The views' one line on standard error about the lists (of `lists`, every list when nil) that
+    /// hold problems reading found (conflict markers, tokens like fields that are not): `tick: 2
+    /// problems in Work (tick check work.md)`, or for several lists `tick: 5 problems in 3 lists:
+    /// Home, Work, Shop (tick check)`. Nothing with `--json`; the exit status is the view's.
+    func reportProblems(in library: Library, lists: [Int]? = nil) {
+        guard !global.json else { return }
+        let affected = (lists ?? Array(library.lists.indices)).filter { library.lists[$0].problemCount > 0 }
+        guard !affected.isEmpty else { return }
+        let total = affected.reduce(0) { $0 + library.lists[$1].problemCount }
+        let problems = total == 1 ? "1 problem" : "\(total) problems"
+        let labels = library.listLabels()
+        if affected.count == 1 {
+            let list = library.lists[affected[0]]
+            err.line("tick: \(problems) in \(labels[affected[0]]) (tick check \(shellQuoted(list.file.path)))")
+            return
+        }
+        let named = affected.prefix(3).map { labels[$0] }.joined(separator: ", ")
+        let more = affected.count > 3 ? " and \(affected.count - 3) more" : ""
+        err.line("tick: \(problems) in \(affected.count) lists: \(named)\(more) (tick check)")
+    }
+
     /// A task folder that cannot be listed is an I/O error of the whole command, named by its path:
     /// an empty answer ("No lists yet") would be false.
     static func refuseUnreadableRoot(_ path: String, _ error: FileSystemError, folder: Folder) throws {

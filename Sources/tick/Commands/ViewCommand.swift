@@ -23,6 +23,7 @@ import TickCore
     let library = loaded.library
     var ids = library.find(query, now: invocation.now, includeCompleted: invocation.flag(Commands.allOption))
     if let sort { ids = library.sorted(ids, by: sort) }
+    invocation.reportProblems(in: library)
     if invocation.global.json {
         invocation.out.jsonArray(ids) { TaskRows.json($0, in: library) }
         return loaded.status(matched: ids.count)

@@ -161,6 +161,7 @@ func runView(_ view: SmartView) -> Command.Run {
         let viewed = library.tasksWithLevels(in: query, now: now)
         let ids = try invocation.narrowed(viewed.ids, in: library)
         let status = invocation.given(Commands.whereOption) ? loaded.status(matched: ids.count) : loaded.status
+        invocation.reportProblems(in: library, lists: list.map { [$0] })
         let out = invocation.out
         if invocation.global.json {
             out.jsonArray(ids) { TaskRows.json($0, in: library) }

@@ -82,7 +82,7 @@ struct ListCache {
         static let mustVerify: UInt32 = 2
     }
 
-    /// "TKACHE18" for a base and "TKDELT18" for a delta (checksummed; records name tasks by the refs
+    /// "TKACHE20" for a base and "TKDELT20" for a delta (checksummed; records name tasks by the refs
     /// of FORMAT.md 5.8; hot records mark subtasks, rules, notes and folded text;
     /// ref records hold each task's ref, in 8 bytes; parent records the parent
     /// of each subtask, exactly the tasks marked so; cold records hold where a task's
@@ -92,13 +92,14 @@ struct ListCache {
     /// extra records hold the `rec:` and `until:` of FORMAT.md 5.10, the scheduled and start
     /// days and repetition phrase of FORMAT.md 11, and the lengths, section and depth too large
     /// for a cold record, for the tasks that have them; segments hold the
-    /// length and checksum of their file's bytes, their list's names next to their header, and
+    /// length and checksum of their file's bytes, the number of problems reading the list found
+    /// (since 20), their list's names next to their header, and
     /// folded text only for the tasks whose text is beyond ASCII; the header names the settings the
     /// lists were read with), mixed with the folding table's fingerprint: the cache holds folded
     /// text, so a build that folds differently does not read it. A cache of an older layout is a
     /// miss.
-    static let magic: UInt64 = 0x3931_4548_4341_4B54 ^ Folding.fingerprint
-    static let deltaMagic: UInt64 = 0x3931_544C_4544_4B54 ^ Folding.fingerprint
+    static let magic: UInt64 = 0x3032_4548_4341_4B54 ^ Folding.fingerprint
+    static let deltaMagic: UInt64 = 0x3032_544C_4544_4B54 ^ Folding.fingerprint
     static let recordLayout = UInt32(MemoryLayout<HotRecord>.stride << 20 | MemoryLayout<RefRecord>.stride << 10
                                      | MemoryLayout<ColdRecord>.stride)
     /// Nanoseconds before the cache's writing during which a change makes an entry racy.

@@ -60,6 +60,7 @@ struct Segment: @unchecked Sendable {
         func fits(_ ref: TextRef) -> Bool { ref.isNone || UInt64(ref.offset) + UInt64(ref.length) <= names }
         guard fits(h.heading), fits(h.symbol), fits(h.color), h.openCount <= h.taskCount,
               h.extraCount <= h.taskCount, h.foldedCount <= h.taskCount, h.subtaskCount <= h.taskCount,
+              UInt64(h.problemCount) <= h.contentLength,
               (0..<Int(h.sectionCount)).allSatisfy({ fits(plain.sectionRef($0)) }), plain.headSum() == sums.head
         else { return nil }
         self.base = base

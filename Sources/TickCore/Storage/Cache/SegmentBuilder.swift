@@ -137,6 +137,7 @@ extension Segment {
         sized.namesLength = UInt32(headNames.count)
         sized.asciiTitleLengths = asciiTitleLengths
         sized.otherTitleLengths = otherTitleLengths
+        sized.problemCount = UInt32(clamping: document.readingProblemCount)
         _ = consume document
         names = []
 

@@ -15,7 +15,10 @@ struct SegmentHeader {
     var foldedLength: UInt32
     /// The number of parent records, which follow the ref records.
     var subtaskCount: UInt32
-    var spare: UInt32 = 0
+    /// How many problems reading the list found (`Document.readingProblemCount`), which the views
+    /// report on standard error. Read from the cache, it is at most `contentLength` (each problem
+    /// takes a byte of the file at least).
+    var problemCount: UInt32 = 0
     /// The length of the names' text (heading, symbol, colour and section names), which follows
     /// the section refs, padded with zeros to 8 bytes: the refs below and the section refs point
     /// into it, so that a list's name is read next to its header.
