@@ -31,7 +31,11 @@ enum Commands {
     static let viewDiscussion = "Each row shows the task's ref, its checkbox and title, then its priority "
         + "(!, !! or !!! for low, medium or high), ⚑ when flagged, its due date in words (\"overdue\" once it has "
         + "passed), ↻ and its rule in words when it repeats (↻ every week), ✎ when it has notes, and its list. Ties break by due date, then priority, then list, "
-        + "then line. With --json: an array of task objects."
+        + "then line. With --json: an array of task objects.\n\n" + problemLine
+
+    /// What every view, ls, find and view NAME say of the lists holding problems.
+    static let problemLine = "A list holding problems (a conflict marker, a field tick cannot read such as due:tomorrow) "
+        + "is named in one line on standard error, tick: 2 problems in Work (tick check work.md); not with --json."
 
     /// The command that shows `view`, named after it: `--all` and `--list`, and the rows explained.
     static func viewCommand(_ view: SmartView, summary: String, about: @autoclosure @escaping @Sendable () -> String = "",
@@ -107,7 +111,8 @@ enum Commands {
         effect: .read,
         summary: "One list: its open tasks, then the completed ones",
         discussion: "Tasks keep the file's order (the file is your ordering) and its section headings; "
-            + "subtasks stand under their parent. With --json: an array of task objects in that order.",
+            + "subtasks stand under their parent. With --json: an array of task objects in that order.\n\n"
+            + problemLine,
         arguments: [listArgument],
         options: [sortOption, whereOption],
         run: runList)

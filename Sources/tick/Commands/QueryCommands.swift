@@ -44,7 +44,7 @@ extension Commands {
         + "adds the completed ones. Tasks are ordered like every view (due, priority, list, line) unless --sort "
         + "says otherwise, grouped by --group (none by default), and a matched subtask is shown under its parent, "
         + "which is dimmed when it is there only to show where the subtask is (--flat shows subtasks on their own). "
-        + "Exits 1 when nothing matches. With --json: an array of the matching task objects.\n\n"
+        + "Exits 1 when nothing matches. With --json: an array of the matching task objects. " + Commands.problemLine + "\n\n"
         + "Bad queries exit 2 with the column of the problem: tick find '(#work' says bad query at column 1: "
         + "this parenthesis is never closed."
 
@@ -80,7 +80,7 @@ extension Commands {
             + "their queries and counts. Saved views are kept in the task folder's configuration, .tick/config, "
             + "as view.NAME = QUERY with view.NAME.sort and view.NAME.group, and the home screen shows each with "
             + "its count. With --json: an array of task objects (tick view NAME), or of {name, query, sort, "
-            + "group, count} (tick view).",
+            + "group, count} (tick view). " + problemLine,
         arguments: [viewNameArgument],
         options: [allOption, sortOption, groupOption, flatOption],
         subcommands: [viewSave, viewRemove],
