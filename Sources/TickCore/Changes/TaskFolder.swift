@@ -309,13 +309,26 @@ public final class TaskFolder {
     /// one change. The destination is written first, then each source: a crash in between leaves a
     /// task in both lists, which the next run finishes moving. A task already in `list` stays.
     public func move(_ ids: [TaskID], to list: Int) throws -> (library: Library, tasks: [Moved]) {
+        try move(ids, toListAt: library.lists[list].file.path, named: library.lists[list].name, creating: nil)
+    }
+
+    /// Moves the tasks as `move(_:to:)` does to a new list named `name` (`tick list new`'s rules),
+    /// created by the same change: one journal entry, which one `undo` reverts whole.
+    public func move(_ ids: [TaskID], toNewList name: String) throws -> (library: Library, tasks: [Moved]) {
+        let (name, file, content) = try TaskFolder.newList(name, fields: [])
+        try refuseCollision(file, name: name, except: nil)
+        return try move(ids, toListAt: file, named: name, creating: content)
+    }
+
+    private func move(_ ids: [TaskID], toListAt destination: String, named name: String,
+                      creating initial: [UInt8]?) throws -> (library: Library, tasks: [Moved]) {
         let before = library
-        let destination = before.lists[list].file.path
-        let moving = ids.filter { $0.list != list }
+        let moving = ids.filter { before.lists[$0.list].file.path != destination }
         var placed: [TaskKey?] = []
         if !moving.isEmpty {
-            placed = try move(moving.map(before.key), to: destination,
-                              summary: "moved \(titles(moving, in: before)) to \(before.lists[list].name)")
+            placed = try move(moving.map(before.key), to: destination, creating: initial.map { (name, $0) },
+                              summary: (initial == nil ? "" : "created the list \(name) and ")
+                                  + "moved \(titles(moving, in: before)) to \(name)")
         }
         let after = library
         let tasks: [Moved] = ids.map { id in
@@ -327,7 +340,9 @@ public final class TaskFolder {
         return (after, tasks)
     }
 
-    private func move(_ keys: [TaskKey], to destination: String, summary: String) throws -> [TaskKey?] {
+    /// With `creating`, the destination is a new list of those first bytes: a file there is refused.
+    private func move(_ keys: [TaskKey], to destination: String, creating: (name: String, bytes: [UInt8])?,
+                      summary: String) throws -> [TaskKey?] {
         // The tasks as they are now (under the lock, so only an editor can change them before the
         // writes; the sources' edits check that).
         var fragments: [TaskKey: (fragment: TaskFragment, text: [String])] = [:]
@@ -342,8 +357,9 @@ public final class TaskFolder {
         let results = Box<[String: Document]>([:])
         let placed = Box<[TaskKey: Int]>([:])
         var changes: [(path: String, edit: ([UInt8]?) throws -> FileOutcome)] = []
-        changes.append((destination, { bytes in
-            guard let bytes else { throw MutationError.listGone(path: destination) }
+        changes.append((destination, { current in
+            if let creating, current != nil { throw MutationError.listExists(name: creating.name, path: destination) }
+            guard let bytes = current ?? creating?.bytes else { throw MutationError.listGone(path: destination) }
             var document = self.folder.document(bytes)
             var indexes: [TaskKey: Int] = [:]
             for key in moving {

@@ -366,15 +366,19 @@ enum Commands {
     static let destinationArgument = Argument(name: "LIST", help: "The destination list: its name or file name "
                                               + "(a unique prefix is enough) or its path")
 
+    static let mvDryRunOption = Flag(Option.dryRun, help: "Print what would move, and write nothing")
+
     static let mv: Command = Command(
         name: "mv",
         effect: .write,
         summary: "Move tasks to the end of another list",
         discussion: "Each task moves with its notes and subtasks. The destination is written first, then the "
             + "list it came from, so that an interruption leaves a task in both lists (the next tick run "
-            + "finishes the move), never in neither.\n\n" + writeDiscussion + "\n\n" + bulkDiscussion,
+            + "finishes the move), never in neither. A LIST that no list is names tick list new LIST; with --create it "
+            + "is made (as tick list new makes it) by the same change, which one tick undo reverts whole.\n\n"
+            + writeDiscussion + "\n\n" + bulkDiscussion,
         arguments: [whereRefsArgument, destinationArgument],
-        options: [bulkWhereOption, yesOption],
+        options: [createListOption, mvDryRunOption, bulkWhereOption, yesOption],
         run: runMove)
 
     static let rm: Command = Command(

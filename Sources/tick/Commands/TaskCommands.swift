@@ -186,14 +186,25 @@ func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s
 
 /// `tick mv REF... LIST`: moves tasks with their notes and subtasks to the end of another list.
 @Sendable func runMove(_ invocation: Invocation) throws -> ExitStatus {
+    if invocation.flag(Commands.mvDryRunOption) { return try previewMove(invocation) }
     let session = try invocation.openForWriting(create: false)
     let before = session.library
     var twins: [TaskID: Int] = [:]
     let ids = try invocation.targets(invocation.values(Commands.whereRefsArgument), in: before,
                                      missing: Commands.destinationArgument.name, twins: &twins)
-    let list = try invocation.resolveList(invocation.value(Commands.destinationArgument)!, in: before, creating: true)
-    let (after, moves) = try session.folder.move(ids, to: list)
+    let destination = invocation.value(Commands.destinationArgument)!
+    let after: Library, moves: [TaskFolder.Moved]
     var lines: [String] = []
+    if invocation.flag(Commands.createListOption), case .notFound = before.resolve(list: destination) {
+        // A new list, created by the same change as the move (one undo removes it and puts the tasks back).
+        (after, moves) = try session.folder.move(ids, toNewList: destination)
+        if let new = moves.lazy.compactMap({ if case .moved(let id) = $0 { id } else { nil } }).first {
+            lines.append("Created the list \(after.lists[new.list].name) (\(after.lists[new.list].file.path))")
+        }
+    } else {
+        let list = try invocation.resolveList(destination, in: before, creating: true)
+        (after, moves) = try session.folder.move(ids, to: list)
+    }
     var tasks: [TaskID] = []
     var changed: [Bool] = []
     var was: [TaskID: String] = [:]
@@ -217,6 +228,34 @@ func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s
     }
     invocation.report(lines, tasks: tasks, changed: changed, in: after, was: was)
     return session.loaded.status
+}
+
+/// `tick mv --dry-run`: what would move where (and the list `--create` would make), with nothing
+/// written; the same checks as the move itself (the tasks, the destination, a new list's name).
+private func previewMove(_ invocation: Invocation) throws -> ExitStatus {
+    let loaded = try invocation.load()
+    let library = loaded.library
+    var twins: [TaskID: Int] = [:]
+    let ids = try invocation.targets(invocation.values(Commands.whereRefsArgument), in: library,
+                                     missing: Commands.destinationArgument.name, twins: &twins)
+    let destination = invocation.value(Commands.destinationArgument)!
+    let labels = library.listLabels()
+    var lines: [String] = []
+    let list: Int?, label: String
+    if invocation.flag(Commands.createListOption), case .notFound = library.resolve(list: destination) {
+        let new = try TaskFolder.newList(destination, fields: [])
+        lines.append("Would create the list \(new.name) (\(new.path))")
+        (list, label) = (nil, new.name)
+    } else {
+        let index = try invocation.resolveList(destination, in: library, creating: true)
+        (list, label) = (index, labels[index])
+    }
+    for id in ids {
+        lines.append(id.list == list ? unchanged(describe(id, in: library), "in \(label)")
+                     : "Would move \(describe(id, in: library, twins: twins[id])) from \(labels[id.list]) to \(label)")
+    }
+    invocation.report(lines, tasks: ids, changed: ids.map { $0.list != list }, in: library)
+    return loaded.status
 }
 
 /// The refs the edited tasks were shown under before the change, by what they are after it.
