@@ -74,6 +74,8 @@ extension Invocation {
     /// The list named by `text` (`--list L`, `tick ls LIST`). Where a task is to go (`add`, `mv`),
     /// `creating` says how to create a missing list (`tick list new X`), and `create` as well.
     func resolveList(_ text: String, in library: Library, creating: Bool = false) throws -> Int {
+        // An empty name is a prefix of every name: never let it pick the only list.
+        guard !text.allSatisfy(\.isWhitespace) else { throw CommandFailure(.usage, "a list name cannot be empty") }
         switch library.resolve(list: text) {
         case .found(let index): return index
         case .notFound:

@@ -126,4 +126,18 @@ struct MoveCreateListTests {
         #expect(upper.status == 2, "\(upper)")
         #expect(upper.stderr.contains("'.hidden'"), "\(upper)")
     }
+
+    @Test("an empty list name is refused, never taken as a prefix of the only list", arguments: ["", "  "])
+    func emptyName(name: String) throws {
+        let sandbox = try sandbox()
+        let before = try files(sandbox)
+        for arguments in [["mv", "Mow the lawn", name, "--create"], ["mv", "Mow the lawn", name], ["add", "New", "--list", name]] {
+            let refused = try tick(sandbox, arguments)
+            #expect(refused.status == 2, "\(arguments): \(refused)")
+            // One line that says why: the name is empty (`mv --create` refuses it as a new list's name).
+            #expect(refused.stderr.hasPrefix("tick: ") && refused.stderr.contains("empty")
+                    && refused.stderr.filter { $0 == "\n" }.count == 1, "\(arguments): \(refused)")
+        }
+        #expect(try files(sandbox) == before)
+    }
 }
