@@ -44,7 +44,9 @@ public struct VdirState: Equatable, Sendable {
         public var modified: Int64
         public var inode: UInt64
 
-        public init(_ status: FileStatus) {
+        /// Nil for a time before 1970, which the state does not record.
+        public init?(_ status: FileStatus) {
+            guard status.modified >= 0 else { return nil }
             size = status.size
             modified = status.modified
             inode = status.inode
@@ -59,11 +61,25 @@ public struct VdirState: Equatable, Sendable {
         var text: String { "\(size):\(modified):\(inode)" }
 
         init?(text: String) {
-            let parts = text.split(separator: ":", omittingEmptySubsequences: false)
-            guard parts.count == 3, parts.allSatisfy({ (1...20).contains($0.count) && $0.allSatisfy(\.isASCII) }),
-                  let size = Int(parts[0]), (0...VObject.sizeLimit).contains(size),
-                  let modified = Int64(parts[1]), let inode = UInt64(parts[2]) else { return nil }
-            self.init(size: size, modified: modified, inode: inode)
+            let parts = text.utf8.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false)
+            guard parts.count == 3, let size = Self.number(parts[0]), size <= UInt64(VObject.sizeLimit),
+                  let modified = Self.number(parts[1]), modified <= UInt64(Int64.max), let inode = Self.number(parts[2])
+            else { return nil }
+            self.init(size: Int(size), modified: Int64(modified), inode: inode)
+        }
+
+        /// 1 to 20 decimal digits that fit in 64 bits.
+        static func number(_ digits: Substring.UTF8View) -> UInt64? {
+            guard (1...20).contains(digits.count) else { return nil }
+            var value: UInt64 = 0
+            for c in digits {
+                guard (0x30...0x39).contains(c) else { return nil }
+                let (times, o1) = value.multipliedReportingOverflow(by: 10)
+                let (sum, o2) = times.addingReportingOverflow(UInt64(c - 0x30))
+                guard !o1, !o2 else { return nil }
+                value = sum
+            }
+            return value
         }
     }
 
@@ -105,10 +121,9 @@ public struct VdirState: Equatable, Sendable {
         var state = VdirState()
         var i = magic.utf8.count
         while i < bytes.count {
-            guard let end = bytes[i...].firstIndex(of: 0x0A),
-                  let line = String(validating: bytes[i..<end], as: UTF8.self) else { return nil }
+            guard let end = bytes[i...].firstIndex(of: 0x0A), String(validating: bytes[i..<end], as: UTF8.self) != nil else { return nil }
+            let fields = bytes[i..<end].split(separator: 0x09, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
             i = end + 1
-            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             switch fields.first {
             case "L":
                 guard fields.count == 3, isListPath(fields[1]), isName(fields[2]),

@@ -259,7 +259,7 @@ public struct VdirSync {
             }
         }
         // Files gone from the vdir: the phone deleted them, unless tick changed the task since.
-        for entry in state.entries.values.sorted(by: { $0.key < $1.key }) where found[entry.key] == nil {
+        for (_, entry) in state.entries.filter({ found[$0.key] == nil }).sorted(by: { $0.key < $1.key }) {
             guard let task = byID[entry.id], listOfCollection[entry.collection] == task.list,
                   let base = entry.base.flatMap({ try? VdirObject($0) })?.fields else { continue }
             let tick = Self.fields(of: task, in: library)
@@ -499,14 +499,14 @@ public struct VdirSync {
                 continue
             }
             let stamp = VdirState.FileStamp(status)
-            if let stateTime, let entry = state.entries[collection + "/" + name], let base = entry.base,
+            if let stateTime, let stamp, let entry = state.entries[collection + "/" + name], let base = entry.base,
                entry.stamp == stamp, stamp.modified < stateTime, base.count == stamp.size {
                 result.append((name, base, stamp, true))
                 continue
             }
             guard let bytes = try? fileSystem.readFile(file, followSymlinks: false), bytes.count <= VObject.sizeLimit else { continue }
             let after = try? fileSystem.status(file, followSymlinks: false)
-            result.append((name, bytes, after.map(VdirState.FileStamp.init) == stamp && bytes.count == stamp.size ? stamp : nil, false))
+            result.append((name, bytes, after.flatMap(VdirState.FileStamp.init) == stamp && bytes.count == status.size ? stamp : nil, false))
         }
         return result
     }
