@@ -30,7 +30,8 @@ extension Commands {
             + "{givenIDs, events: [{kind, list, title, field, detail}], written, removed, collections}. Files it "
             + "cannot read (no parse, several UIDs, over 1 MiB, links) are reported and skipped. The vdir.lists setting "
             + "names the lists to sync (default: every list). With --vdirsyncer, a vdirsyncer failure is reported "
-            + "with its output and exit status 6.",
+            + "with its output and exit status 6, and vdirsyncer stopping at a conflict it did not resolve (no "
+            + "conflict_resolution in the pair) with its output, one line and exit status 1.",
         arguments: [vdirDirectoryArgument],
         options: [vdirDryRunOption, vdirsyncerOption],
         run: runVdirSync)
@@ -176,7 +177,8 @@ struct Vdirsyncer {
     let invocation: Invocation
 
     /// Runs `vdirsyncer ARGUMENTS`; `answering` answers its questions (creating a collection) yes.
-    /// A failure is exit status 6, with vdirsyncer's output.
+    /// A failure is exit status 6, with vdirsyncer's output; a conflict it did not resolve (its
+    /// "changed on both sides", or a metadata conflict) is exit status 1.
     func run(_ arguments: [String], answering: Bool = false) throws {
         let input = answering ? Array(String(repeating: "y\n", count: 64).utf8) : []
         guard let result = Subprocess.converse(program, arguments: ["vdirsyncer"] + arguments, input: input) else {
@@ -192,7 +194,17 @@ struct Vdirsyncer {
             case .exited(let code): how = "exit status \(code)"
             case .signalled(let signal): how = "signal \(signal)"
             }
+            if Self.isConflict(output) {
+                throw CommandFailure(.negative, "vdirsyncer \(arguments.joined(separator: " ")) stopped at a conflict (\(how)); "
+                                     + "resolve it, or set conflict_resolution in the pair (README: \"Your tasks on your phone\")")
+            }
             throw CommandFailure(.network, "vdirsyncer \(arguments.joined(separator: " ")) failed (\(how))")
         }
+    }
+
+    /// Whether vdirsyncer's output reports a conflict it did not resolve: an item changed on both
+    /// sides (`SyncConflict`), or a collection's metadata changed on both (`MetaSyncConflict`).
+    static func isConflict(_ output: String) -> Bool {
+        output.contains("One item changed on both sides") || output.contains("MetaSyncConflict")
     }
 }
