@@ -18,6 +18,8 @@ public struct VdirEvent: Equatable, Sendable {
         case refused
         /// The phone's own VTODO for a repeating task's next occurrence: tick's task moved on instead.
         case nextOccurrence = "next-occurrence"
+        /// A date-time of the phone's whose `TZID` names no zone tick knows, taken at its clock time.
+        case unknownZone = "unknown-zone"
     }
 
     public var kind: Kind
@@ -199,6 +201,9 @@ public struct VdirSync {
             }
             let listName = listOfCollection[item.collection].map { library.lists[$0].name }
                 ?? newLists.first { $0.collection == item.collection }?.name ?? item.collection
+            if let zone = phone.unknownZone {
+                report.events.append(VdirEvent(kind: .unknownZone, list: listName, title: phone.title, detail: zone))
+            }
             if let idValue, let task = byID[idValue] {
                 claimed.insert(idValue)
                 let tick = Self.fields(of: task, in: library)

@@ -19,7 +19,8 @@ extension Commands {
         discussion: "First gives every task without an id: token one (one change, one tick undo), since an "
             + "object's UID must survive a new title. Then, for each .ics file in DIR changed since the last "
             + "sync, takes the phone's changes field by field against the object both sides last agreed on "
-            + "(kept in .tick/vdir/): completion, SUMMARY (title), DESCRIPTION (notes), DUE and PRIORITY. A field "
+            + "(kept in .tick/vdir/): completion, SUMMARY (title), DESCRIPTION (notes), DUE (a UTC or TZID= time in local time; a TZID that names no known "
+            + "zone is taken as written, with a warning) and PRIORITY. A field "
             + "changed on one side is taken; changed on both sides to different values, the Markdown's is kept "
             + "and the phone's is reported. A new VTODO becomes a task at the end of its collection's list, a new "
             + "collection a new list named by its displayname; a deleted file deletes its task unless tick changed "
@@ -123,6 +124,10 @@ func printVdirReport(_ report: VdirSyncReport, _ invocation: Invocation, dryRun:
     for event in report.events where event.kind == .kept {
         invocation.err.line("tick: \(event.list): \"\(event.title)\": kept the Markdown's \(event.field); the phone had \(event.detail)")
     }
+    for event in report.events where event.kind == .unknownZone {
+        invocation.err.line("tick: warning: \(event.list): \"\(event.title)\": TZID \"\(event.detail)\" is no time zone tick knows; "
+                            + "its time was taken as written, in local time")
+    }
     for event in report.events where event.kind == .refused {
         invocation.err.line("tick: warning: skipped \(event.list)\(event.title.isEmpty ? "" : "/" + event.title): \(event.detail)")
     }
@@ -149,7 +154,7 @@ func vdirSummary(_ report: VdirSyncReport, dryRun: Bool) -> [String] {
         case .kept: phrase = "\(event.field) kept, the phone changed it too"
         case .cameBack: phrase = "deleted on one side and changed on the other, kept"
         case .nextOccurrence: phrase = "next occurrence made on the phone, taken as the repeating task's own"
-        case .refused: continue
+        case .refused, .unknownZone: continue
         }
         phrases[event.list]![phrase, default: 0] += 1
     }
