@@ -195,29 +195,45 @@ public struct VdirSync {
                 claimed.insert(entry.id)
                 continue
             }
-            guard let phone = item.object?.fields else {
+            let listName = listOfCollection[item.collection].map { library.lists[$0].name }
+                ?? newLists.first { $0.collection == item.collection }?.name ?? item.collection
+            guard let phone = item.object?.fields.withoutList(listName) else {
                 report.events.append(VdirEvent(kind: .refused, list: item.collection, title: item.file, detail: "it no longer parses"))
                 continue
             }
-            let listName = listOfCollection[item.collection].map { library.lists[$0].name }
-                ?? newLists.first { $0.collection == item.collection }?.name ?? item.collection
             if let zone = phone.unknownZone {
                 report.events.append(VdirEvent(kind: .unknownZone, list: listName, title: phone.title, detail: zone))
             }
             if let idValue, let task = byID[idValue] {
                 claimed.insert(idValue)
                 let tick = Self.fields(of: task, in: library)
-                let base = entry?.base.flatMap { try? VdirObject($0) }?.fields
+                let base = entry?.base.flatMap { try? VdirObject($0) }?.fields.withoutList(listName)
                 var edits: [TaskEdit] = []
+                var title = tick.title
                 for field in SyncFields.Field.allCases {
                     if let base {
                         let phoneChanged = !phone.same(field, as: base)
                         let tickChanged = !tick.same(field, as: base)
-                        if phoneChanged && !tickChanged {
+                        if phoneChanged && !tickChanged && field == .tags {
+                            // Tags live in the title: the phone's added categories join it, its removed ones leave it.
+                            let added = phone.tags.filter { tag in !base.tags.contains(tag) }
+                            let removed = base.tags.filter { tag in !phone.tags.contains(tag) }
+                            for tag in added where !Interchange.isTagName(tag) {
+                                report.events.append(VdirEvent(kind: .kept, list: listName, title: tick.title, field: "tags",
+                                                               detail: "the category \"\(tag)\", which is no tag name"))
+                            }
+                            let retitled = Self.retitled(title, adding: added.filter(Interchange.isTagName), removing: removed)
+                            if retitled != title {
+                                edits.append(.retitle(retitled))
+                                title = retitled
+                                report.events.append(event(field, phone: phone, list: listName, title: phone.title))
+                            }
+                        } else if phoneChanged && !tickChanged {
                             guard let edit = completionOrEdit(field, phone: phone, base: base, tick: tick) else { continue }
                             // A phone that completes a repeating task and also moves its DUE: one done.
                             if field == .due, base.rule != nil, phone.done { continue }
                             edits += edit
+                            if field == .title { title = phone.title }
                             if field == .due, case .complete? = edit.first {
                                 report.events.append(VdirEvent(kind: .completed, list: listName, title: phone.title))
                             } else {
@@ -233,7 +249,7 @@ public struct VdirSync {
                     }
                 }
                 if !edits.isEmpty { plan.append((task, edits)) }
-            } else if let entry, entry.base != nil, let base = try? VdirObject(entry.base!).fields {
+            } else if let entry, entry.base != nil, let base = (try? VdirObject(entry.base!))?.fields.withoutList(listName) {
                 // Deleted in tick: gone for good unless the phone changed it since.
                 if SyncFields.Field.allCases.allSatisfy({ phone.same($0, as: base) }) {
                     deleteFiles.insert(key)
@@ -266,7 +282,7 @@ public struct VdirSync {
         // Files gone from the vdir: the phone deleted them, unless tick changed the task since.
         for (_, entry) in state.entries.filter({ found[$0.key] == nil }).sorted(by: { $0.key < $1.key }) {
             guard let task = byID[entry.id], listOfCollection[entry.collection] == task.list,
-                  let base = entry.base.flatMap({ try? VdirObject($0) })?.fields else { continue }
+                  let base = entry.base.flatMap({ try? VdirObject($0) })?.fields.withoutList(library.list(task).name) else { continue }
             let tick = Self.fields(of: task, in: library)
             if SyncFields.Field.allCases.allSatisfy({ tick.same($0, as: base) }) {
                 removals.append(task)
@@ -541,6 +557,7 @@ public struct VdirSync {
             if phone.done { return [.complete(on: phone.doneDay ?? now.day)] }
             return [.reopen]
         case .title: return phone.title.isEmpty ? nil : [.retitle(phone.title)]
+        case .tags: return nil  // in the merge, through the title
         case .notes: return [.replaceNotes(phone.notes)]
         case .due:
             if let rule = base.rule.flatMap({ $0.split(separator: " ").first }).flatMap({ RecurrenceRule(value: String($0.dropFirst(4))) }),
@@ -565,53 +582,5 @@ public struct VdirSync {
                   _ newLists: [(collection: String, name: String, path: String, bytes: [UInt8])]) -> String {
         if let index = lists[collection] { return library.lists[index].file.path }
         return newLists.first { $0.collection == collection }!.path
-    }
-
-    static func tasksByID(_ library: Library) -> [String: TaskID] {
-        var result: [String: TaskID] = [:]
-        for id in library.ids { if let value = library.task(id).id, result[value] == nil { result[value] = id } }
-        return result
-    }
-
-    static func fields(of id: TaskID, in library: Library) -> SyncFields {
-        let task = library.task(id)
-        var fields = SyncFields()
-        fields.title = task.title
-        fields.notes = library.notes(id)
-        fields.done = task.done
-        fields.doneDay = task.doneDate
-        fields.due = task.due
-        fields.priority = task.priority
-        fields.rule = task.recurrence.map { $0.token + (task.until.map { " until:\($0)" } ?? "") }
-        return fields
-    }
-
-    static func newTask(_ fields: SyncFields) -> NewTask {
-        NewTask(title: fields.title.isEmpty ? "(untitled)" : fields.title, done: fields.done, due: fields.due,
-                doneDate: fields.done ? fields.doneDay : nil, priority: fields.priority, notes: fields.notes)
-    }
-
-    /// A collection's folder name for a list file: its base name in lower case, letters, digits,
-    /// `-` and `_` kept, anything else `-`.
-    static func folderName(for path: String) -> String {
-        let base = String(Path.name(of: path).dropLast(3)).lowercased()
-        let kept = String(base.unicodeScalars.map { c -> Character in
-            (c.value < 0x80 && (c.properties.isAlphabetic || ("0"..."9").contains(c))) || c == "-" || c == "_" ? Character(c) : "-"
-        })
-        let trimmed = String(kept.drop { $0 == "-" })
-        return trimmed.isEmpty ? "list" : String(trimmed.prefix(100))
-    }
-
-    /// `#RRGGBB` for a list colour: a hex colour as written (3 digits doubled), or a named one.
-    static func hexColor(_ color: String) -> String? {
-        let named = ["red": "#ff3b30", "orange": "#ff9500", "yellow": "#ffcc00", "green": "#34c759", "blue": "#007aff",
-                     "purple": "#af52de", "brown": "#a2845e", "gray": "#8e8e93", "grey": "#8e8e93", "pink": "#ff2d55"]
-        let lower = color.lowercased()
-        if let hex = named[lower] { return hex }
-        let digits = Array(lower.utf8.dropFirst())
-        guard lower.hasPrefix("#"), digits.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return nil }
-        if digits.count == 6 { return lower }
-        if digits.count == 3 { return "#" + digits.map { String(repeating: String(UnicodeScalar($0)), count: 2) }.joined() }
-        return nil
     }
 }

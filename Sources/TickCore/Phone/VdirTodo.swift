@@ -13,6 +13,8 @@ public struct SyncFields: Equatable, Sendable {
     public var priority = Priority.none
     /// `X-TICK-REC` as written, or nil.
     public var rule: String? = nil
+    /// The tags: `CATEGORIES` (every one, in order), less the list's name (`withoutList`).
+    public var tags: [String] = []
     /// The `TZID` of a date-time that names no zone tick knows (nor a `VTIMEZONE` of a fixed
     /// offset): taken at its clock time, as a floating time, and reported.
     public var unknownZone: String? = nil
@@ -21,7 +23,14 @@ public struct SyncFields: Equatable, Sendable {
 
     /// The fields merged one by one.
     public enum Field: String, CaseIterable, Sendable {
-        case completion, title, notes, due, priority
+        case completion, title, tags, notes, due, priority
+    }
+
+    /// The fields with the list's name (which the export adds to `CATEGORIES`) out of the tags.
+    public func withoutList(_ name: String) -> SyncFields {
+        var fields = self
+        fields.tags.removeAll { $0.lowercased() == name.lowercased() }
+        return fields
     }
 
     /// Whether the two hold the same `field` (a completion date counts only when both have one).
@@ -29,6 +38,7 @@ public struct SyncFields: Equatable, Sendable {
         switch field {
         case .completion: return done == other.done && (doneDay == nil || other.doneDay == nil || doneDay == other.doneDay)
         case .title: return title == other.title
+        case .tags: return Set(tags) == Set(other.tags)
         case .notes: return notes == other.notes
         case .due: return due == other.due
         case .priority: return priority == other.priority
@@ -40,6 +50,7 @@ public struct SyncFields: Equatable, Sendable {
         switch field {
         case .completion: return done ? "completed" + (doneDay.map { " on \($0)" } ?? "") : "open"
         case .title: return "\"\(title)\""
+        case .tags: return tags.isEmpty ? "no tags" : tags.map { "#" + $0 }.joined(separator: " ")
         case .notes: return notes.isEmpty ? "no notes" : "\"\(notes)\""
         case .due: return due.map { "due \($0)" } ?? "no due date"
         case .priority: return priority.token ?? "no priority"
@@ -68,6 +79,9 @@ extension SyncFields {
             }
         }
         rule = todo.first("X-TICK-REC").map { VObject.text($0.value) }
+        for property in todo.properties where property.name == "CATEGORIES" {
+            tags += Self.textList(property.value).filter { !$0.isEmpty }
+        }
     }
 
     /// A DATE (`YYYYMMDD`), a floating date-time (its clock time, as written), or a UTC (`…Z`) or
@@ -108,6 +122,29 @@ extension SyncFields {
             return DueDate(day: day, minutes: hour * 60 + minute)
         }
         return DueDate(day: local.day, minutes: local.minutes)
+    }
+
+    /// A TEXT list: values split at unescaped commas, each unescaped.
+    static func textList(_ value: String) -> [String] {
+        var parts: [String] = []
+        var current = ""
+        var escaped = false
+        for c in value {
+            if escaped {
+                current.append("\\")
+                current.append(c)
+                escaped = false
+            } else if c == "\\" {
+                escaped = true
+            } else if c == "," {
+                parts.append(VObject.text(current))
+                current = ""
+            } else {
+                current.append(c)
+            }
+        }
+        parts.append(VObject.text(current))
+        return parts
     }
 
     /// The IANA zone a `TZID` stands for, when the system's database has it.
