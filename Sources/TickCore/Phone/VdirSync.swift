@@ -229,7 +229,13 @@ public struct VdirSync {
                                 report.events.append(event(field, phone: phone, list: listName, title: phone.title))
                             }
                         } else if phoneChanged && !tickChanged {
-                            guard let edit = completionOrEdit(field, phone: phone, base: base, tick: tick) else { continue }
+                            guard let edit = completionOrEdit(field, phone: phone, base: base, tick: tick) else {
+                                if field == .repeats {
+                                    report.events.append(VdirEvent(kind: .kept, list: listName, title: tick.title, field: field.rawValue,
+                                                                   detail: phone.words(field) + ", which no rec: states"))
+                                }
+                                continue
+                            }
                             // A phone that completes a repeating task and also moves its DUE: one done.
                             if field == .due, base.rule != nil, phone.done { continue }
                             edits += edit
@@ -558,6 +564,13 @@ public struct VdirSync {
             return [.reopen]
         case .title: return phone.title.isEmpty ? nil : [.retitle(phone.title)]
         case .tags: return nil  // in the merge, through the title
+        case .repeats:
+            // The phone's rule, when tick can write it, in the mode of tick's (from the due date without one).
+            guard let rrule = phone.rrule else { return [.until(nil), .recurrence(nil)] }
+            let mode = tick.rule.flatMap { $0.split(separator: " ").first }.flatMap { RecurrenceRule(value: String($0.dropFirst(4))) }?.mode ?? .due
+            guard let (rule, until) = SyncFields.recurrence(rrule, mode: mode),
+                  Recurrence.problem(rule: rule, due: phone.due ?? tick.due, until: until) == nil else { return nil }
+            return [.recurrence(rule), .until(until)]
         case .notes: return [.replaceNotes(phone.notes)]
         case .due:
             if let rule = base.rule.flatMap({ $0.split(separator: " ").first }).flatMap({ RecurrenceRule(value: String($0.dropFirst(4))) }),

@@ -21,6 +21,7 @@ extension VdirSync {
         fields.priority = task.priority
         fields.rule = task.recurrence.map { $0.token + (task.until.map { " until:\($0)" } ?? "") }
         fields.tags = task.tags
+        if let rule = task.recurrence, let due = task.due { fields.rrule = RecurrenceExport.rule(rule, until: task.until, due: due) }
         return fields
     }
 

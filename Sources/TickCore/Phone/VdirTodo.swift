@@ -15,6 +15,8 @@ public struct SyncFields: Equatable, Sendable {
     public var rule: String? = nil
     /// The tags: `CATEGORIES` (every one, in order), less the list's name (`withoutList`).
     public var tags: [String] = []
+    /// `RRULE` as written (tick's side: as the export writes it), or nil.
+    public var rrule: String? = nil
     /// The `TZID` of a date-time that names no zone tick knows (nor a `VTIMEZONE` of a fixed
     /// offset): taken at its clock time, as a floating time, and reported.
     public var unknownZone: String? = nil
@@ -23,7 +25,7 @@ public struct SyncFields: Equatable, Sendable {
 
     /// The fields merged one by one.
     public enum Field: String, CaseIterable, Sendable {
-        case completion, title, tags, notes, due, priority
+        case completion, title, tags, notes, due, priority, repeats = "rule"
     }
 
     /// The fields with the list's name (which the export adds to `CATEGORIES`) out of the tags.
@@ -42,6 +44,7 @@ public struct SyncFields: Equatable, Sendable {
         case .notes: return notes == other.notes
         case .due: return due == other.due
         case .priority: return priority == other.priority
+        case .repeats: return rrule.map(Self.normalized) == other.rrule.map(Self.normalized)
         }
     }
 
@@ -54,6 +57,7 @@ public struct SyncFields: Equatable, Sendable {
         case .notes: return notes.isEmpty ? "no notes" : "\"\(notes)\""
         case .due: return due.map { "due \($0)" } ?? "no due date"
         case .priority: return priority.token ?? "no priority"
+        case .repeats: return rrule.map { "RRULE:" + $0 } ?? "no rule"
         }
     }
 }
@@ -79,6 +83,7 @@ extension SyncFields {
             }
         }
         rule = todo.first("X-TICK-REC").map { VObject.text($0.value) }
+        rrule = todo.first("RRULE")?.value
         for property in todo.properties where property.name == "CATEGORIES" {
             tags += Self.textList(property.value).filter { !$0.isEmpty }
         }
@@ -122,6 +127,48 @@ extension SyncFields {
             return DueDate(day: day, minutes: hour * 60 + minute)
         }
         return DueDate(day: local.day, minutes: local.minutes)
+    }
+
+    /// An `RRULE` value compared by its parts: upper case, sorted, `INTERVAL=1` and `WKST` left out.
+    static func normalized(_ rule: String) -> [String] {
+        rule.uppercased().split(separator: ";").map(String.init).filter { $0 != "INTERVAL=1" && !$0.hasPrefix("WKST=") }.sorted()
+    }
+
+    /// The `rec:` rule and `until:` day an `RRULE` states, in `mode`, when tick can write it: `FREQ`
+    /// `DAILY`, `WEEKLY`, `MONTHLY` or `YEARLY` with an `INTERVAL` up to 999, or `FREQ=WEEKLY;BYDAY=
+    /// MO,TU,WE,TH,FR` (every business day); an `UNTIL` date or date-time. Nil for any other part.
+    static func recurrence(_ rrule: String, mode: RecurrenceRule.Mode) -> (rule: RecurrenceRule, until: Day?)? {
+        var parts: [String: String] = [:]
+        for part in normalized(rrule) {
+            let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
+            guard pair.count == 2, parts[pair[0]] == nil else { return nil }
+            parts[pair[0]] = pair[1]
+        }
+        let interval = parts.removeValue(forKey: "INTERVAL").map { Int($0) } ?? 1
+        guard let interval, (1...RecurrenceRule.maximumCount).contains(interval), let frequency = parts.removeValue(forKey: "FREQ")
+        else { return nil }
+        var until: Day?
+        if let value = parts.removeValue(forKey: "UNTIL") {
+            let digits = Array(value.utf8.prefix(8))
+            guard digits.count == 8, digits.allSatisfy({ (0x30...0x39).contains($0) }),
+                  let y = Int(String(decoding: digits[0..<4], as: UTF8.self)), let m = Int(String(decoding: digits[4..<6], as: UTF8.self)),
+                  let d = Int(String(decoding: digits[6..<8], as: UTF8.self)), let day = Day(year: y, month: m, day: d) else { return nil }
+            until = day
+        }
+        var unit: String
+        switch frequency {
+        case "DAILY": unit = "d"
+        case "WEEKLY": unit = "w"
+        case "MONTHLY": unit = "m"
+        case "YEARLY": unit = "y"
+        default: return nil
+        }
+        if let days = parts.removeValue(forKey: "BYDAY") {
+            guard days == "MO,TU,WE,TH,FR", frequency == "WEEKLY", interval == 1 else { return nil }
+            unit = "b"
+        }
+        guard parts.isEmpty, let rule = RecurrenceRule(value: mode.prefix + String(interval) + unit) else { return nil }
+        return (rule, until)
     }
 
     /// A TEXT list: values split at unescaped commas, each unescaped.
