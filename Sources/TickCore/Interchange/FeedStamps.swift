@@ -36,8 +36,10 @@ enum FeedStamps {
         var sequence: Int
     }
 
-    /// The VTODOs of `feed` by UID (unfolded, unescaped); a UID found twice, or a block that does not
-    /// end, is left out, as is everything when the feed does not start as tick's do.
+    /// The VTODOs of `feed` by UID (unfolded, unescaped); a UID found twice, a block that does not
+    /// end, or one whose stamps are not as tick writes them (one `DTSTAMP`, at most one
+    /// `LAST-MODIFIED` and `SEQUENCE`, each a UTC time or digits) is left out, as is everything when
+    /// the feed does not start as tick's do.
     static func blocks(_ feed: [UInt8]) -> [String: Block] {
         guard feed.starts(with: Array("BEGIN:VCALENDAR\r\n".utf8)), feed.count <= 64 << 20 else { return [:] }
         var result: [String: Block] = [:]
@@ -45,6 +47,7 @@ enum FeedStamps {
         var start: Int?
         var uid: String?
         var sequence = 0
+        var stamps = (dtstamp: 0, modified: 0, sequence: 0, bad: false)
         var i = 0
         while i < feed.count {
             var end = i
@@ -54,6 +57,7 @@ enum FeedStamps {
             let next = end + 2
             if line.elementsEqual("BEGIN:VTODO".utf8) {
                 (start, uid, sequence) = (i, nil, 0)
+                stamps = (0, 0, 0, false)
             } else if let begun = start {
                 if line.starts(with: "UID:".utf8) {
                     // A folded UID continues on lines that start with a space.
@@ -66,13 +70,22 @@ enum FeedStamps {
                         j = e + 2
                     }
                     uid = String(validating: value, as: UTF8.self).map(VObject.text)
+                } else if line.starts(with: "DTSTAMP:".utf8) {
+                    stamps.dtstamp += 1
+                    stamps.bad = stamps.bad || !isUTC(line.dropFirst(8))
+                } else if line.starts(with: "LAST-MODIFIED:".utf8) {
+                    stamps.modified += 1
+                    stamps.bad = stamps.bad || !isUTC(line.dropFirst(14))
                 } else if line.starts(with: "SEQUENCE:".utf8) {
+                    stamps.sequence += 1
                     let digits = line.dropFirst(9)
                     if (1...9).contains(digits.count), digits.allSatisfy({ (0x30...0x39).contains($0) }) {
                         sequence = digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+                    } else {
+                        stamps.bad = true
                     }
                 } else if line.elementsEqual("END:VTODO".utf8) {
-                    if let uid {
+                    if let uid, !stamps.bad, stamps.dtstamp == 1, stamps.modified <= 1, stamps.sequence <= 1 {
                         if result[uid] != nil { twice.insert(uid) }
                         result[uid] = Block(bytes: Array(feed[begun..<next]), sequence: sequence)
                     }
@@ -83,5 +96,12 @@ enum FeedStamps {
         }
         for uid in twice { result[uid] = nil }
         return result
+    }
+
+    /// `YYYYMMDDTHHMMSSZ`.
+    static func isUTC(_ value: ArraySlice<UInt8>) -> Bool {
+        let v = Array(value)
+        return v.count == 16 && v[8] == UInt8(ascii: "T") && v[15] == UInt8(ascii: "Z")
+            && (v[0..<8] + v[9..<15]).allSatisfy { (0x30...0x39).contains($0) }
     }
 }

@@ -41,6 +41,15 @@ struct FeedStampTests {
         let again = try sandbox.read("feed.ics")
         expectRun(try sandbox.run(["--dir", "tasks", "export", "ics", "-o", "feed.ics"]), status: 0, stdout: "", stderr: "")
         #expect(try sandbox.read("feed.ics") == again)
+        // A block whose stamps are not as tick writes them is not copied, but written anew.
+        try sandbox.write("feed.ics", again.replacingOccurrences(of: "UID:milk\r\n", with: "UID:milk\r\nDTSTAMP:forged\r\n"))
+        expectRun(try sandbox.run(["--dir", "tasks", "export", "ics", "-o", "feed.ics"]), status: 0, stdout: "", stderr: "")
+        let rewritten = try sandbox.read("feed.ics")
+        #expect(!rewritten.contains("forged"))
+        let anew = Self.blocks(rewritten)
+        #expect(anew[0].components(separatedBy: "DTSTAMP:").count == 2)
+        #expect(anew[0].contains("UID:milk\r\nDTSTAMP:20260313T110640Z\r\nSUMMARY:Milk\r\n"), "\(anew[0])")
+        #expect(Array(anew.dropFirst()) == Array(Self.blocks(again).dropFirst()))
         let standardOutput = try sandbox.run(["--dir", "tasks", "export", "ics"])
         #expect(Self.blocks(standardOutput.stdout).filter { $0.contains("DTSTAMP:20260313T110640Z\r\n") }.count == 3)
     }
