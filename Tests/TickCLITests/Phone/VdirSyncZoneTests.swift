@@ -56,4 +56,28 @@ struct VdirSyncZoneTests {
         expectRun(try other.run(["--dir", "tasks", "vdir", "sync", "vdir"]), status: 0)
         #expect(try other.read("tasks/home.md").contains("- [ ] Milk id:milk due:2026-03-20T04:30\n"))
     }
+
+    @Test("through Radicale: a VTODO the phone adds with DUE;TZID=Europe/Berlin and its VTIMEZONE becomes a task due at the local time")
+    func throughRadicale() throws {
+        let sandbox = try Fixtures.folder(["groceries.md": "# Groceries\n\n- [ ] Milk id:milk\n"])
+        sandbox.environment["TZ"] = "UTC"
+        sandbox.environment["TICK_NOW"] = "2026-03-12T08:00"
+        let rig = try PhoneRig(sandbox)
+        defer { rig.stop() }
+        expectRun(try rig.round(), status: 0)
+        let object = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//phone//EN\r\nBEGIN:VTIMEZONE\r\nTZID:Europe/Berlin\r\n"
+            + "BEGIN:STANDARD\r\nDTSTART:19701025T030000\r\nTZOFFSETFROM:+0200\r\nTZOFFSETTO:+0100\r\n"
+            + "RRULE:FREQ=YEARLY;BYMONTH=10;BYDAY=-1SU\r\nEND:STANDARD\r\nBEGIN:DAYLIGHT\r\nDTSTART:19700329T020000\r\n"
+            + "TZOFFSETFROM:+0100\r\nTZOFFSETTO:+0200\r\nRRULE:FREQ=YEARLY;BYMONTH=3;BYDAY=-1SU\r\nEND:DAYLIGHT\r\n"
+            + "END:VTIMEZONE\r\nBEGIN:VTODO\r\nUID:berlin-1\r\nDTSTAMP:20260312T070000Z\r\nSUMMARY:Call Berlin\r\n"
+            + "DUE;TZID=Europe/Berlin:20260710T180000\r\nSTATUS:NEEDS-ACTION\r\nEND:VTODO\r\nEND:VCALENDAR\r\n"
+        try rig.phone(["put", "groceries", "berlin-1"], input: object)
+        let result = try rig.round()
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr == "", "\(result)")
+        let list = try sandbox.read("tasks/groceries.md")
+        #expect(list == "# Groceries\n\n- [ ] Milk id:milk\n- [ ] Call Berlin due:2026-07-10T16:00 id:berlin-1\n", "\(list)")
+        let server = try rig.server()["groceries"]
+        #expect(server?.value("berlin-1", "DUE") == "20260710T160000", "\(String(describing: server?.todos["berlin-1"]))")
+    }
 }
