@@ -18,6 +18,8 @@ public struct VdirEvent: Equatable, Sendable {
         case refused
         /// The phone's own VTODO for a repeating task's next occurrence: tick's task moved on instead.
         case nextOccurrence = "next-occurrence"
+        /// A date-time of the phone's whose `TZID` names no zone tick knows, taken at its clock time.
+        case unknownZone = "unknown-zone"
     }
 
     public var kind: Kind
@@ -71,13 +73,21 @@ public struct VdirSync {
         var collection: String
         var file: String
         var bytes: [UInt8]
-        var object: VdirObject
+        var uid: String
+        /// The parsed object; nil for a file taken from the state by its stamp, parsed when needed.
+        var parsed: VdirObject?
+        /// The file's status while it held `bytes`, when it held still while read.
+        var stamp: VdirState.FileStamp?
+        /// Whether `bytes` is the state's base, the file's stamp unchanged (the file was not read).
+        var unchanged = false
         var key: String { collection + "/" + file }
+        var object: VdirObject? { parsed ?? (try? VdirObject(bytes)) }
     }
 
     public func run() throws -> VdirSyncReport {
         var report = VdirSyncReport()
-        var state = store.load()
+        let (recorded, stateTime) = store.loadTimed()
+        var state = recorded
         let loaded = state
         try giveIDs(&report)
         var library = folder.library
@@ -86,14 +96,16 @@ public struct VdirSync {
         let present = try scanCollections(&report)
         // Read every object of every collection.
         var found: [String: Found] = [:]
-        var foundByUID: [String: String] = [:]
         for (collection, _) in present.sorted(by: { $0.key < $1.key }) {
-            for (file, bytes) in try readCollection(collection, &report) {
+            for (file, bytes, stamp, fromState) in try readCollection(collection, &report, state: state, stateTime: stateTime) {
+                if fromState, let entry = state.entries[collection + "/" + file] {
+                    found[entry.key] = Found(collection: collection, file: file, bytes: bytes, uid: entry.uid, stamp: stamp, unchanged: true)
+                    continue
+                }
                 do {
                     let object = try VdirObject(bytes)
-                    let item = Found(collection: collection, file: file, bytes: bytes, object: object)
+                    let item = Found(collection: collection, file: file, bytes: bytes, uid: object.uid, parsed: object, stamp: stamp)
                     found[item.key] = item
-                    foundByUID[object.uid] = item.key
                 } catch {
                     report.events.append(VdirEvent(kind: .refused, list: collection, title: file, detail: error.message))
                 }
@@ -115,7 +127,7 @@ public struct VdirSync {
             let ids = Set(library.ids.filter { $0.list == index }.compactMap { library.task($0).id })
             func score(_ collection: String) -> Int {
                 state.entries.values.filter { $0.collection == collection && ids.contains($0.id) }.count
-                    + found.values.filter { $0.collection == collection && ids.contains($0.object.uid) }.count
+                    + found.values.filter { $0.collection == collection && ids.contains($0.uid) }.count
             }
             let candidates = Set(state.collections.values).union(present.keys)
                 .filter { !recorded.contains($0) && listOfCollection[$0] == nil }
@@ -166,40 +178,68 @@ public struct VdirSync {
         // Repeating tasks the phone completed: a phone that also made a new VTODO for the next
         // occurrence must not give two tasks, so a new open VTODO of the same title is tick's own.
         var completedRepeating = Set<String>()
-        for item in found.values {
+        for item in found.values where !item.unchanged && state.entries[item.key]?.base != item.bytes {
             guard let base = state.entries[item.key]?.base.flatMap({ try? VdirObject($0) })?.fields, base.rule != nil,
-                  !base.done, item.object.fields.done else { continue }
+                  !base.done, item.object?.fields.done == true else { continue }
             completedRepeating.insert(item.collection + "\u{0}" + base.title)
         }
         for key in found.keys.sorted() {
             let item = found[key]!
             var entry = state.entries[key]
-            if entry == nil, let byUID = state.entries.values.first(where: { $0.uid == item.object.uid && $0.collection == item.collection }) {
+            if entry == nil, let byUID = state.entries.values.first(where: { $0.uid == item.uid && $0.collection == item.collection }) {
                 entry = byUID
             }
-            let idValue = entry?.id ?? (VdirState.isIDValue(item.object.uid) ? item.object.uid : nil)
+            let idValue = entry?.id ?? (VdirState.isIDValue(item.uid) ? item.uid : nil)
             // The file is the base itself: the phone changed nothing, so there is nothing to merge.
             if let entry, entry.base == item.bytes, byID[entry.id] != nil {
                 claimed.insert(entry.id)
                 continue
             }
-            let phone = item.object.fields
             let listName = listOfCollection[item.collection].map { library.lists[$0].name }
                 ?? newLists.first { $0.collection == item.collection }?.name ?? item.collection
+            guard let phone = item.object?.fields.withoutList(listName) else {
+                report.events.append(VdirEvent(kind: .refused, list: item.collection, title: item.file, detail: "it no longer parses"))
+                continue
+            }
+            if let zone = phone.unknownZone {
+                report.events.append(VdirEvent(kind: .unknownZone, list: listName, title: phone.title, detail: zone))
+            }
             if let idValue, let task = byID[idValue] {
                 claimed.insert(idValue)
                 let tick = Self.fields(of: task, in: library)
-                let base = entry?.base.flatMap { try? VdirObject($0) }?.fields
+                let base = entry?.base.flatMap { try? VdirObject($0) }?.fields.withoutList(listName)
                 var edits: [TaskEdit] = []
+                var title = tick.title
                 for field in SyncFields.Field.allCases {
                     if let base {
                         let phoneChanged = !phone.same(field, as: base)
                         let tickChanged = !tick.same(field, as: base)
-                        if phoneChanged && !tickChanged {
-                            guard let edit = completionOrEdit(field, phone: phone, base: base, tick: tick) else { continue }
+                        if phoneChanged && !tickChanged && field == .tags {
+                            // Tags live in the title: the phone's added categories join it, its removed ones leave it.
+                            let added = phone.tags.filter { tag in !base.tags.contains(tag) }
+                            let removed = base.tags.filter { tag in !phone.tags.contains(tag) }
+                            for tag in added where !Interchange.isTagName(tag) {
+                                report.events.append(VdirEvent(kind: .kept, list: listName, title: tick.title, field: "tags",
+                                                               detail: "the category \"\(tag)\", which is no tag name"))
+                            }
+                            let retitled = Self.retitled(title, adding: added.filter(Interchange.isTagName), removing: removed)
+                            if retitled != title {
+                                edits.append(.retitle(retitled))
+                                title = retitled
+                                report.events.append(event(field, phone: phone, list: listName, title: phone.title))
+                            }
+                        } else if phoneChanged && !tickChanged {
+                            guard let edit = completionOrEdit(field, phone: phone, base: base, tick: tick) else {
+                                if field == .repeats {
+                                    report.events.append(VdirEvent(kind: .kept, list: listName, title: tick.title, field: field.rawValue,
+                                                                   detail: phone.words(field) + ", which no rec: states"))
+                                }
+                                continue
+                            }
                             // A phone that completes a repeating task and also moves its DUE: one done.
                             if field == .due, base.rule != nil, phone.done { continue }
                             edits += edit
+                            if field == .title { title = phone.title }
                             if field == .due, case .complete? = edit.first {
                                 report.events.append(VdirEvent(kind: .completed, list: listName, title: phone.title))
                             } else {
@@ -215,7 +255,7 @@ public struct VdirSync {
                     }
                 }
                 if !edits.isEmpty { plan.append((task, edits)) }
-            } else if let entry, entry.base != nil, let base = try? VdirObject(entry.base!).fields {
+            } else if let entry, entry.base != nil, let base = (try? VdirObject(entry.base!))?.fields.withoutList(listName) {
                 // Deleted in tick: gone for good unless the phone changed it since.
                 if SyncFields.Field.allCases.allSatisfy({ phone.same($0, as: base) }) {
                     deleteFiles.insert(key)
@@ -246,9 +286,9 @@ public struct VdirSync {
             }
         }
         // Files gone from the vdir: the phone deleted them, unless tick changed the task since.
-        for entry in state.entries.values.sorted(by: { $0.key < $1.key }) where found[entry.key] == nil {
+        for (_, entry) in state.entries.filter({ found[$0.key] == nil }).sorted(by: { $0.key < $1.key }) {
             guard let task = byID[entry.id], listOfCollection[entry.collection] == task.list,
-                  let base = entry.base.flatMap({ try? VdirObject($0) })?.fields else { continue }
+                  let base = entry.base.flatMap({ try? VdirObject($0) })?.fields.withoutList(library.list(task).name) else { continue }
             let tick = Self.fields(of: task, in: library)
             if SyncFields.Field.allCases.allSatisfy({ tick.same($0, as: base) }) {
                 removals.append(task)
@@ -265,7 +305,7 @@ public struct VdirSync {
         if !pendingIDs.isEmpty {
             for (item, value) in pendingIDs {
                 state.entries[item.key] = VdirState.Entry(collection: item.collection, file: item.file,
-                                                          uid: item.object.uid, id: value, base: nil)
+                                                          uid: item.uid, id: value, base: nil)
             }
             for list in newLists { state.collections[list.path] = list.collection }
             try store.save(state)
@@ -337,31 +377,48 @@ public struct VdirSync {
             todo.uid = uid
             todo.stamp = stamp
             if let parent = library.parent(of: id).flatMap({ library.task($0).id }) { todo.parent = uids[parent]?.uid ?? parent }
-            let current = found[key]
+            let rendered = Self.tickHash(todo)
+            var current = found[key]
+            // The file as the state recorded it, and the task's side as it was then: nothing to do.
+            if let current, current.unchanged, let known, known.key == key, known.rendered == rendered {
+                newEntries[key] = known
+                continue
+            }
+            // A file taken from the state whose base no longer parses: read it again.
+            if let item = current, item.unchanged, item.object == nil {
+                current = reread(item)
+                guard current != nil else { continue }
+            }
+            let currentObject = current?.object
             let previous = current.map { VdirStamps($0.bytes)?.sequence ?? 0 } ?? known?.base.flatMap { VdirStamps($0)?.sequence } ?? -1
             todo.sequence = previous
             if let current, let stamp = VdirStamps.stamp(current.bytes) {
                 // Most files are tick's own, unchanged: with their stamp, the object is byte for byte the file.
                 var probe = todo
                 probe.stamp = stamp
-                if VdirObject.render(probe, keeping: current.object) == current.bytes {
-                    newEntries[key] = VdirState.Entry(collection: collection, file: file, uid: uid, id: idValue, base: current.bytes)
+                if VdirObject.render(probe, keeping: currentObject) == current.bytes {
+                    newEntries[key] = VdirState.Entry(collection: collection, file: file, uid: uid, id: idValue, base: current.bytes,
+                                                      stamp: current.stamp, rendered: rendered)
                     continue
                 }
             }
-            var object = VdirObject.render(todo, keeping: current?.object ?? known?.base.flatMap { try? VdirObject($0) })
+            var object = VdirObject.render(todo, keeping: currentObject ?? known?.base.flatMap { try? VdirObject($0) })
             if let current, VdirStamps.withoutStamps(VdirObject.crlf(current.bytes)) == VdirStamps.withoutStamps(object) {
-                newEntries[key] = VdirState.Entry(collection: collection, file: file, uid: uid, id: idValue, base: current.bytes)
+                newEntries[key] = VdirState.Entry(collection: collection, file: file, uid: uid, id: idValue, base: current.bytes,
+                                                  stamp: current.stamp, rendered: rendered)
                 continue
             }
             todo.sequence = previous + 1
-            object = VdirObject.render(todo, keeping: current?.object ?? known?.base.flatMap { try? VdirObject($0) })
+            object = VdirObject.render(todo, keeping: currentObject ?? known?.base.flatMap { try? VdirObject($0) })
             try ensureCollection(collection, list: list, &report)
             let directoryPath = Path.join(directory, collection)
             try VdirExport.replace(Path.join(directoryPath, file), in: directoryPath, name: file, with: object,
                                    fileSystem: fileSystem)
             report.written.append(key)
-            newEntries[key] = VdirState.Entry(collection: collection, file: file, uid: uid, id: idValue, base: object)
+            let stamp = try? fileSystem.status(Path.join(directoryPath, file), followSymlinks: false)
+            newEntries[key] = VdirState.Entry(collection: collection, file: file, uid: uid, id: idValue, base: object,
+                                              stamp: stamp.flatMap { $0.size == object.count ? VdirState.FileStamp($0) : nil },
+                                              rendered: rendered)
         }
         // Files of tasks deleted in tick (and unchanged on the phone), and of tasks now in another
         // collection: removed. Every other file is left as it is.
@@ -385,6 +442,26 @@ public struct VdirSync {
         }
         state.entries = newEntries
         state.collections = state.collections.filter { path, _ in library.lists.contains { $0.file.path == path } }
+    }
+
+    /// A hash of the task's side of its object: its VTODO as tick renders it before the stamps,
+    /// `SEQUENCE` and the phone's own properties are added. Equal hashes and an unchanged file mean
+    /// an unchanged object.
+    static func tickHash(_ todo: CalendarTodo) -> UInt64 {
+        var todo = todo
+        todo.stamp = 0
+        todo.sequence = 0
+        var hash = FNV1a64()
+        hash.add(ICalendar.single(todo))
+        return hash.value
+    }
+
+    /// `item` read from its file again, parsed, or nil when it no longer reads or parses.
+    func reread(_ item: Found) -> Found? {
+        let path = Path.join(Path.join(directory, item.collection), item.file)
+        guard let bytes = try? fileSystem.readFile(path, followSymlinks: false), bytes.count <= VObject.sizeLimit,
+              let object = try? VdirObject(bytes) else { return nil }
+        return Found(collection: item.collection, file: item.file, bytes: bytes, uid: object.uid, parsed: object)
     }
 
     /// Creates the collection folder (0700) when missing, and writes its `displayname` and `color`
@@ -429,10 +506,13 @@ public struct VdirSync {
         return result
     }
 
-    /// The `.ics` files of a collection that are regular files within the size limit.
-    func readCollection(_ collection: String, _ report: inout VdirSyncReport) throws -> [(String, [UInt8])] {
+    /// The `.ics` files of a collection that are regular files within the size limit: each name, its
+    /// bytes, its stamp when it held still while read, and whether the bytes are the state's base
+    /// (the file's stamp as recorded, and older than the state file), not read.
+    func readCollection(_ collection: String, _ report: inout VdirSyncReport, state: VdirState, stateTime: Int64?) throws
+        -> [(String, [UInt8], VdirState.FileStamp?, Bool)] {
         let path = Path.join(directory, collection)
-        var result: [(String, [UInt8])] = []
+        var result: [(String, [UInt8], VdirState.FileStamp?, Bool)] = []
         for name in try fileSystem.contents(ofDirectory: path).sorted() where name.hasSuffix(".ics") && !name.hasPrefix(".") {
             let file = Path.join(path, name)
             guard let status = try fileSystem.status(file, followSymlinks: false) else { continue }
@@ -445,8 +525,15 @@ public struct VdirSync {
                                                detail: status.size > VObject.sizeLimit ? "larger than 1 MiB" : "a name tick does not use"))
                 continue
             }
+            let stamp = VdirState.FileStamp(status)
+            if let stateTime, let stamp, let entry = state.entries[collection + "/" + name], let base = entry.base,
+               entry.stamp == stamp, stamp.modified < stateTime, base.count == stamp.size {
+                result.append((name, base, stamp, true))
+                continue
+            }
             guard let bytes = try? fileSystem.readFile(file, followSymlinks: false), bytes.count <= VObject.sizeLimit else { continue }
-            result.append((name, bytes))
+            let after = try? fileSystem.status(file, followSymlinks: false)
+            result.append((name, bytes, after.flatMap(VdirState.FileStamp.init) == stamp && bytes.count == status.size ? stamp : nil, false))
         }
         return result
     }
@@ -476,6 +563,14 @@ public struct VdirSync {
             if phone.done { return [.complete(on: phone.doneDay ?? now.day)] }
             return [.reopen]
         case .title: return phone.title.isEmpty ? nil : [.retitle(phone.title)]
+        case .tags: return nil  // in the merge, through the title
+        case .repeats:
+            // The phone's rule, when tick can write it, in the mode of tick's (from the due date without one).
+            guard let rrule = phone.rrule else { return [.until(nil), .recurrence(nil)] }
+            let mode = tick.rule.flatMap { $0.split(separator: " ").first }.flatMap { RecurrenceRule(value: String($0.dropFirst(4))) }?.mode ?? .due
+            guard let (rule, until) = SyncFields.recurrence(rrule, mode: mode),
+                  Recurrence.problem(rule: rule, due: phone.due ?? tick.due, until: until) == nil else { return nil }
+            return [.recurrence(rule), .until(until)]
         case .notes: return [.replaceNotes(phone.notes)]
         case .due:
             if let rule = base.rule.flatMap({ $0.split(separator: " ").first }).flatMap({ RecurrenceRule(value: String($0.dropFirst(4))) }),
@@ -500,53 +595,5 @@ public struct VdirSync {
                   _ newLists: [(collection: String, name: String, path: String, bytes: [UInt8])]) -> String {
         if let index = lists[collection] { return library.lists[index].file.path }
         return newLists.first { $0.collection == collection }!.path
-    }
-
-    static func tasksByID(_ library: Library) -> [String: TaskID] {
-        var result: [String: TaskID] = [:]
-        for id in library.ids { if let value = library.task(id).id, result[value] == nil { result[value] = id } }
-        return result
-    }
-
-    static func fields(of id: TaskID, in library: Library) -> SyncFields {
-        let task = library.task(id)
-        var fields = SyncFields()
-        fields.title = task.title
-        fields.notes = library.notes(id)
-        fields.done = task.done
-        fields.doneDay = task.doneDate
-        fields.due = task.due
-        fields.priority = task.priority
-        fields.rule = task.recurrence.map { $0.token + (task.until.map { " until:\($0)" } ?? "") }
-        return fields
-    }
-
-    static func newTask(_ fields: SyncFields) -> NewTask {
-        NewTask(title: fields.title.isEmpty ? "(untitled)" : fields.title, done: fields.done, due: fields.due,
-                doneDate: fields.done ? fields.doneDay : nil, priority: fields.priority, notes: fields.notes)
-    }
-
-    /// A collection's folder name for a list file: its base name in lower case, letters, digits,
-    /// `-` and `_` kept, anything else `-`.
-    static func folderName(for path: String) -> String {
-        let base = String(Path.name(of: path).dropLast(3)).lowercased()
-        let kept = String(base.unicodeScalars.map { c -> Character in
-            (c.value < 0x80 && (c.properties.isAlphabetic || ("0"..."9").contains(c))) || c == "-" || c == "_" ? Character(c) : "-"
-        })
-        let trimmed = String(kept.drop { $0 == "-" })
-        return trimmed.isEmpty ? "list" : String(trimmed.prefix(100))
-    }
-
-    /// `#RRGGBB` for a list colour: a hex colour as written (3 digits doubled), or a named one.
-    static func hexColor(_ color: String) -> String? {
-        let named = ["red": "#ff3b30", "orange": "#ff9500", "yellow": "#ffcc00", "green": "#34c759", "blue": "#007aff",
-                     "purple": "#af52de", "brown": "#a2845e", "gray": "#8e8e93", "grey": "#8e8e93", "pink": "#ff2d55"]
-        let lower = color.lowercased()
-        if let hex = named[lower] { return hex }
-        let digits = Array(lower.utf8.dropFirst())
-        guard lower.hasPrefix("#"), digits.allSatisfy({ (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else { return nil }
-        if digits.count == 6 { return lower }
-        if digits.count == 3 { return "#" + digits.map { String(repeating: String(UnicodeScalar($0)), count: 2) }.joined() }
-        return nil
     }
 }

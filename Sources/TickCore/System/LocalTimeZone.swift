@@ -57,4 +57,42 @@ public enum LocalTimeZone {
         let seconds = timegm(&parts)
         return seconds == -1 ? nil : Int(seconds)
     }
+
+    /// Seconds after the epoch of a wall-clock date and time in the IANA time zone `zone`
+    /// (`Europe/Berlin`); nil when `zone` names no zone file of the system's time zone database
+    /// (the C library would take an unknown name as UTC, silently). The C library converts: `TZ`
+    /// is set to the zone for the call and put back after it (tick converts on one thread).
+    public static func seconds(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int, zone: String) -> Int? {
+        guard isZoneName(zone), Posix.stat("/usr/share/zoneinfo/" + zone).map({ $0.st_mode & S_IFMT == S_IFREG }) == true
+        else { return nil }
+        let saved = getenv("TZ").map { String(cString: $0) }
+        setenv("TZ", ":" + zone, 1)
+        tzset()
+        defer {
+            if let saved { setenv("TZ", saved, 1) } else { unsetenv("TZ") }
+            tzset()
+        }
+        var parts = tm()
+        parts.tm_year = Int32(year - 1900)
+        parts.tm_mon = Int32(month - 1)
+        parts.tm_mday = Int32(day)
+        parts.tm_hour = Int32(hour)
+        parts.tm_min = Int32(minute)
+        parts.tm_sec = Int32(second)
+        parts.tm_isdst = -1
+        let result = mktime(&parts)
+        return result == -1 && parts.tm_year != 69 ? nil : Int(result)
+    }
+
+    /// A name of the time zone database's form: `Area/Location` words of letters, digits, `_`, `-`
+    /// and `+`, no empty, hidden or `..` part, at most 64 bytes.
+    static func isZoneName(_ name: String) -> Bool {
+        let parts = name.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        return (1...64).contains(name.utf8.count) && parts.allSatisfy { part in
+            !part.isEmpty && part.first != UInt8(ascii: ".") && part.first != UInt8(ascii: "-") && part.allSatisfy { c in
+                (0x30...0x39).contains(c) || (0x41...0x5A).contains(c) || (0x61...0x7A).contains(c)
+                    || c == UInt8(ascii: "_") || c == UInt8(ascii: "-") || c == UInt8(ascii: "+")
+            }
+        }
+    }
 }

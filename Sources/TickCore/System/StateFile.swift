@@ -89,6 +89,16 @@ final class StateFolder: @unchecked Sendable {
         return bytes
     }
 
+    /// `read(_:limit:)`, with the file's modification time in nanoseconds since the epoch.
+    func readTimed(_ name: String, limit: Int) -> (bytes: [UInt8], modified: Int64)? {
+        guard let (file, info) = openRegular(name) else { return nil }
+        defer { close(file) }
+        guard info.st_size <= limit, let bytes = try? Posix.readAll(file, path + "/" + name, sizeHint: Int(info.st_size)),
+              bytes.count <= limit
+        else { return nil }
+        return (bytes, Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
+    }
+
     /// Replaces `name` atomically: `write` fills a new temporary file (mode 0600, created
     /// exclusively, never through a link), which is then renamed over `name`. On any failure the
     /// temporary file is removed and `name` is left as it was.

@@ -190,13 +190,14 @@ extension ExitStatus {
             return "a negative answer: not found, ambiguous, conflict, or tick check found problems; a listing "
                 + "given a query (find, search, view NAME, or any view or ls with --where) that matched no task (a "
                 + "view or list without a query exits 0 when empty); tick remind --exec: PROGRAM failed for a "
-                + "reminder (it is reported again next time)"
+                + "reminder (it is reported again next time); vdirsyncer stopped at a conflict it did not resolve "
+                + "(tick sync and tick vdir sync --vdirsyncer with vdir.pair)"
         case .usage: return "bad usage or bad input"
         case .io: return "an I/O error: permissions, a full disk"
         case .internal:
             return "an internal error; a failed round trip (tick could not reproduce a file byte for byte) is one"
         case .noRepository: return "no git repository, or no remote (git-setup, sync)"
-        case .network: return "the network failed (sync)"
+        case .network: return "the network failed (sync); vdirsyncer failed (vdir sync --vdirsyncer, and sync with vdir.pair)"
         }
     }
 }

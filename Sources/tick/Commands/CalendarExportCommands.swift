@@ -10,8 +10,10 @@ extension Commands {
 
     static let calendarDiscussion = "Each task is a VTODO (RFC 5545): UID from its id: token, else tick- and its "
         + "full ref, which changes with its title or list (--assign-ids makes it stable); DTSTAMP the list file's "
-        + "modification time in UTC, so that an unchanged task exports the same bytes (vdir: the time of the task's "
-        + "last change, with LAST-MODIFIED and a SEQUENCE that grows with each change); SUMMARY the title and "
+        + "modification time in UTC when the task last changed: a vdir file, or a VTODO of the -o FILE being "
+        + "replaced, that holds the same task apart from its stamps is kept byte for byte, so that one changed task "
+        + "changes one object, and a changed one gets LAST-MODIFIED and a SEQUENCE one higher (to standard output, "
+        + "every VTODO carries its list file's time); SUMMARY the title and "
         + "DESCRIPTION the notes; DUE;VALUE=DATE:YYYYMMDD for a date, DUE:YYYYMMDDTHHMMSS in floating local time "
         + "(no time zone) for a date and time; DTSTART the start date; PRIORITY 1, 5 or 9 for !!!, !! or !; STATUS NEEDS-ACTION, or "
         + "COMPLETED with PERCENT-COMPLETE:100 and COMPLETED (the done: date at 00:00 local time, in UTC); "
@@ -51,7 +53,17 @@ extension Commands {
 /// `tick export ics`.
 @Sendable func runExportICS(_ invocation: Invocation) throws -> ExitStatus {
     let (loaded, todos) = try invocation.calendarTodos()
-    try invocation.writeExport(ICalendar.calendar(todos), loaded: loaded)
+    // A feed that replaces one tick wrote keeps each unchanged VTODO's stamps.
+    var previous: [UInt8]?
+    if let name = invocation.value(Commands.exportOutputOption), !name.isEmpty {
+        let path = Path.absolute(name, from: invocation.context.currentDirectory)
+        if let status = try? invocation.fileSystem.status(path, followSymlinks: true), status.kind == .file,
+           status.size <= 64 << 20 {
+            previous = try? invocation.fileSystem.readFile(path, followSymlinks: true)
+        }
+    }
+    let feed = previous.map { ICalendar.calendar(todos, keepingStampsOf: $0) } ?? ICalendar.calendar(todos)
+    try invocation.writeExport(feed, loaded: loaded)
     return loaded.status
 }
 

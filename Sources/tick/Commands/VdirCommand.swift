@@ -19,7 +19,10 @@ extension Commands {
         discussion: "First gives every task without an id: token one (one change, one tick undo), since an "
             + "object's UID must survive a new title. Then, for each .ics file in DIR changed since the last "
             + "sync, takes the phone's changes field by field against the object both sides last agreed on "
-            + "(kept in .tick/vdir/): completion, SUMMARY (title), DESCRIPTION (notes), DUE and PRIORITY. A field "
+            + "(kept in .tick/vdir/): completion, SUMMARY (title), CATEGORIES (tags: one added joins the title as a "
+            + "#tag, one removed leaves it; the list's name is no tag), DESCRIPTION (notes), DUE (a UTC or TZID= time in local time; a TZID that names no known "
+            + "zone is taken as written, with a warning), PRIORITY and RRULE (as rec: and until: when tick can state it, "
+            + "else reported). A field "
             + "changed on one side is taken; changed on both sides to different values, the Markdown's is kept "
             + "and the phone's is reported. A new VTODO becomes a task at the end of its collection's list, a new "
             + "collection a new list named by its displayname; a deleted file deletes its task unless tick changed "
@@ -30,7 +33,8 @@ extension Commands {
             + "{givenIDs, events: [{kind, list, title, field, detail}], written, removed, collections}. Files it "
             + "cannot read (no parse, several UIDs, over 1 MiB, links) are reported and skipped. The vdir.lists setting "
             + "names the lists to sync (default: every list). With --vdirsyncer, a vdirsyncer failure is reported "
-            + "with its output and exit status 6.",
+            + "with its output and exit status 6, and vdirsyncer stopping at a conflict it did not resolve (no "
+            + "conflict_resolution in the pair) with its output, one line and exit status 1.",
         arguments: [vdirDirectoryArgument],
         options: [vdirDryRunOption, vdirsyncerOption],
         run: runVdirSync)
@@ -122,6 +126,10 @@ func printVdirReport(_ report: VdirSyncReport, _ invocation: Invocation, dryRun:
     for event in report.events where event.kind == .kept {
         invocation.err.line("tick: \(event.list): \"\(event.title)\": kept the Markdown's \(event.field); the phone had \(event.detail)")
     }
+    for event in report.events where event.kind == .unknownZone {
+        invocation.err.line("tick: warning: \(event.list): \"\(event.title)\": TZID \"\(event.detail)\" is no time zone tick knows; "
+                            + "its time was taken as written, in local time")
+    }
     for event in report.events where event.kind == .refused {
         invocation.err.line("tick: warning: skipped \(event.list)\(event.title.isEmpty ? "" : "/" + event.title): \(event.detail)")
     }
@@ -148,7 +156,7 @@ func vdirSummary(_ report: VdirSyncReport, dryRun: Bool) -> [String] {
         case .kept: phrase = "\(event.field) kept, the phone changed it too"
         case .cameBack: phrase = "deleted on one side and changed on the other, kept"
         case .nextOccurrence: phrase = "next occurrence made on the phone, taken as the repeating task's own"
-        case .refused: continue
+        case .refused, .unknownZone: continue
         }
         phrases[event.list]![phrase, default: 0] += 1
     }
@@ -176,7 +184,8 @@ struct Vdirsyncer {
     let invocation: Invocation
 
     /// Runs `vdirsyncer ARGUMENTS`; `answering` answers its questions (creating a collection) yes.
-    /// A failure is exit status 6, with vdirsyncer's output.
+    /// A failure is exit status 6, with vdirsyncer's output; a conflict it did not resolve (its
+    /// "changed on both sides", or a metadata conflict) is exit status 1.
     func run(_ arguments: [String], answering: Bool = false) throws {
         let input = answering ? Array(String(repeating: "y\n", count: 64).utf8) : []
         guard let result = Subprocess.converse(program, arguments: ["vdirsyncer"] + arguments, input: input) else {
@@ -192,7 +201,17 @@ struct Vdirsyncer {
             case .exited(let code): how = "exit status \(code)"
             case .signalled(let signal): how = "signal \(signal)"
             }
+            if Self.isConflict(output) {
+                throw CommandFailure(.negative, "vdirsyncer \(arguments.joined(separator: " ")) stopped at a conflict (\(how)); "
+                                     + "resolve it, or set conflict_resolution in the pair (README: \"Your tasks on your phone\")")
+            }
             throw CommandFailure(.network, "vdirsyncer \(arguments.joined(separator: " ")) failed (\(how))")
         }
+    }
+
+    /// Whether vdirsyncer's output reports a conflict it did not resolve: an item changed on both
+    /// sides (`SyncConflict`), or a collection's metadata changed on both (`MetaSyncConflict`).
+    static func isConflict(_ output: String) -> Bool {
+        output.contains("One item changed on both sides") || output.contains("MetaSyncConflict")
     }
 }

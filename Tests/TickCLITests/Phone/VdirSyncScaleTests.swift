@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// 500 tasks in 10 lists: after the first sync, a sync with nothing changed writes no file on
-/// either side. (Its time against `tick export vdir` is measured by hand, not here: see the report
-/// in the branch's history.)
+/// either side. (Its time against `tick export vdir` is measured by `bench/vdir`, a `make bench`
+/// row, not here.)
 @Suite("vdir sync: 500 tasks")
 struct VdirSyncScaleTests {
     @Test("a first sync of 500 tasks in 10 lists writes 500 private objects that vobject reads strictly; a second writes nothing anywhere")
