@@ -380,7 +380,8 @@ public final class TaskFolder {
         results.value = [:]
         following = zip(keys, moved).flatMap { key, now -> [(before: TaskID, after: TaskKey?)] in
             guard let id = library.id(of: key) else { return [] }
-            return [(id, now)] + library.descendants(of: id).map { ($0, nil) }
+            // Its subtasks went along: matched by their parent (`matchedTasks`), they forward too.
+            return [(id, now)]
         }
         refresh(consume documents)
         return moved
