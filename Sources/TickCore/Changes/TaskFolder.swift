@@ -582,7 +582,7 @@ public final class TaskFolder {
         library = before.replacing(consume documents, in: folder, statuses: writer?.written ?? [:])
         // A list edited by hand since tick last wrote it: its tasks deleted by hand retire their refs
         // too. Its last written version is parsed and its refs taken; the rest is let go at once.
-        var handEdits: [(path: String, shown: [Ref])] = []
+        var handEdits: [(path: String, shown: WrittenRefs)] = []
         if let writer {
             for path in paths.sorted() {
                 guard let (written, found) = writer.lastTwoVersions(of: path), written != found else { continue }

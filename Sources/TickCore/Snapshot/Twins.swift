@@ -67,23 +67,59 @@ extension Library {
     /// with subtasks alike in the same way. A REF that names only twins acts on the first of them.
     public func areTwins(_ ids: [TaskID]) -> Bool {
         guard let first = ids.first, ids.count > 1 else { return false }
-        func fields(_ id: TaskID) -> [String] {
-            let t = task(id)
-            return [t.title, "\(t.done)", "\(t.doneDate.map(String.init(describing:)) ?? "")", "\(t.due.map(String.init(describing:)) ?? "")",
-                    "\(t.priority.rawValue)", "\(t.flagged)", t.id ?? "", "\(t.recurrence.map(String.init(describing:)) ?? "")",
-                    "\(t.until.map(String.init(describing:)) ?? "")", t.tags.joined(separator: " "), t.section ?? "", "\(t.depth)",
-                    "\(t.scheduled.map(String.init(describing:)) ?? "")", "\(t.start.map(String.init(describing:)) ?? "")",
-                    t.repeatPhrase ?? "", notes(id)]
-        }
         func block(_ id: TaskID) -> [[String]]? {
             guard lists[id.list].segment.cold(id.index).idLength == 0 else { return nil }
-            return ([id] + descendants(of: id)).map(fields)
+            return ([id] + descendants(of: id)).map(twinFields)
         }
         guard let model = block(first) else { return false }
         let content = Library.contentRef(of: first.index, in: lists[first.list]).hash
         return ids.dropFirst().allSatisfy { id in
             id.list == first.list && Library.contentRef(of: id.index, in: lists[id.list]).hash == content && block(id) == model
         }
+    }
+}
+
+extension Library {
+    /// Every field tick reads of a task, as text: twins agree in all of them (`areTwins`).
+    func twinFields(_ id: TaskID) -> [String] {
+        let t = task(id)
+        return [t.title, "\(t.done)", "\(t.doneDate.map(String.init(describing:)) ?? "")", "\(t.due.map(String.init(describing:)) ?? "")",
+                "\(t.priority.rawValue)", "\(t.flagged)", t.id ?? "", "\(t.recurrence.map(String.init(describing:)) ?? "")",
+                "\(t.until.map(String.init(describing:)) ?? "")", t.tags.joined(separator: " "), t.section ?? "", "\(t.depth)",
+                "\(t.scheduled.map(String.init(describing:)) ?? "")", "\(t.start.map(String.init(describing:)) ?? "")",
+                t.repeatPhrase ?? "", notes(id)]
+    }
+
+    /// The tasks of list `l` whose title another task of the list has (so named by content refs and told
+    /// apart by their order, FORMAT.md 5.9), by their full refs, each with a hash of its block as tick reads
+    /// it: the fields of the task and of its subtasks (`twinFields`), and its parent's block. Tasks with
+    /// equal hashes are alike in everything but their place: which is which cannot be seen.
+    func twinBlocks(inList l: Int) -> [UInt64: UInt64] {
+        let list = lists[l], segment = list.segment
+        segment.proveRecordsAndText()
+        var titles: [UInt64: Int] = [:]
+        for i in 0..<list.taskCount where segment.cold(i).idLength == 0 {
+            titles[FNV1a64.hash(segment.title(of: segment.cold(i))), default: 0] += 1
+        }
+        let shared = (0..<list.taskCount).filter { i in
+            segment.cold(i).idLength == 0 && titles[FNV1a64.hash(segment.title(of: segment.cold(i)))]! > 1
+        }
+        var known: [Int: UInt64] = [:]
+        func block(_ i: Int) -> UInt64 {
+            if let hash = known[i] { return hash }
+            let id = TaskID(list: l, index: i)
+            var hasher = FNV1a64()
+            for field in ([id] + descendants(of: id)).flatMap(twinFields) {
+                hasher.add(field.utf8)
+                hasher.add(0)
+            }
+            if let parent = task(id).parent, parent >= 0, parent < i { hasher.add(decimal: Int(truncatingIfNeeded: block(parent) >> 1)) }
+            known[i] = hasher.value
+            return hasher.value
+        }
+        var blocks: [UInt64: UInt64] = [:]
+        for i in shared { blocks[fullRef(TaskID(list: l, index: i), hash: segment.refRecord(i).refHash).hash] = block(i) }
+        return blocks
     }
 }
 
