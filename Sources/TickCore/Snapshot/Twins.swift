@@ -104,18 +104,45 @@ extension Library {
         let shared = (0..<list.taskCount).filter { i in
             segment.cold(i).idLength == 0 && titles[FNV1a64.hash(segment.title(of: segment.cold(i)))]! > 1
         }
-        var known: [Int: UInt64] = [:]
-        func block(_ i: Int) -> UInt64 {
-            if let hash = known[i] { return hash }
-            let id = TaskID(list: l, index: i)
+        guard !shared.isEmpty else { return [:] }
+        func add(_ value: UInt64, to hasher: inout FNV1a64) { withUnsafeBytes(of: value.littleEndian) { hasher.add($0) } }
+        // Each task's subtree hashed in one pass from the end: its fields, then its direct subtasks' hashes
+        // in order (kept last first until their parent comes).
+        var subtree = [UInt64](repeating: 0, count: list.taskCount)
+        var pending: [Int: [UInt64]] = [:]
+        for i in stride(from: list.taskCount - 1, through: 0, by: -1) {
             var hasher = FNV1a64()
-            for field in ([id] + descendants(of: id)).flatMap(twinFields) {
+            for field in twinFields(TaskID(list: l, index: i)) {
                 hasher.add(field.utf8)
                 hasher.add(0)
             }
-            if let parent = task(id).parent, parent >= 0, parent < i { hasher.add(decimal: Int(truncatingIfNeeded: block(parent) >> 1)) }
-            known[i] = hasher.value
-            return hasher.value
+            for child in (pending.removeValue(forKey: i) ?? []).reversed() { add(child, to: &hasher) }
+            subtree[i] = hasher.value
+            let parent = Int(segment.parent(i))
+            if parent >= 0, parent < i { pending[parent, default: []].append(hasher.value) }
+        }
+        // A task's block: its subtree, then its parent's block (a subtask of another parent of the same title differs).
+        var known: [Int: UInt64] = [:]
+        func block(_ i: Int) -> UInt64 {
+            var chain = [i]
+            var parent = Int(segment.parent(i))
+            while known[chain.last!] == nil, parent >= 0, parent < chain.last! {
+                chain.append(parent)
+                parent = Int(segment.parent(parent))
+            }
+            var above: UInt64 = 0
+            for k in chain.reversed() {
+                if let hash = known[k] {
+                    above = hash
+                    continue
+                }
+                var hasher = FNV1a64()
+                add(subtree[k], to: &hasher)
+                add(above, to: &hasher)
+                above = hasher.value
+                known[k] = above
+            }
+            return above
         }
         var blocks: [UInt64: UInt64] = [:]
         for i in shared { blocks[fullRef(TaskID(list: l, index: i), hash: segment.refRecord(i).refHash).hash] = block(i) }
