@@ -5,7 +5,7 @@ import TickFormat
 
 /// The ref check held in over the generated nasty corpus (`NastyDocument`): for random open tasks, twins
 /// and blank titles included, the ref a row shows names that task alone, completing it by that ref changes
-/// its own lines (the task's and its subtasks') and nothing before or after its block, and `undo` gives
+/// its own line and its open subtasks' lines and nothing before or after its block, and `undo` gives
 /// back the bytes.
 @Suite("done by ref over the nasty corpus")
 struct RefDoneCorpusTests {
@@ -19,7 +19,7 @@ struct RefDoneCorpusTests {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let folder = Folder(location: FolderLocation(path: root, source: .option, exists: true), fileSystem: LocalFileSystem())
         var rng = SeededGenerator(seed: Self.seed)
-        var checked = 0, twins = 0, blank = 0, lineChecked = 0
+        var checked = 0, twins = 0, blank = 0, lineChecked = 0, subtasksChecked = 0
         var failures: [String] = [], refused: [String] = []
         while checked < Self.tasks {
             let bytes = NastyDocument.generate(&rng)
@@ -65,6 +65,16 @@ struct RefDoneCorpusTests {
                     || changed[end...] != lines[end...] || changed[line - 1] == lines[line - 1] {
                     failures.append("case \(checked): done '\(ref)' \"\(title)\" changed more than its block, or not its line")
                 }
+                // Its open subtasks are completed with it (FORMAT.md 8.2), unless it repeats and moves on (5.10).
+                if library.task(id).recurrence == nil, changed.count == lines.count {
+                    for sub in library.descendants(of: id) where !library.task(sub).done {
+                        let k = library.task(sub).line - 1
+                        if k < lines.count, changed[k] == lines[k] {
+                            failures.append("case \(checked): done '\(ref)' \"\(title)\" left its open subtask on line \(k + 1) as it was")
+                        }
+                        subtasksChecked += 1
+                    }
+                }
                 lineChecked += 1
             } else if done == bytes {
                 failures.append("case \(checked): done '\(ref)' \"\(title)\" changed nothing")
@@ -77,7 +87,8 @@ struct RefDoneCorpusTests {
         #expect(failures.isEmpty, "\(failures.count) failures: \(failures.prefix(5).joined(separator: "\n"))")
         #expect(blank > 0 || twins > 0, "the corpus gave neither twins nor blank titles")
         #expect(refused.count <= Self.tasks / 10, "\(refused.count) refused: \(refused.joined(separator: "\n"))")
+        #expect(subtasksChecked > 0, "no open subtask was checked")
         #expect(lineChecked > Self.tasks / 2, "only \(lineChecked) tasks were checked line by line")
-        print("done by ref over the nasty corpus: \(checked) tasks, \(twins) twins, \(blank) blank titles, \(lineChecked) checked line by line, \(refused.count) refused, \(failures.count) failures")
+        print("done by ref over the nasty corpus: \(checked) tasks, \(twins) twins, \(blank) blank titles, \(lineChecked) checked line by line, \(subtasksChecked) open subtasks, \(refused.count) refused, \(failures.count) failures")
     }
 }

@@ -396,7 +396,8 @@ public final class TaskFolder {
         results.value = [:]
         following = zip(keys, moved).flatMap { key, now -> [(before: TaskID, after: TaskKey?)] in
             guard let id = library.id(of: key) else { return [] }
-            return [(id, now)] + library.descendants(of: id).map { ($0, nil) }
+            // Its subtasks went along: matched by their parent (`matchedTasks`), they forward too.
+            return [(id, now)]
         }
         refresh(consume documents)
         return moved
@@ -597,7 +598,7 @@ public final class TaskFolder {
         library = before.replacing(consume documents, in: folder, statuses: writer?.written ?? [:])
         // A list edited by hand since tick last wrote it: its tasks deleted by hand retire their refs
         // too. Its last written version is parsed and its refs taken; the rest is let go at once.
-        var handEdits: [(path: String, shown: [Ref])] = []
+        var handEdits: [(path: String, shown: WrittenRefs)] = []
         if let writer {
             for path in paths.sorted() {
                 guard let (written, found) = writer.lastTwoVersions(of: path), written != found else { continue }

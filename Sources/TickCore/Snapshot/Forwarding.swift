@@ -90,17 +90,37 @@ extension Library {
     }
 
     /// The tasks of the lists at `paths` in `before` matched with what they are in this library, after a
-    /// change by tick: the tasks `following` names (after: nil for one removed), then the others of each list
+    /// change by tick: the tasks `following` names (after: nil for one removed) and their subtasks, by
+    /// their order under it (when it has as many afterwards), then the others of each list
     /// (of the list it became, for a list renamed in `renamed`) in order, by their fields: a common start and
     /// end, and between them the longest common run (when that part is small).
     func matchedTasks(before: Library, changing paths: Set<String>, following: [(before: TaskID, after: TaskKey?)],
                       renamed: [String: String]) -> [(before: TaskID, after: TaskID)] {
         var pairs: [(before: TaskID, after: TaskID)] = []
         var takenBefore = Set<TaskID>(), takenAfter = Set<TaskID>()
+        // The tasks found where they are now first, so that a subtask named beside its parent (whose
+        // place its parent's names) is not taken for removed.
+        var followed: [(before: TaskID, after: TaskID)] = []
         for task in following {
-            guard takenBefore.insert(task.before).inserted else { continue }
-            if let key = task.after, let now = id(of: key), takenAfter.insert(now).inserted { pairs.append((task.before, now)) }
+            guard let key = task.after, !takenBefore.contains(task.before), let now = id(of: key),
+                  takenAfter.insert(now).inserted else { continue }
+            takenBefore.insert(task.before)
+            pairs.append((task.before, now))
+            followed.append((task.before, now))
         }
+        // A followed task's subtasks are the same tasks, in order, when it has as many afterwards: a new
+        // title or a move changes what their refs are made of (the parent's title, the path), not which
+        // tasks they are.
+        for (old, now) in followed {
+            let was = before.descendants(of: old), are = descendants(of: now)
+            guard was.count == are.count else { continue }
+            for (a, b) in zip(was, are) where !takenBefore.contains(a) && !takenAfter.contains(b) {
+                takenBefore.insert(a)
+                takenAfter.insert(b)
+                pairs.append((a, b))
+            }
+        }
+        for task in following { takenBefore.insert(task.before) }
         for path in paths.sorted() {
             guard let lb = before.list(at: path), let la = list(at: renamed[path] ?? path) else { continue }
             let old = (0..<before.lists[lb].taskCount).map { TaskID(list: lb, index: $0) }.filter { !takenBefore.contains($0) }

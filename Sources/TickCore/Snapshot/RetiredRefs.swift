@@ -142,6 +142,13 @@ extension RetiredRefs {
 
 // MARK: - Retiring refs when tick changes lists
 
+/// A list as tick last wrote it: the refs shown for its tasks, and the blocks of those of shared titles
+/// by their full refs (`Library.twinBlocks`).
+struct WrittenRefs {
+    var refs: [Ref]
+    var twins: [UInt64: UInt64]
+}
+
 extension Library {
     /// This library with other retired refs (which change the refs shown instead of title refs).
     func with(retired: RetiredRefs) -> Library {
@@ -205,11 +212,33 @@ extension Library {
     }
 
     /// The refs shown for the tasks of `document`, the list at `path` as tick last wrote it, with
-    /// this library's retired refs. The document is let go once its records are built (when
-    /// nothing else holds it), so that a huge list is not held twice.
-    func shownRefs(ofWritten document: consuming Document, path: String) -> [Ref] {
+    /// this library's retired refs, and the blocks of its tasks of shared titles (`twinBlocks`). The
+    /// document is let go once its records are built (when nothing else holds it), so that a huge list
+    /// is not held twice.
+    func shownRefs(ofWritten document: consuming Document, path: String) -> WrittenRefs {
         let file = ListFile(path: path, absolutePath: path)
-        return Library(documents: [(file, document)], retired: retired).shownRefs(inListsAt: [path])
+        let written = Library(documents: [(file, document)], retired: retired)
+        return WrittenRefs(refs: written.shownRefs(inListsAt: [path]), twins: written.twinBlocks(inList: 0))
+    }
+
+    /// The refs that a hand edit of same-titled tasks (reordered, deleted or added, FORMAT.md 5.9) moved to
+    /// another task of their list: the task shown under one now differs from the one it was shown for when
+    /// tick last wrote the list (`handEdits`), and that one is still in the list, or the one shown now was
+    /// then shown under another ref. A task edited in place, unlike the others, keeps its ref.
+    func refsMovedAmongTwins(_ handEdits: [(path: String, shown: WrittenRefs)]) -> [Ref] {
+        var moved: [Ref] = []
+        for edit in handEdits where !edit.shown.twins.isEmpty {
+            guard let l = list(at: edit.path) else { continue }
+            let now = twinBlocks(inList: l)
+            let blocksNow = Set(now.values)
+            var blocksThen: [UInt64: Int] = [:]
+            for block in edit.shown.twins.values { blocksThen[block, default: 0] += 1 }
+            for (ref, then) in edit.shown.twins.sorted(by: { $0.key < $1.key }) {
+                guard let block = now[ref], block != then else { continue }
+                if blocksNow.contains(then) || blocksThen[block, default: 0] > 0 { moved.append(Ref(hash: ref)) }
+            }
+        }
+        return moved
     }
 
     /// The retired refs once tick has changed the lists at `paths` from `before` to this library:
@@ -227,14 +256,14 @@ extension Library {
     /// afterwards is retired before the other refs are compared, so that no other task (a twin) is shown
     /// under it, with a note that forwards it to the task's new ref (`RetiredNote`).
     func retiredRefs(after before: Library, changing paths: Set<String>,
-                     handEdits: [(path: String, shown: [Ref])] = [],
+                     handEdits: [(path: String, shown: WrittenRefs)] = [],
                      following: [(before: TaskID, after: TaskKey?)] = [], renamed: [String: String] = [:]) -> RetiredRefs {
         var vanished: [Ref] = []
         if !handEdits.isEmpty {
             // The refs tick's last write showed there that no task of the folder as the change found
             // it is shown under (a task moved by hand keeps an id ref): one pass over the folder's
             // refs, looking only for those few.
-            let shownThen = handEdits.flatMap(\.shown)
+            let shownThen = handEdits.flatMap(\.shown.refs)
             // Most are still shown in the same lists, edited by hand around them: those are looked at
             // first, and the rest of the folder only for the refs not found there.
             let wanted = Array(Set(shownThen.map(\.hash))).sorted()
@@ -257,6 +286,7 @@ extension Library {
             look(inLists: true)
             if missing > 0 { look(inLists: false) }
             vanished = shownThen.filter { hash in wanted.sortedIndex(of: hash.hash).map { !found[$0] } ?? true }
+            vanished += before.refsMovedAmongTwins(handEdits)
         }
         let shared = before.sharedTitleRefs(inListsAt: paths) + sharedTitleRefs(inListsAt: paths)
         var first = before.retired.updated(adding: vanished + shared)
@@ -292,12 +322,15 @@ extension Library {
             first = first.updated(adding: more)
             trial = with(retired: first)
         }
+        // A ref a hand edit moved to another task is not followed: the task shown under it now is not the
+        // one it was shown for.
+        let handMoved = Set(vanished.map(\.hash))
         var notes: [UInt64: RetiredNote] = [:]
-        for (k, pair) in pairs.enumerated() where !before.retired.contains(refsBefore[k].hash) {
+        for (k, pair) in pairs.enumerated() where !before.retired.contains(refsBefore[k].hash) && !handMoved.contains(refsBefore[k].hash) {
             let now = trial.fullRef(pair.after)
             if now != refsBefore[k] { notes[refsBefore[k].hash] = RetiredNote(to: now, title: task(pair.after).title) }
         }
-        for (ref, title) in removed where notes[ref.hash] == nil && !before.retired.contains(ref.hash) {
+        for (ref, title) in removed where notes[ref.hash] == nil && !before.retired.contains(ref.hash) && !handMoved.contains(ref.hash) {
             notes[ref.hash] = RetiredNote(to: nil, title: title)
         }
         let shownAfter = Set(trial.shownRefs(inListsAt: paths).map(\.hash))

@@ -67,23 +67,86 @@ extension Library {
     /// with subtasks alike in the same way. A REF that names only twins acts on the first of them.
     public func areTwins(_ ids: [TaskID]) -> Bool {
         guard let first = ids.first, ids.count > 1 else { return false }
-        func fields(_ id: TaskID) -> [String] {
-            let t = task(id)
-            return [t.title, "\(t.done)", "\(t.doneDate.map(String.init(describing:)) ?? "")", "\(t.due.map(String.init(describing:)) ?? "")",
-                    "\(t.priority.rawValue)", "\(t.flagged)", t.id ?? "", "\(t.recurrence.map(String.init(describing:)) ?? "")",
-                    "\(t.until.map(String.init(describing:)) ?? "")", t.tags.joined(separator: " "), t.section ?? "", "\(t.depth)",
-                    "\(t.scheduled.map(String.init(describing:)) ?? "")", "\(t.start.map(String.init(describing:)) ?? "")",
-                    t.repeatPhrase ?? "", notes(id)]
-        }
         func block(_ id: TaskID) -> [[String]]? {
             guard lists[id.list].segment.cold(id.index).idLength == 0 else { return nil }
-            return ([id] + descendants(of: id)).map(fields)
+            return ([id] + descendants(of: id)).map(twinFields)
         }
         guard let model = block(first) else { return false }
         let content = Library.contentRef(of: first.index, in: lists[first.list]).hash
         return ids.dropFirst().allSatisfy { id in
             id.list == first.list && Library.contentRef(of: id.index, in: lists[id.list]).hash == content && block(id) == model
         }
+    }
+}
+
+extension Library {
+    /// Every field tick reads of a task, as text: twins agree in all of them (`areTwins`).
+    func twinFields(_ id: TaskID) -> [String] {
+        let t = task(id)
+        return [t.title, "\(t.done)", "\(t.doneDate.map(String.init(describing:)) ?? "")", "\(t.due.map(String.init(describing:)) ?? "")",
+                "\(t.priority.rawValue)", "\(t.flagged)", t.id ?? "", "\(t.recurrence.map(String.init(describing:)) ?? "")",
+                "\(t.until.map(String.init(describing:)) ?? "")", t.tags.joined(separator: " "), t.section ?? "", "\(t.depth)",
+                "\(t.scheduled.map(String.init(describing:)) ?? "")", "\(t.start.map(String.init(describing:)) ?? "")",
+                t.repeatPhrase ?? "", notes(id)]
+    }
+
+    /// The tasks of list `l` whose title another task of the list has (so named by content refs and told
+    /// apart by their order, FORMAT.md 5.9), by their full refs, each with a hash of its block as tick reads
+    /// it: the fields of the task and of its subtasks (`twinFields`), and its parent's block. Tasks with
+    /// equal hashes are alike in everything but their place: which is which cannot be seen.
+    func twinBlocks(inList l: Int) -> [UInt64: UInt64] {
+        let list = lists[l], segment = list.segment
+        segment.proveRecordsAndText()
+        var titles: [UInt64: Int] = [:]
+        for i in 0..<list.taskCount where segment.cold(i).idLength == 0 {
+            titles[FNV1a64.hash(segment.title(of: segment.cold(i))), default: 0] += 1
+        }
+        let shared = (0..<list.taskCount).filter { i in
+            segment.cold(i).idLength == 0 && titles[FNV1a64.hash(segment.title(of: segment.cold(i)))]! > 1
+        }
+        guard !shared.isEmpty else { return [:] }
+        func add(_ value: UInt64, to hasher: inout FNV1a64) { withUnsafeBytes(of: value.littleEndian) { hasher.add($0) } }
+        // Each task's subtree hashed in one pass from the end: its fields, then its direct subtasks' hashes
+        // in order (kept last first until their parent comes).
+        var subtree = [UInt64](repeating: 0, count: list.taskCount)
+        var pending: [Int: [UInt64]] = [:]
+        for i in stride(from: list.taskCount - 1, through: 0, by: -1) {
+            var hasher = FNV1a64()
+            for field in twinFields(TaskID(list: l, index: i)) {
+                hasher.add(field.utf8)
+                hasher.add(0)
+            }
+            for child in (pending.removeValue(forKey: i) ?? []).reversed() { add(child, to: &hasher) }
+            subtree[i] = hasher.value
+            let parent = Int(segment.parent(i))
+            if parent >= 0, parent < i { pending[parent, default: []].append(hasher.value) }
+        }
+        // A task's block: its subtree, then its parent's block (a subtask of another parent of the same title differs).
+        var known: [Int: UInt64] = [:]
+        func block(_ i: Int) -> UInt64 {
+            var chain = [i]
+            var parent = Int(segment.parent(i))
+            while known[chain.last!] == nil, parent >= 0, parent < chain.last! {
+                chain.append(parent)
+                parent = Int(segment.parent(parent))
+            }
+            var above: UInt64 = 0
+            for k in chain.reversed() {
+                if let hash = known[k] {
+                    above = hash
+                    continue
+                }
+                var hasher = FNV1a64()
+                add(subtree[k], to: &hasher)
+                add(above, to: &hasher)
+                above = hasher.value
+                known[k] = above
+            }
+            return above
+        }
+        var blocks: [UInt64: UInt64] = [:]
+        for i in shared { blocks[fullRef(TaskID(list: l, index: i), hash: segment.refRecord(i).refHash).hash] = block(i) }
+        return blocks
     }
 }
 

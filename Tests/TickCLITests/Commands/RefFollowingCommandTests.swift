@@ -74,6 +74,47 @@ struct RefFollowingCommandTests {
         #expect(try Self.refs(sandbox, "groceries")[0] != milk)
     }
 
+    @Test("mv PARENT forwards its subtasks' refs too, and prints a Renamed line only for the task it was named")
+    func subtasksFollowTheirParent() throws {
+        let sandbox = try Fixtures.folder(["shop.md": "# Shop\n\n- [ ] Party\n  - [ ] Buy milk\n  - [ ] Buy milk\n    - [ ] Call mum\n- [ ] Buy milk\n",
+                                           "home.md": "# Home\n"])
+        let before = try Self.refs(sandbox, "shop")
+        #expect(before.count == 5 && Set(before).count == 5, "\(before)")
+        let moved = try sandbox.run(["--dir", "tasks", "mv", before[0], "home"])
+        let renamed = moved.stdout.split(separator: "\n").filter { $0.hasPrefix("Renamed: ") }
+        let after = try Self.refs(sandbox, "home")
+        #expect(moved.status == 0 && renamed == ["Renamed: \(before[0]) is now \(after[0])"], "\(moved)")
+        // Each old ref names the task it named, now in home.md, at its new line.
+        for (k, line) in [3, 4, 5, 6].enumerated() {
+            let show = try sandbox.run(["--dir", "tasks", "--json", "show", before[k]])
+            #expect(show.status == 0 && show.stdout.contains("\"ref\":\"\(after[k])\"") && show.stdout.contains("\"file\":\"home.md\",\"line\":\(line),"),
+                    "\(before[k]) → \(after[k]): \(show)")
+        }
+        // The twin left behind keeps its ref.
+        #expect(try Self.refs(sandbox, "shop") == [before[4]])
+    }
+
+    @Test("same-titled tasks that differ, reordered by hand: at tick's next change of the list their refs are gone, never the other's")
+    func handReorderedTwins() throws {
+        let sandbox = try Fixtures.folder(["shop.md": "# Shop\n\n- [ ] Buy milk\n- [x] Buy milk done:2026-03-01\n- [ ] Eggs\n"])
+        expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "add", "Bread", "--list", "shop"]), status: 0)
+        let open = try Self.refs(sandbox, "shop")[0]
+        let done = try #require(try sandbox.run(["--dir", "tasks", "ls", "shop"]).stdout.split(separator: "\n").last { $0.contains("[x] Buy milk") })
+            .split(separator: " ").first.map(String.init)
+        let doneRef = try #require(done)
+        // The two swapped in an editor; tick then adds a task to the list.
+        try sandbox.write("tasks/shop.md", "# Shop\n\n- [x] Buy milk done:2026-03-01\n- [ ] Buy milk\n- [ ] Eggs\n- [ ] Bread\n")
+        expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "add", "Butter", "--list", "shop"]), status: 0)
+        for (ref, other) in [(open, "\"done\":true"), (doneRef, "\"done\":false")] {
+            let show = try sandbox.run(["--dir", "tasks", "--json", "show", ref])
+            #expect(show.status == 1 && show.stdout.isEmpty && !show.stdout.contains(other), "\(ref): \(show)")
+            #expect(show.stderr == "tick: '\(ref)' named a task that tick has since removed, moved or changed; no task has that ref now\n")
+        }
+        // Both tasks are shown under new refs of their own.
+        let now = try Self.refs(sandbox, "shop")
+        #expect(!now.contains(open) && !now.contains(doneRef) && Set(now).count == now.count, "\(now)")
+    }
+
     @Test("a repeating task keeps its ref across completions with and without history and skips")
     func repeating() throws {
         let sandbox = try Fixtures.folder(["home.md": "# Home\n\n- [ ] Water plants due:2026-03-14 rec:+1w\n"])
