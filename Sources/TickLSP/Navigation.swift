@@ -51,13 +51,16 @@ extension LanguageServer {
         return lines.joined(separator: "\n\n")
     }
 
-    /// The ref of task `i` when the saved list holds the same task at the same place.
+    /// The ref of task `i` when the saved list holds the same task at the same place: a ref names
+    /// a saved task, for the command line.
     func ref(of i: Int, in document: OpenDocument) -> String? {
-        guard let library = library(),
-              let list = library.lists.indices.first(where: { uriPath(uri(ofList: library.lists[$0])) == uriPath(document.uri) }),
-              i < library.lists[list].taskCount else { return nil }
-        let id = TaskID(list: list, index: i)
-        return library.task(id).title == document.buffer.task(i).title ? library.ref(id) : nil
+        guard let library = library(), let path = filePath(fromURI: document.uri),
+              let list = library.lists.indices.first(where: { uriPath(uri(ofList: library.lists[$0])) == path }),
+              i < library.lists[list].taskCount,
+              let saved = try? env.fileSystem.readFile(path) else { return nil }
+        let savedList = saved == document.text.bytes ? document.buffer : ListBuffer(bytes: saved, globalFilter: document.globalFilter)
+        guard i < savedList.taskCount, savedList.task(i).title == document.buffer.task(i).title else { return nil }
+        return library.ref(TaskID(list: list, index: i))
     }
 
     func hoverResult(_ markdown: String, _ document: OpenDocument, _ lower: Int, _ upper: Int) -> JSONValue {
@@ -149,7 +152,8 @@ extension LanguageServer {
 
     // MARK: - The folder
 
-    /// Open tasks of the folder's saved lists whose words match the query, as `tick search` folds them.
+    /// Open tasks of the folder's lists (each open one as its buffer holds it) whose words match
+    /// the query, as `tick search` folds them.
     func workspaceSymbols(_ params: JSONValue) throws -> JSONValue {
         let words = (params["query"]?.string ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard let library = library() else { return .array([]) }
@@ -160,7 +164,8 @@ extension LanguageServer {
         })
     }
 
-    /// `tick.today`: the tasks of Today; `tick.pick`: the open tasks a pick chooses from, the likeliest first.
+    /// `tick.today`: the tasks of Today; `tick.pick`: the open tasks a pick chooses from, the likeliest
+    /// first. Each open list is read from its buffer.
     func executeCommand(_ params: JSONValue) throws -> JSONValue {
         let command = params["command"]?.string ?? ""
         guard LanguageServer.commands.contains(command) else {
