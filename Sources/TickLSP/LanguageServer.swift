@@ -29,7 +29,7 @@ public struct ServerEnvironment {
 /// The language server.
 public final class LanguageServer {
     let env: ServerEnvironment
-    /// Where the server's messages go, each a whole frame.
+    /// Where the server's messages go, in order: a frame, or a large response's frame in pieces.
     public var send: ([UInt8]) -> Void
     /// Set by `exit`: the status the process ends with (0 after `shutdown`, else 1).
     public private(set) var exitStatus: Int32?
@@ -120,7 +120,7 @@ public final class LanguageServer {
             return
         }
         do {
-            post(response(id: id, result: try request(method, params)))
+            post(id: id, result: try request(method, params))
         } catch let error as ResponseError {
             post(errorResponse(id: id, error))
         } catch {
@@ -129,8 +129,8 @@ public final class LanguageServer {
     }
 
     /// A request's result.
-    func request(_ method: String, _ params: JSONValue) throws -> JSONValue {
-        if method == "initialize" { return try initialize(params) }
+    func request(_ method: String, _ params: JSONValue) throws -> Reply {
+        if method == "initialize" { return .value(try initialize(params)) }
         guard initialized else {
             throw ResponseError(code: ResponseError.serverNotInitialized, message: "the first request must be initialize")
         }
@@ -138,10 +138,10 @@ public final class LanguageServer {
         switch method {
         case "shutdown":
             shuttingDown = true
-            return .null
-        case "textDocument/completion": return try completion(params)
-        case "textDocument/codeAction": return try codeActions(params)
-        case "textDocument/hover": return try hover(params)
+            return .value(.null)
+        case "textDocument/completion": return .value(try completion(params))
+        case "textDocument/codeAction": return .value(try codeActions(params))
+        case "textDocument/hover": return .value(try hover(params))
         case "textDocument/documentSymbol": return try documentSymbols(params)
         case "textDocument/foldingRange": return try foldingRanges(params)
         case "textDocument/inlayHint": return try inlayHints(params)
