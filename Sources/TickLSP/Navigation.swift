@@ -54,12 +54,14 @@ extension LanguageServer {
     /// The ref of task `i` when the saved list holds the same task at the same place: a ref names
     /// a saved task, for the command line.
     func ref(of i: Int, in document: OpenDocument) -> String? {
-        guard let library = library(), let path = filePath(fromURI: document.uri),
+        // A list of the folder, whose file holds the task too (read before the folder's library is
+        // made, so that the two are not held at once).
+        guard savedFolder()?.open.contains(where: { $0.uri == document.uri }) == true, let path = filePath(fromURI: document.uri),
+              let saved = try? env.fileSystem.readFile(path),
+              saved == document.text.bytes || document.buffer.title(ofTask: i, in: saved) == document.buffer.task(i).title,
+              let library = library(),
               let list = library.lists.indices.first(where: { uriPath(uri(ofList: library.lists[$0])) == path }),
-              i < library.lists[list].taskCount,
-              let saved = try? env.fileSystem.readFile(path) else { return nil }
-        let savedList = saved == document.text.bytes ? document.buffer : ListBuffer(bytes: saved, globalFilter: document.globalFilter)
-        guard i < savedList.taskCount, savedList.task(i).title == document.buffer.task(i).title else { return nil }
+              i < library.lists[list].taskCount else { return nil }
         return library.ref(TaskID(list: list, index: i))
     }
 

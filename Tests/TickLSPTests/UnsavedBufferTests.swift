@@ -108,4 +108,27 @@ struct UnsavedBufferTests {
         workspace.change("work.md", to: "# Work\n\n- [ ] Later due:2026-12-02\n\n- [ ] Now due:2026-12-01\n", version: 3)
         #expect(Set(workspace.command("tick.today")) == ["work.md:3", "work.md:5"])
     }
+
+    @Test("a hover shows a task's ref while the saved file holds the same task at the same place")
+    func hoverRef() throws {
+        let workspace = try Workspace()
+        let folder = Folder(location: FolderLocation(path: workspace.root.path, source: .option, exists: true), fileSystem: LocalFileSystem())
+        let saved = folder.load(saveCache: false).library
+        let list = try #require(saved.lists.firstIndex { $0.file.path == "work.md" })
+        let ref = saved.ref(TaskID(list: list, index: 1))
+        let uri = workspace.uri("work.md")
+        func hoverRef(line: Int) -> String? {
+            let text = workspace.harness.request("textDocument/hover", .object(["textDocument": document(uri), "position": position(line, 3)]))
+                .at("result.contents.value")?.string ?? ""
+            return text.split(separator: "\n").first { $0.hasPrefix("Ref: ") }.map { String($0.dropFirst(5)) }
+        }
+        workspace.harness.open(uri, try workspace.saved("work.md"))
+        #expect(hoverRef(line: 3) == ref)
+        // Another task changed, unsaved: this one is still the saved one.
+        workspace.change("work.md", to: "# Work\n\n- [ ] Filed report #old due:2026-12-03\n- [ ] Filed call #old\n", version: 2)
+        #expect(hoverRef(line: 3) == ref)
+        // This one retitled, unsaved: the saved file does not hold it.
+        workspace.change("work.md", to: "# Work\n\n- [ ] Filed report #old due:2026-12-03\n- [ ] Filed phone call #old\n", version: 3)
+        #expect(hoverRef(line: 3) == nil)
+    }
 }

@@ -27,4 +27,11 @@ extension Library {
 extension ListBuffer {
     /// The `id:` values of its tasks, in line order.
     public var idValues: [String] { ids.map(\.id) }
+
+    /// The title of task `i` of `bytes` read as this buffer's text is read (a saved file's), or nil
+    /// when it has no such task. Parsed in parts, and not checked.
+    public func title(ofTask i: Int, in bytes: [UInt8]) -> String? {
+        let document = Document(bytes: bytes, globalFilter: globalFilter, forCheck: false, partSize: ListBuffer.partSize)
+        return document.tasks.indices.contains(i) ? document.tasks[i].title : nil
+    }
 }
