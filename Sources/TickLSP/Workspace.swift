@@ -42,7 +42,7 @@ extension LanguageServer {
             let openPaths = Set(open.map(\.file.path))
             scan.lists.removeAll { openPaths.contains($0.path) }
         }
-        let library = folder.load(saveCache: open.isEmpty, environment: env.environment, scan: scan).library
+        let library = folder.load(saveCache: open.isEmpty, environment: env.environment, scan: scan, partSize: ListBuffer.partSize).library
         savedLists = SavedLists(library: library, open: open)
         return savedLists
     }

@@ -31,7 +31,7 @@ public final class ListBuffer: @unchecked Sendable {
     /// A buffer larger than this is parsed in parts of about this many bytes, to the same result:
     /// cmark's tree of a part, not of the whole text, is what a parse holds at its peak. An editor
     /// keeps the server for hours, so its peak is the one that counts (bench/lsp measures it).
-    static let partSize = 64 << 10
+    public static let partSize = 64 << 10
 
     /// `globalFilter` as the folder reads its lists (`Folder.globalFilter`).
     public convenience init(bytes: [UInt8], globalFilter: GlobalFilter? = nil) {
