@@ -21,6 +21,18 @@ int tick_rename_exchange(const char *from, const char *to) {
 
 int tick_errno(void) { return errno; }
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+int tick_malloc_one_arena(void) {
+#if defined(__GLIBC__) && defined(M_ARENA_MAX)
+    return mallopt(M_ARENA_MAX, 1);
+#else
+    return 0;
+#endif
+}
+
 const void *tick_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length) {
     return memmem(haystack, haystack_length, needle, needle_length);
 }

@@ -44,8 +44,10 @@ public struct Document: Sendable {
 
     /// Parses `bytes` for `checkDiagnostics()`: with `forCheck`, the one parse also notes where
     /// every paragraph starts, so the check's look for near-miss boxes needs no second parse (and a
-    /// huge file is never held by cmark twice over).
-    public init(bytes: [UInt8], globalFilter: GlobalFilter? = nil, forCheck: Bool) {
+    /// huge file is never held by cmark twice over). `partSize` bounds cmark's memory: text larger
+    /// than it is parsed in parts of about that many bytes, to the same result (the language server
+    /// asks for small parts; nil keeps the default, parts only for a list over a megabyte).
+    public init(bytes: [UInt8], globalFilter: GlobalFilter? = nil, forCheck: Bool, partSize: Int? = nil) {
         self.bytes = bytes
         self.globalFilter = globalFilter
         lines = Lines(bytes)
@@ -55,7 +57,7 @@ public struct Document: Sendable {
         case .frontMatter(let block): frontMatter = block
         case .unrecognized(let why): unrecognizedFrontMatter = why
         }
-        parse(paragraphStarts: forCheck)
+        parse(paragraphStarts: forCheck, partSize: partSize)
     }
 
     public init(_ text: String, globalFilter: GlobalFilter? = nil) { self.init(bytes: Array(text.utf8), globalFilter: globalFilter) }
@@ -101,15 +103,17 @@ public struct Document: Sendable {
         return input
     }
 
-    private mutating func parse(paragraphStarts: Bool) {
+    private mutating func parse(paragraphStarts: Bool, partSize: Int?) {
         let outline: BlockOutline
         if let input = markdownWithoutFrontMatter() {
             outline = input.withUnsafeBufferPointer {
-                CommonMarkConverter.outline(of: $0, columnShiftOnFirstLine: 0, paragraphStarts: paragraphStarts)
+                CommonMarkConverter.outline(of: $0, columnShiftOnFirstLine: 0, paragraphStarts: paragraphStarts,
+                                            partSize: partSize)
             }
         } else if Document.mayContainTasks(bytes) || bytes.contains(where: Document.startsHeading) {
             outline = bytes.withUnsafeBufferPointer {
-                CommonMarkConverter.outline(of: $0, columnShiftOnFirstLine: bomLength, paragraphStarts: paragraphStarts)
+                CommonMarkConverter.outline(of: $0, columnShiftOnFirstLine: bomLength, paragraphStarts: paragraphStarts,
+                                            partSize: partSize)
             }
         } else {
             // No box and no byte a heading needs (`#`, or a setext `=`/`-`): cmark could find

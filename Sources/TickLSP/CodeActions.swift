@@ -99,11 +99,10 @@ extension LanguageServer {
     }
 
     /// A new `id:` value as `tick id` mints it: 10 symbols of the ref alphabet, used by no task of
-    /// the buffer or the folder.
+    /// the buffer (or part of it) asked about, of an open buffer or of a saved list of the folder.
     func mintID(avoiding buffer: ListBuffer) -> String {
-        var taken = Set((0..<buffer.taskCount).compactMap { buffer.task($0).id })
-        if savedIDs == nil, let library = library() { savedIDs = Set(library.ids.compactMap { library.task($0).id }) }
-        taken.formUnion(savedIDs ?? [])
+        var taken = Set(buffer.idValues)
+        taken.formUnion(takenIDs())
         var generator = SystemRandomNumberGenerator()
         while true {
             let symbols = (0..<10).map { _ in Ref.alphabet[Int(generator.next(upperBound: UInt64(Ref.alphabet.count)))] }

@@ -81,17 +81,24 @@ extension LanguageServer {
                  "textEdit": .object(["range": document.text.range(from, to, encoding), "newText": .string(insert)])])
     }
 
-    /// The tags of the folder's saved lists (this document's from its buffer), most used first.
+    /// The tags of the folder's lists (each open one's from its buffer), most used first; this
+    /// document's count too when it is not one of the folder's lists.
     func tagCounts(_ document: OpenDocument) -> [(name: String, count: Int)] {
         var counts: [String: Int] = [:]
         let path = uriPath(document.uri)
+        var counted = false
         if let library = library() {
-            for id in library.ids where uriPath(uri(ofList: library.list(id))) != path {
-                for tag in library.task(id).tags { counts[tag, default: 0] += 1 }
+            for list in library.lists.indices {
+                counted = counted || uriPath(uri(ofList: library.lists[list])) == path
+                for i in 0..<library.lists[list].taskCount {
+                    for tag in library.task(TaskID(list: list, index: i)).tags { counts[tag, default: 0] += 1 }
+                }
             }
         }
-        for i in 0..<document.buffer.taskCount {
-            for tag in document.buffer.task(i).tags { counts[tag, default: 0] += 1 }
+        if !counted {
+            for i in 0..<document.buffer.taskCount {
+                for tag in document.buffer.task(i).tags { counts[tag, default: 0] += 1 }
+            }
         }
         return counts.map { ($0.key, $0.value) }.sorted { ($1.count, $0.name) < ($0.count, $1.name) }
     }

@@ -30,6 +30,7 @@ struct OpenDocument {
         if upper < lower { swap(&lower, &upper) }
         text.replace(from: from, to: to, with: replacement, encoding)
         buffer = buffer.replacing(lower..<upper, with: replacement)
+        text.share(buffer.bytes)
     }
 
     /// Replaces the whole text.

@@ -18,6 +18,9 @@ struct FrameReader {
     /// The longest header section accepted.
     static let maxHeader = 8 << 10
 
+    /// The room kept for the bytes after a frame is read; a larger buffer is let go.
+    static let keptCapacity = 64 << 10
+
     private var pending: [UInt8] = []
     private var start = 0
 
@@ -59,7 +62,11 @@ struct FrameReader {
         guard pending.count - headerEnd.upperBound >= length else { return nil }
         let body = Array(pending[headerEnd.upperBound..<(headerEnd.upperBound + length)])
         start = headerEnd.upperBound + length
-        if start > 1 << 20 {
+        // The room a large frame took is given back once it is read.
+        if start == pending.count, pending.capacity > FrameReader.keptCapacity {
+            pending = []
+            start = 0
+        } else if start > 1 << 20 {
             pending.removeSubrange(..<start)
             start = 0
         }

@@ -29,7 +29,7 @@ public struct ServerEnvironment {
 /// The language server.
 public final class LanguageServer {
     let env: ServerEnvironment
-    /// Where the server's messages go, each a whole frame.
+    /// Where the server's messages go, in order: a frame, or a large response's frame in pieces.
     public var send: ([UInt8]) -> Void
     /// Set by `exit`: the status the process ends with (0 after `shutdown`, else 1).
     public private(set) var exitStatus: Int32?
@@ -41,12 +41,16 @@ public final class LanguageServer {
     var inlayHints = false
     var documents: [String: OpenDocument] = [:]
     var folder: Folder?
-    /// The folder's lists as saved, loaded when first needed and dropped when a list is saved or changes on disk.
-    var savedLibrary: Library? {
-        didSet { savedIDs = nil }
+    /// The folder's lists that are not open, as saved, loaded when first needed and dropped when a
+    /// list is opened, closed or saved, or changes on disk (Workspace.swift).
+    var savedLists: SavedLists? {
+        didSet { savedIDs = nil; workspaceLibrary = nil }
     }
-    /// The `id:` values of the saved lists, gathered when first needed.
+    /// The `id:` values of those lists, gathered when first needed.
     var savedIDs: Set<String>?
+    /// The folder as the editor shows it: the saved lists and the open buffers, made when first
+    /// needed and dropped at any change.
+    var workspaceLibrary: Library?
     private var reader = FrameReader()
 
     public init(_ environment: ServerEnvironment, send: @escaping ([UInt8]) -> Void) {
@@ -116,7 +120,7 @@ public final class LanguageServer {
             return
         }
         do {
-            post(response(id: id, result: try request(method, params)))
+            post(id: id, result: try request(method, params))
         } catch let error as ResponseError {
             post(errorResponse(id: id, error))
         } catch {
@@ -125,8 +129,8 @@ public final class LanguageServer {
     }
 
     /// A request's result.
-    func request(_ method: String, _ params: JSONValue) throws -> JSONValue {
-        if method == "initialize" { return try initialize(params) }
+    func request(_ method: String, _ params: JSONValue) throws -> Reply {
+        if method == "initialize" { return .value(try initialize(params)) }
         guard initialized else {
             throw ResponseError(code: ResponseError.serverNotInitialized, message: "the first request must be initialize")
         }
@@ -134,10 +138,10 @@ public final class LanguageServer {
         switch method {
         case "shutdown":
             shuttingDown = true
-            return .null
-        case "textDocument/completion": return try completion(params)
-        case "textDocument/codeAction": return try codeActions(params)
-        case "textDocument/hover": return try hover(params)
+            return .value(.null)
+        case "textDocument/completion": return .value(try completion(params))
+        case "textDocument/codeAction": return .value(try codeActions(params))
+        case "textDocument/hover": return .value(try hover(params))
         case "textDocument/documentSymbol": return try documentSymbols(params)
         case "textDocument/foldingRange": return try foldingRanges(params)
         case "textDocument/inlayHint": return try inlayHints(params)
@@ -160,7 +164,7 @@ public final class LanguageServer {
         case "textDocument/didChange": didChange(params)
         case "textDocument/didSave": didSave(params)
         case "textDocument/didClose": didClose(params)
-        case "workspace/didChangeWatchedFiles": savedLibrary = nil
+        case "workspace/didChangeWatchedFiles": savedLists = nil
         default: break
         }
     }
@@ -201,7 +205,7 @@ public final class LanguageServer {
     func didOpen(_ params: JSONValue) {
         guard let uri = params.at("textDocument.uri")?.string, let text = params.at("textDocument.text")?.string else { return }
         if folder == nil, let path = filePath(fromURI: uri) { folder = taskFolder(holding: path, isFolder: false) }
-        savedLibrary = nil
+        savedLists = nil
         var document = OpenDocument(uri: uri, text: TextDocument(bytes: Array(text.utf8), version: params.at("textDocument.version")?.int ?? 0),
                                     globalFilter: folder?.globalFilter ?? env.settings.globalFilter)
         document.recheck()
@@ -222,16 +226,18 @@ public final class LanguageServer {
         if let version = params.at("textDocument.version")?.int { document.text.version = version }
         document.refreshProblems()
         documents[uri] = document
+        workspaceLibrary = nil
         publishDiagnostics(uri)
     }
 
     func didSave(_ params: JSONValue) {
-        savedLibrary = nil
+        savedLists = nil
     }
 
     func didClose(_ params: JSONValue) {
         guard let uri = params.at("textDocument.uri")?.string else { return }
         documents[uri] = nil
+        savedLists = nil
         post(notification("textDocument/publishDiagnostics", .object(["uri": .string(uri), "diagnostics": .array([])])))
     }
 
@@ -242,37 +248,6 @@ public final class LanguageServer {
             throw ResponseError.invalidParams("'\(uri)' is not open: send textDocument/didOpen first")
         }
         return document
-    }
-
-    // MARK: - The folder
-
-    /// The task folder of `path`: the closest folder holding `.tick/` at or above it, else the path
-    /// itself (a workspace root) or its folder (a file).
-    func taskFolder(holding path: String, isFolder: Bool) -> Folder? {
-        guard path.hasPrefix("/") else { return nil }
-        let start = isFolder ? path : Path.parent(of: path)
-        var location = FolderLocation(path: start, source: .ancestor, exists: true)
-        if let found = try? FolderLocation.locate(option: nil, environment: [:], currentDirectory: start, fileSystem: env.fileSystem),
-           found.source == .ancestor {
-            location = found
-        }
-        var folder = Folder(location: location, fileSystem: env.fileSystem)
-        folder.globalFilter = env.settings.globalFilter
-        return folder
-    }
-
-    /// The folder's lists as saved (the cache that reads keep is used and kept).
-    func library() -> Library? {
-        if let savedLibrary { return savedLibrary }
-        guard let folder else { return nil }
-        savedLibrary = folder.load(environment: env.environment).library
-        return savedLibrary
-    }
-
-    /// The `file://` URI of a list of the folder.
-    func uri(ofList list: TaskList) -> String {
-        guard let folder else { return "file://" + list.file.path }
-        return fileURI(folder.absolute(list.file.path))
     }
 }
 

@@ -51,13 +51,18 @@ extension LanguageServer {
         return lines.joined(separator: "\n\n")
     }
 
-    /// The ref of task `i` when the saved list holds the same task at the same place.
+    /// The ref of task `i` when the saved list holds the same task at the same place: a ref names
+    /// a saved task, for the command line.
     func ref(of i: Int, in document: OpenDocument) -> String? {
-        guard let library = library(),
-              let list = library.lists.indices.first(where: { uriPath(uri(ofList: library.lists[$0])) == uriPath(document.uri) }),
+        // A list of the folder, whose file holds the task too (read before the folder's library is
+        // made, so that the two are not held at once).
+        guard savedFolder()?.open.contains(where: { $0.uri == document.uri }) == true, let path = filePath(fromURI: document.uri),
+              let saved = try? env.fileSystem.readFile(path),
+              saved == document.text.bytes || document.buffer.title(ofTask: i, in: saved) == document.buffer.task(i).title,
+              let library = library(),
+              let list = library.lists.indices.first(where: { uriPath(uri(ofList: library.lists[$0])) == path }),
               i < library.lists[list].taskCount else { return nil }
-        let id = TaskID(list: list, index: i)
-        return library.task(id).title == document.buffer.task(i).title ? library.ref(id) : nil
+        return library.ref(TaskID(list: list, index: i))
     }
 
     func hoverResult(_ markdown: String, _ document: OpenDocument, _ lower: Int, _ upper: Int) -> JSONValue {
@@ -67,36 +72,53 @@ extension LanguageServer {
 
     // MARK: - Outline and folding
 
-    /// Sections (`#` headings) holding their tasks, each task holding its subtasks.
-    func documentSymbols(_ params: JSONValue) throws -> JSONValue {
+    /// Sections (`#` headings) holding their tasks, each task holding its subtasks; each symbol
+    /// made as it is written (Reply.swift).
+    func documentSymbols(_ params: JSONValue) throws -> Reply {
         let document = try document(params)
-        let text = document.text, buffer = document.buffer
-        func symbol(_ name: String, kind: Int, _ lines: ClosedRange<Int>, _ children: [JSONValue]) -> JSONValue {
+        let text = document.text, buffer = document.buffer, encoding = encoding
+        // Each task's own subtasks, and the tasks without a parent, in order.
+        var subtasks = [[Int]](repeating: [], count: buffer.taskCount)
+        var roots: [Int] = []
+        for i in 0..<buffer.taskCount {
+            if let parent = buffer.task(i).parent { subtasks[parent].append(i) } else { roots.append(i) }
+        }
+        let children = subtasks
+        func symbol(_ name: String, kind: Int, _ lines: ClosedRange<Int>, _ children: Reply) -> Reply {
             let first = lines.lowerBound - 1, last = min(lines.upperBound - 1, text.lineCount - 1)
             let name = name.isEmpty ? "(untitled)" : name
-            return .object(["name": .string(name), "kind": .int(kind),
-                            "range": text.range(text.lineStarts[first], text.contentEnd(last), encoding),
-                            "selectionRange": text.range(text.lineStarts[first], text.contentEnd(first), encoding),
-                            "children": .array(children)])
+            return .object([("name", .value(.string(name))), ("kind", .value(.int(kind))),
+                            ("range", .value(text.range(text.lineStarts[first], text.contentEnd(last), encoding))),
+                            ("selectionRange", .value(text.range(text.lineStarts[first], text.contentEnd(first), encoding))),
+                            ("children", children)])
         }
-        func taskSymbol(_ i: Int) -> JSONValue {
-            let children = buffer.subtasks(of: i).filter { buffer.task($0).parent == i }.map(taskSymbol)
-            let task = buffer.task(i)
-            return symbol((task.done ? "[x] " : "[ ] ") + task.title, kind: 24, task.line...buffer.lines(of: i).upperBound, children)
+        func taskSymbol(_ i: Int) -> Reply {
+            let task = buffer.task(i), mine = children[i]
+            return symbol((task.done ? "[x] " : "[ ] ") + task.title, kind: 24, task.line...buffer.lines(of: i).upperBound,
+                          .elements(count: mine.count) { taskSymbol(mine[$0]) })
         }
+        // Tasks before the first heading, then each heading with the tasks up to the next one.
+        enum Entry { case task(Int), section(line: Int, title: String, end: Int, tasks: [Int]) }
         let headings = headingLines(text)
-        var topLevel: [JSONValue] = []
-        var tasks = (0..<buffer.taskCount).filter { buffer.task($0).parent == nil }[...]
+        var topLevel: [Entry] = []
+        var tasks = roots[...]
         let before = tasks.prefix { buffer.task($0).line < (headings.first?.line ?? Int.max) }
-        topLevel += before.map(taskSymbol)
+        topLevel += before.map(Entry.task)
         tasks = tasks.dropFirst(before.count)
         for (k, heading) in headings.enumerated() {
             let end = k + 1 < headings.count ? headings[k + 1].line - 1 : text.lineCount
             let mine = tasks.prefix { buffer.task($0).line <= end }
             tasks = tasks.dropFirst(mine.count)
-            topLevel.append(symbol(heading.title, kind: 3, heading.line...max(heading.line, end), mine.map(taskSymbol)))
+            topLevel.append(.section(line: heading.line, title: heading.title, end: end, tasks: Array(mine)))
         }
-        return .array(topLevel)
+        let entries = topLevel
+        return .elements(count: entries.count) { k in
+            switch entries[k] {
+            case .task(let i): return taskSymbol(i)
+            case .section(let line, let title, let end, let tasks):
+                return symbol(title, kind: 3, line...max(line, end), .elements(count: tasks.count) { taskSymbol(tasks[$0]) })
+            }
+        }
     }
 
     /// The ATX headings of the text outside fenced code: (1-based) line and title.
@@ -117,24 +139,26 @@ extension LanguageServer {
     }
 
     /// A task with notes or subtasks folds from its checkbox line to its last line with content.
-    func foldingRanges(_ params: JSONValue) throws -> JSONValue {
+    func foldingRanges(_ params: JSONValue) throws -> Reply {
         let document = try document(params)
-        var ranges: [JSONValue] = []
+        var ranges: [(first: Int, last: Int)] = []
         for i in 0..<document.buffer.taskCount {
             let first = document.buffer.task(i).line - 1
             var last = min(document.buffer.lines(of: i).upperBound - 1, document.text.lineCount - 1)
             while last > first, document.text.lineText(last).allSatisfy({ $0 == " " || $0 == "\t" }) { last -= 1 }
-            if last > first { ranges.append(.object(["startLine": .int(first), "endLine": .int(last)])) }
+            if last > first { ranges.append((first, last)) }
         }
-        return .array(ranges)
+        return .elements(count: ranges.count) { k in
+            .value(.object(["startLine": .int(ranges[k].first), "endLine": .int(ranges[k].last)]))
+        }
     }
 
     /// After each due token, how far it is (`in 3 days`, `overdue 2 days`); empty unless turned on.
-    func inlayHints(_ params: JSONValue) throws -> JSONValue {
+    func inlayHints(_ params: JSONValue) throws -> Reply {
         let document = try document(params)
         guard inlayHints else { return .array([]) }
         let now = env.now()
-        var hints: [JSONValue] = []
+        var hints: [(position: Position, label: String)] = []
         for i in 0..<document.buffer.taskCount {
             let task = document.buffer.task(i)
             guard let due = task.due, !task.done else { continue }
@@ -142,26 +166,31 @@ extension LanguageServer {
             let bytes = Array(document.text.lineText(line).utf8), token = Array("due:\(due)".utf8)
             guard let at = bytes.indices.first(where: { bytes[$0...].starts(with: token) }) else { continue }
             let position = document.text.position(document.text.lineStarts[line] + at + token.count, encoding)
-            hints.append(.object(["position": position.json, "label": .string(distance(due, from: now)), "paddingLeft": .bool(true)]))
+            hints.append((position, distance(due, from: now)))
         }
-        return .array(hints)
+        return .elements(count: hints.count) { k in
+            .value(.object(["position": hints[k].position.json, "label": .string(hints[k].label), "paddingLeft": .bool(true)]))
+        }
     }
 
     // MARK: - The folder
 
-    /// Open tasks of the folder's saved lists whose words match the query, as `tick search` folds them.
-    func workspaceSymbols(_ params: JSONValue) throws -> JSONValue {
+    /// Open tasks of the folder's lists (each open one as its buffer holds it) whose words match
+    /// the query, as `tick search` folds them.
+    func workspaceSymbols(_ params: JSONValue) throws -> Reply {
         let words = (params["query"]?.string ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard let library = library() else { return .array([]) }
         let ids = words.isEmpty ? library.ids.filter { !library.task($0).done } : library.search(words).map(\.id)
-        return .array(ids.prefix(1000).map { id in
-            .object(["name": .string(library.task(id).title), "kind": .int(24),
-                     "containerName": .string(library.list(id).name), "location": location(id, in: library)])
-        })
+        return .elements(count: min(ids.count, 1000)) { k in
+            let id = ids[k]
+            return .value(.object(["name": .string(library.task(id).title), "kind": .int(24),
+                                   "containerName": .string(library.list(id).name), "location": self.location(id, in: library)]))
+        }
     }
 
-    /// `tick.today`: the tasks of Today; `tick.pick`: the open tasks a pick chooses from, the likeliest first.
-    func executeCommand(_ params: JSONValue) throws -> JSONValue {
+    /// `tick.today`: the tasks of Today; `tick.pick`: the open tasks a pick chooses from, the likeliest
+    /// first. Each open list is read from its buffer.
+    func executeCommand(_ params: JSONValue) throws -> Reply {
         let command = params["command"]?.string ?? ""
         guard LanguageServer.commands.contains(command) else {
             throw ResponseError.invalidParams("unknown command '\(command)': tick lsp runs \(LanguageServer.commands.joined(separator: ", "))")
@@ -180,7 +209,8 @@ extension LanguageServer {
             })
             ids.sort { weight[$0]! > weight[$1]! }
         }
-        return .array(ids.map { location($0, in: library) })
+        let found = ids
+        return .elements(count: found.count) { .value(self.location(found[$0], in: library)) }
     }
 
     /// The location of a task's checkbox line.

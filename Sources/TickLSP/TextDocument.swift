@@ -130,6 +130,14 @@ struct TextDocument {
         lineStarts += TextDocument.lineStarts(of: bytes, from: lineStarts[first]).dropFirst()
     }
 
+    /// Takes `bytes`, equal to its own, as its storage: the parsed buffer's copy, so that an open
+    /// document holds its text once.
+    mutating func share(_ same: [UInt8]) {
+        assert(same == bytes)
+        guard same.count == bytes.count else { return }
+        bytes = same
+    }
+
     /// Replaces the whole text (a full change).
     mutating func replaceAll(with text: [UInt8]) {
         bytes = text

@@ -34,4 +34,19 @@ struct BufferSliceTests {
         }
         #expect(incremental > 100, "\(incremental) changes checked on one task's lines")
     }
+
+    @Test("a buffer over the part size reads, parsed in parts, as it reads parsed whole", arguments: [5, 6])
+    func partedParse(seed: UInt64) {
+        var rng = SeededGenerator(seed: seed * 4_801)
+        var text: [UInt8] = []
+        while text.count < 4 * ListBuffer.partSize { text += Array(rng.pick(Self.blocks).utf8) }
+        // Without a lone CR or a link reference definition, the text is parted (CommonMarkConverter.isPartable).
+        text = text.enumerated().filter { $0.element != 13 || (text.indices.contains($0.offset + 1) && text[$0.offset + 1] == 10) }.map(\.element)
+        let parted = ListBuffer(bytes: text), whole = ListBuffer(bytes: text, globalFilter: nil, partSize: 0)
+        #expect(parted.problems() == whole.problems())
+        #expect(parted.slices == whole.slices)
+        #expect(parted.taskCount == whole.taskCount)
+        #expect((0..<parted.taskCount).allSatisfy { "\(parted.task($0))" == "\(whole.task($0))" && parted.lines(of: $0) == whole.lines(of: $0) })
+        #expect(parted.taskCount > 1_000)
+    }
 }

@@ -143,4 +143,39 @@ struct LargeInputTests {
                                                                           "context": .object(["diagnostics": .array([])])]))
         #expect(actions["result"]?.array?.contains { $0["title"]?.string == "Complete" } == true)
     }
+
+    @Test("a large result goes out in pieces that make one frame holding every symbol")
+    func largeResultInPieces() throws {
+        let uri = "file:///nowhere/outline.md"
+        let text = "# Home\n\n" + (0..<3_000).map { "- [ ] task \($0) \"quoted\" é\n  - [x] sub \($0)" }.joined(separator: "\n") + "\n"
+        var pieces: [[UInt8]] = []
+        let env = ServerEnvironment(fileSystem: LocalFileSystem(), now: { try! Now(parsing: "2026-12-02T10:00") }, settings: Settings(),
+                                    folder: nil, environment: [:])
+        let server = LanguageServer(env) { pieces.append($0) }
+        for message: JSONValue in [
+            .object(["jsonrpc": .string("2.0"), "id": .int(1), "method": .string("initialize"), "params": .object(["capabilities": .object([])])]),
+            .object(["jsonrpc": .string("2.0"), "method": .string("initialized"), "params": .object([])]),
+            .object(["jsonrpc": .string("2.0"), "method": .string("textDocument/didOpen"), "params": .object(["textDocument": .object([
+                "uri": .string(uri), "languageId": .string("markdown"), "version": .int(1), "text": .string(text)])])]),
+        ] { server.receive(framed(message)) }
+        pieces.removeAll()
+        server.receive(framed(.object(["jsonrpc": .string("2.0"), "id": .int(2), "method": .string("textDocument/documentSymbol"),
+                                       "params": .object(["textDocument": document(uri)])])))
+        #expect(pieces.count > 3)
+        var reader = FrameReader()
+        reader.append(pieces.joined())
+        guard case .message(let body)? = reader.next() else {
+            Issue.record("no whole frame")
+            return
+        }
+        #expect(reader.next() == nil)
+        var json = JSONReader(body)
+        let reply = try json.value()
+        let home = try #require(reply.at("result")?.array?.first)
+        let tasks = try #require(home["children"]?.array)
+        #expect(tasks.count == 3_000)
+        #expect(tasks[7]["name"]?.string == "[ ] task 7 \"quoted\" é")
+        #expect(tasks[7]["children"]?.array?.first?["name"]?.string == "[x] sub 7")
+        #expect(tasks[7].at("range.start.line")?.int == 2 + 2 * 7 && tasks[7].at("range.end.line")?.int == 3 + 2 * 7)
+    }
 }

@@ -19,4 +19,8 @@ static inline void tick_prefetch(const void *address) { __builtin_prefetch(addre
 /// errno of the calling thread (Swift cannot read the macro directly on every libc).
 int tick_errno(void);
 
+/// Asks glibc's malloc for one arena shared by all threads (mallopt M_ARENA_MAX, which Swift's
+/// Glibc module leaves out). Returns 1 when set, 0 when refused or on another C library.
+int tick_malloc_one_arena(void);
+
 #endif

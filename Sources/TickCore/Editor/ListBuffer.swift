@@ -28,12 +28,22 @@ public final class ListBuffer: @unchecked Sendable {
     /// Whether this buffer was checked on one task's lines alone (`replacing`).
     private(set) var checkedAlone = false
 
+    /// A buffer larger than this is parsed in parts of about this many bytes, to the same result:
+    /// cmark's tree of a part, not of the whole text, is what a parse holds at its peak. An editor
+    /// keeps the server for hours, so its peak is the one that counts (bench/lsp measures it).
+    public static let partSize = 64 << 10
+
     /// `globalFilter` as the folder reads its lists (`Folder.globalFilter`).
-    public init(bytes: [UInt8], globalFilter: GlobalFilter? = nil) {
+    public convenience init(bytes: [UInt8], globalFilter: GlobalFilter? = nil) {
+        self.init(bytes: bytes, globalFilter: globalFilter, partSize: ListBuffer.partSize)
+    }
+
+    /// `partSize` as `Document` takes it (tests parse the same text whole, with 0).
+    init(bytes: [UInt8], globalFilter: GlobalFilter?, partSize: Int) {
         self.bytes = bytes
         self.globalFilter = globalFilter
         lineStarts = ListBuffer.lineStarts(of: bytes)
-        let document = Document(bytes: bytes, globalFilter: globalFilter, forCheck: true)
+        let document = Document(bytes: bytes, globalFilter: globalFilter, forCheck: true, partSize: partSize)
         parsed = document
         found = document.checkDiagnostics().filter { !$0.message.hasPrefix(ListBuffer.conflictPrefix) }
             .map { Problem(line: $0.line, column: $0.column, message: $0.message) }
@@ -58,7 +68,7 @@ public final class ListBuffer: @unchecked Sendable {
     /// The whole text parsed (once).
     var document: Document {
         if let parsed { return parsed }
-        let document = Document(bytes: bytes, globalFilter: globalFilter)
+        let document = Document(bytes: bytes, globalFilter: globalFilter, forCheck: false, partSize: ListBuffer.partSize)
         parsed = document
         return document
     }

@@ -25,13 +25,14 @@ struct LoadedCache: @unchecked Sendable {
 extension Folder {
     /// Reads every list: from the cache where a list is unchanged, else parsing it, on all cores.
     /// Never writes a list; it may write the cache (`useCache`), unless `saveCache` is false (a
-    /// write command, which updates the cache itself after its change: `TaskFolder`).
+    /// write command, which updates the cache itself after its change: `TaskFolder`). `partSize`
+    /// parses a list larger than it in parts (`Document`), for a process that stays (`tick lsp`).
     public func load(useCache: Bool = true, saveCache: Bool = true, environment: [String: String] = [:],
-                     scan given: FolderScan? = nil) -> LoadResult {
+                     scan given: FolderScan? = nil, partSize: Int? = nil) -> LoadResult {
         let scan = given ?? scan()
         let cache = useCache ? ListCache(folder: self, environment: environment) : nil
         let cached = cache?.load(rebuild: rebuilder)
-        let (library, readErrors, unchanged, parsed, checked) = assemble(scan.lists, cached: cached)
+        let (library, readErrors, unchanged, parsed, checked) = assemble(scan.lists, cached: cached, partSize: partSize)
         // A list checked against its bytes (changed within the racy window, or just written by
         // tick) whose change is now older than the window can be vouched for by its status alone:
         // the cache is written again so that later reads stop reading its file, as git refreshes
@@ -56,7 +57,7 @@ extension Folder {
     /// file still holds the bytes the segment was built from), else parsed, on all cores.
     /// `unchanged` tells whether the cache held exactly these lists, soundly; `checked` names the
     /// lists whose cached segments were taken after checking them against their files' bytes.
-    func assemble(_ files: [ListFile], cached: CachedLists?)
+    func assemble(_ files: [ListFile], cached: CachedLists?, partSize: Int? = nil)
         -> (library: Library, readErrors: [(file: ListFile, error: FileSystemError)], unchanged: Bool, parsed: [String],
             checked: [ListFile]) {
         var segments = [Segment?](repeating: nil, count: files.count)
@@ -88,7 +89,8 @@ extension Folder {
                 if let candidate = toVerify[k], candidate.isBuilt(from: bytes) {
                     slots[k] = .success(.verified)
                 } else {
-                    let (memory, length) = Segment.built(Document(bytes: bytes, globalFilter: filter), path: file.path)
+                    let document = Document(bytes: bytes, globalFilter: filter, forCheck: false, partSize: partSize)
+                    let (memory, length) = Segment.built(document, path: file.path)
                     slots[k] = .success(.parsed(memory, length))
                 }
             } catch let error as FileSystemError {

@@ -24,6 +24,7 @@ extension Commands {
 /// `tick lsp`: a language server on standard input and output, until the client's `exit` or the
 /// end of its input.
 @Sendable func runLSP(_ invocation: Invocation) throws -> ExitStatus {
+    Allocator.useOneArena()
     // The folder named by --dir or TICK_DIR; else the workspace root's, found from the client's initialize.
     let folder = invocation.global.dir != nil || !(invocation.context.environment["TICK_DIR"] ?? "").isEmpty
         ? try invocation.folder() : nil
