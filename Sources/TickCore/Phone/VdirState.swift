@@ -113,24 +113,31 @@ public struct VdirState: Equatable, Sendable {
 public struct VdirStateStore: Sendable {
     public let directory: String
     public let fileName: String
+    /// The task folder, and the file system it is on.
+    let taskFolder: String, fileSystem: any FileSystem
 
-    public init(taskFolder: String, vdirRealPath: String) {
+    public init(taskFolder: String, vdirRealPath: String, fileSystem: any FileSystem) {
         directory = Path.join(Path.join(taskFolder, FolderLocation.stateFolderName), "vdir")
         fileName = VdirExport.folderMark(realPath: vdirRealPath)
+        (self.taskFolder, self.fileSystem) = (taskFolder, fileSystem)
     }
+
+    /// `.tick/vdir`, relative to the task folder.
+    static let relativeDirectory = FolderLocation.stateFolderName + "/vdir"
 
     /// The recorded state; empty when there is none or any doubt about it.
     public func load() -> VdirState {
-        guard StateFolder.isFolder(Path.parent(of: directory)) == true,
-              let bytes = StateFolder.open(directory)?.read(fileName, limit: VdirState.sizeLimit),
+        guard let state = try? fileSystem.confined(to: taskFolder),
+              let bytes = state.readStateFile(Self.relativeDirectory + "/" + fileName, limit: VdirState.sizeLimit),
               let state = VdirState.decode(bytes) else { return VdirState() }
         return state
     }
 
     /// Replaces the state file atomically (0600, in a 0700 folder).
     public func save(_ state: VdirState) throws {
-        let parent = Path.parent(of: directory)
-        _ = try StateFolder.create(parent, mode: 0o700)
-        try StateFolder.create(directory, mode: 0o700, narrowing: true).write(fileName, state.encode())
+        let folder = try fileSystem.confined(to: taskFolder)
+        try folder.createStateDirectory(FolderLocation.stateFolderName, mode: 0o700, narrowing: false)
+        try folder.createStateDirectory(Self.relativeDirectory, mode: 0o700, narrowing: true)
+        try folder.replaceStateFile(Self.relativeDirectory + "/" + fileName, contents: state.encode())
     }
 }
