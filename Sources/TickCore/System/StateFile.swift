@@ -161,8 +161,6 @@ final class StateFolder: @unchecked Sendable {
 }
 
 extension IOFailure {
-    /// Something is already there (EEXIST).
-    var isAlreadyThere: Bool { code == EEXIST }
     /// Nothing is there (ENOENT, or a path through something that is not a folder).
     var isMissing: Bool { code == ENOENT || code == ENOTDIR }
     /// A state file cannot be written here: a read-only or foreign folder, a link in the state
