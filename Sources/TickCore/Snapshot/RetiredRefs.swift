@@ -127,7 +127,8 @@ extension RetiredRefs {
     /// The retired refs of the task folder at `root`: none when the file is missing, is not a regular file
     /// (a symbolic link is not followed) or is larger than a full one.
     public static func load(root: String, fileSystem: any FileSystem) -> RetiredRefs {
-        guard let bytes = (try? fileSystem.confined(to: root))?.readStateFile(relativePath, limit: maximumFileSize)
+        // Every read loads them: one descriptor, of `.tick/` opened without following a link.
+        guard let bytes = fileSystem.readStateFile(Path.join(root, relativePath), limit: maximumFileSize)
         else { return RetiredRefs() }
         return RetiredRefs(text: bytes)
     }
