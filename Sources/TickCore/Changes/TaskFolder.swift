@@ -621,7 +621,7 @@ public final class TaskFolder {
         guard retired.refs != library.retired.refs else { return }
         library = library.with(retired: retired)
         // The lists are written already: a record that cannot be written only weakens later warnings.
-        try? retired.save(root: folder.path)
+        try? retired.save(root: folder.path, fileSystem: folder.fileSystem)
     }
 
     private func orderedPaths(_ keys: [TaskKey]) -> [String] {

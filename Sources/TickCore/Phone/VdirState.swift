@@ -191,28 +191,39 @@ public struct VdirState: Equatable, Sendable {
 public struct VdirStateStore: Sendable {
     public let directory: String
     public let fileName: String
+    /// The task folder, and the file system it is on.
+    let taskFolder: String, fileSystem: any FileSystem
 
-    public init(taskFolder: String, vdirRealPath: String) {
+    public init(taskFolder: String, vdirRealPath: String, fileSystem: any FileSystem) {
         directory = Path.join(Path.join(taskFolder, FolderLocation.stateFolderName), "vdir")
         fileName = VdirExport.folderMark(realPath: vdirRealPath)
+        (self.taskFolder, self.fileSystem) = (taskFolder, fileSystem)
     }
+
+    /// `.tick/vdir`, relative to the task folder.
+    static let relativeDirectory = FolderLocation.stateFolderName + "/vdir"
 
     /// The recorded state; empty when there is none or any doubt about it.
     public func load() -> VdirState { loadTimed().state }
 
     /// The recorded state and the state file's modification time (ns; nil with no state): a vdir
-    /// file's stamp is trusted only when it is older than that.
+    /// file's stamp is trusted only when it is older than that. The time is looked at before the
+    /// bytes are read, so a state replaced in between is judged by the older time, which trusts
+    /// fewer stamps, never more.
     public func loadTimed() -> (state: VdirState, modified: Int64?) {
-        guard StateFolder.isFolder(Path.parent(of: directory)) == true,
-              let (bytes, modified) = StateFolder.open(directory)?.readTimed(fileName, limit: VdirState.sizeLimit),
+        let path = Self.relativeDirectory + "/" + fileName
+        guard let folder = try? fileSystem.confined(to: taskFolder),
+              let before = try? folder.status(path, followSymlinks: false),
+              let bytes = folder.readStateFile(path, limit: VdirState.sizeLimit),
               let state = VdirState.decode(bytes) else { return (VdirState(), nil) }
-        return (state, modified)
+        return (state, before.modified)
     }
 
     /// Replaces the state file atomically (0600, in a 0700 folder).
     public func save(_ state: VdirState) throws {
-        let parent = Path.parent(of: directory)
-        _ = try StateFolder.create(parent, mode: 0o700)
-        try StateFolder.create(directory, mode: 0o700, narrowing: true).write(fileName, state.encode())
+        let folder = try fileSystem.confined(to: taskFolder)
+        try folder.createStateDirectory(FolderLocation.stateFolderName, mode: 0o700, narrowing: false)
+        try folder.createStateDirectory(Self.relativeDirectory, mode: 0o700, narrowing: true)
+        try folder.replaceStateFile(Self.relativeDirectory + "/" + fileName, contents: state.encode())
     }
 }

@@ -49,15 +49,15 @@ public struct ReminderStore: Sendable {
     }
 
     /// The state folder, created (0700, with its parents) when missing; one of ours narrowed to 0700.
-    private func createFolder(fileSystem: any FileSystem) throws -> StateFolder {
+    private func createFolder(fileSystem: any FileSystem) throws {
         let parent = Path.parent(of: directory)
         if !fileSystem.isDirectory(parent) { try fileSystem.createDirectory(parent, intermediates: true, mode: 0o700) }
-        return try StateFolder.create(directory, mode: 0o700, narrowing: true)
+        try fileSystem.createStateDirectory(directory, mode: 0o700, narrowing: true)
     }
 
     /// What earlier runs recorded; an empty state when there is no file or any doubt about it.
-    public func load() -> ReminderState {
-        guard let bytes = StateFolder.open(directory)?.read(fileName, limit: ReminderStore.sizeLimit),
+    public func load(fileSystem: any FileSystem) -> ReminderState {
+        guard let bytes = fileSystem.readStateFile(path, limit: ReminderStore.sizeLimit),
               let state = ReminderState.decode(bytes, folder: folder)
         else { return ReminderState() }
         return state
@@ -65,6 +65,7 @@ public struct ReminderStore: Sendable {
 
     /// Replaces the state file atomically (mode 0600).
     public func save(_ state: ReminderState, fileSystem: any FileSystem) throws {
-        try createFolder(fileSystem: fileSystem).write(fileName, state.encode(folder: folder))
+        try createFolder(fileSystem: fileSystem)
+        try fileSystem.replaceStateFile(path, contents: state.encode(folder: folder))
     }
 }

@@ -133,7 +133,7 @@ extension Folder {
         }
         let library = Library.assemble(files: kept, segments: keptSegments, storage: storage,
                                        shortRefLengths: sameRefs ? cached?.shortRefLengths : nil,
-                                       retired: RetiredRefs.load(root: path))
+                                       retired: RetiredRefs.load(root: path, fileSystem: fileSystem))
         // Ref lengths that fail their checksum are computed again, and the cache written anew.
         let unchanged = parsed.isEmpty && sameLists && library.refLengths.table != nil
         return (library, readErrors, unchanged, parsed.map { files[$0].path }, checked)

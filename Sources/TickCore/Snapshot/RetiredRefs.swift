@@ -121,13 +121,14 @@ extension RetiredRefs {
     /// The longest file read: a full file, each ref with its longest note, and a little slack.
     static let maximumFileSize = capacity * (Ref.fullLength + 2 + RetiredNote.maximumLength) + 4096
 
-    /// `.tick/` of the task folder at `root`.
-    static func stateDirectory(root: String) -> String { root + "/" + FolderLocation.stateFolderName }
+    /// `.tick/retired`, relative to the task folder.
+    static var relativePath: String { FolderLocation.stateFolderName + "/" + fileName }
 
     /// The retired refs of the task folder at `root`: none when the file is missing, is not a regular file
     /// (a symbolic link is not followed) or is larger than a full one.
-    public static func load(root: String) -> RetiredRefs {
-        guard let bytes = StateFolder.open(stateDirectory(root: root))?.read(fileName, limit: maximumFileSize)
+    public static func load(root: String, fileSystem: any FileSystem) -> RetiredRefs {
+        // Every read loads them: one descriptor, of `.tick/` opened without following a link.
+        guard let bytes = fileSystem.readStateFile(Path.join(root, relativePath), limit: maximumFileSize)
         else { return RetiredRefs() }
         return RetiredRefs(text: bytes)
     }
@@ -135,8 +136,10 @@ extension RetiredRefs {
     /// Writes the refs to `.tick/retired` of the folder at `root` (0600, through a temporary file and a
     /// rename, so a reader sees the old file or the new one). The folder's writer holds its lock.
     /// Without a `.tick/` folder (or with a link in its place) nothing is written.
-    func save(root: String) throws(IOFailure) {
-        try StateFolder.open(RetiredRefs.stateDirectory(root: root))?.write(RetiredRefs.fileName, text)
+    func save(root: String, fileSystem: any FileSystem) throws {
+        let state = try fileSystem.confined(to: root)
+        guard try state.status(FolderLocation.stateFolderName, followSymlinks: false)?.kind == .directory else { return }
+        try state.replaceStateFile(RetiredRefs.relativePath, contents: text)
     }
 }
 

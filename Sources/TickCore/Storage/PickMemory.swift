@@ -6,17 +6,24 @@
 public struct PickMemory: Sendable {
     /// The task folder (absolute).
     public let root: String
+    /// The file system the task folder is on.
+    let fileSystem: any FileSystem
 
-    public init(root: String) { self.root = root }
+    public init(root: String, fileSystem: any FileSystem) {
+        self.root = root
+        self.fileSystem = fileSystem
+    }
 
-    var stateDirectory: String { root + "/" + FolderLocation.stateFolderName }
+    /// `.tick/pick`, relative to the task folder.
+    static let relativePath = FolderLocation.stateFolderName + "/pick"
     /// `.tick/pick`.
-    public var path: String { stateDirectory + "/pick" }
+    public var path: String { root + "/" + PickMemory.relativePath }
 
     /// The current pick, or nil when there is none (or the file makes no sense, or is not a
     /// regular file: a link, FIFO, device or folder at `.tick/pick` is never followed or opened).
     public func load() -> PickedTask? {
-        guard let bytes = StateFolder.open(stateDirectory)?.read("pick", limit: PickMemory.sizeLimit) else { return nil }
+        guard let bytes = (try? fileSystem.confined(to: root))?.readStateFile(PickMemory.relativePath, limit: PickMemory.sizeLimit)
+        else { return nil }
         return PickMemory.decode(bytes)
     }
 
@@ -28,36 +35,38 @@ public struct PickMemory: Sendable {
     /// written (read-only, or not ours: a link, or a folder in the file's place): the pick is then
     /// simply not remembered. Other failures throw.
     @discardableResult
-    public func save(_ pick: PickedTask) throws(IOFailure) -> Bool {
-        do throws(IOFailure) {
-            let folder = try StateFolder.create(stateDirectory, mode: 0o700)
-            if folder.status(".gitignore") == nil {
-                do throws(IOFailure) {
-                    try folder.create(".gitignore", contents: Folder.stateGitignore)
-                } catch where error.isAlreadyThere {
+    public func save(_ pick: PickedTask) throws -> Bool {
+        do {
+            let state = try fileSystem.confined(to: root)
+            try state.createStateDirectory(FolderLocation.stateFolderName, mode: 0o700, narrowing: false)
+            let gitignore = FolderLocation.stateFolderName + "/.gitignore"
+            if try state.status(gitignore, followSymlinks: false) == nil {
+                do {
+                    try state.createFile(gitignore, contents: Folder.stateGitignore, mode: 0o600, sync: false)
+                } catch FileSystemError.alreadyExists {
                     // Another tick process created it at the same moment.
                 }
             }
-            try folder.write("pick", PickMemory.encode(pick))
+            try state.replaceStateFile(PickMemory.relativePath, contents: PickMemory.encode(pick))
             return true
-        } catch {
-            if error.meansStateNotWritable { return false }
-            throw error
+        } catch let error as FileSystemError where error.meansStateNotWritable {
+            return false
         }
     }
 
     /// Forgets the current pick. Returns whether there was one. Something else at `.tick/pick`
     /// (a link, a FIFO) is removed without being followed; a folder there is left alone.
     @discardableResult
-    public func clear() throws(IOFailure) -> Bool {
-        guard let folder = StateFolder.open(stateDirectory), let regular = folder.isRegularFile("pick"),
-              !folder.isFolder("pick")
+    public func clear() throws -> Bool {
+        guard let state = try? fileSystem.confined(to: root),
+              let found = (try? state.status(PickMemory.relativePath, followSymlinks: false)) ?? nil, found.kind != .directory
         else { return false }
-        let code = folder.remove("pick")
-        if code == 0 { return regular }
-        let failure = IOFailure(path: path, operation: "remove", code: code)
-        if failure.isMissing { return false }
-        throw failure
+        do {
+            try state.removeFile(PickMemory.relativePath)
+            return found.kind == .file
+        } catch let error as FileSystemError where error.isMissing {
+            return false
+        }
     }
 
     // MARK: - The file's text

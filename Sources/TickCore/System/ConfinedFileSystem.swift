@@ -203,6 +203,28 @@ struct ConfinedFileSystem: FileSystem {
         return try LocalFileSystem.lock(fd, shown(path))
     }
 
+    // MARK: State files
+
+    func readStateFile(_ path: String, limit: Int) -> [UInt8]? {
+        (try? inParent(path, "read") { fd, name in StateFileCalls.read(fd, name, limit: limit, shown: shown(path)) }) ?? nil
+    }
+
+    func replaceStateFile(_ path: String, contents: [UInt8]) throws {
+        let folder = Path.parent(of: path)
+        try inParent(path, "write") { fd, name in
+            try StateFileCalls.replace(fd, name, shownFolder: folder.isEmpty ? root.path : shown(folder)) {
+                (file, temporary) throws(FileSystemError) in try Posix.writeAll(file, contents, temporary)
+            }
+        }
+    }
+
+    func createStateDirectory(_ path: String, mode: UInt32, narrowing: Bool) throws {
+        try inParent(path, "create folder") { fd, name in
+            close(try StateFileCalls.openFolder(fd, name, create: true, mode: mode_t(mode), narrowing: narrowing,
+                                                shown: shown(path)))
+        }
+    }
+
     // MARK: Time
 
     func now() -> Int64 { SystemClock.nanoseconds() }

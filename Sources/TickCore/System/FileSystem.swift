@@ -176,6 +176,22 @@ public protocol FileSystem: Sendable {
     /// symbolic link), waiting for other processes; released when the lock goes away.
     func lock(_ path: String) throws -> FileLock
 
+    // State files
+    /// The whole of tick's state file at `path` (`.tick/pick`, the reminder state): its bytes when it
+    /// is a regular file of at most `limit` bytes in a folder that is not a symbolic link, reached
+    /// without following one; nil for anything else (nothing there, a link, a FIFO, a device, a
+    /// folder, a larger file, a failed read), and a FIFO or device is never opened. The size is
+    /// looked at before a byte is read. A file of ours more readable than 0600 is narrowed to 0600.
+    func readStateFile(_ path: String, limit: Int) -> [UInt8]?
+    /// Replaces tick's state file at `path` atomically with `contents`: a new temporary file beside
+    /// it (mode 0600, created exclusively, never through a link) is renamed over it. Its folder must
+    /// be a folder, not a link (ELOOP). On failure the temporary file is removed and `path` is left.
+    func replaceStateFile(_ path: String, contents: [UInt8]) throws
+    /// Creates tick's state folder `path` with `mode` when missing (its parent must exist). An
+    /// existing folder is used as it is, except that with `narrowing` one more readable than `mode`
+    /// is narrowed to `mode`. A link there is ELOOP, a file ENOTDIR.
+    func createStateDirectory(_ path: String, mode: UInt32, narrowing: Bool) throws
+
     // Confinement
     /// The file system as seen from inside the folder `root`, for tick's own state: paths given to
     /// the result are relative to `root` and normalised, and a symbolic link at any of their
@@ -195,6 +211,59 @@ extension FileSystem {
     public func confined(to root: String) throws -> any FileSystem { PathConfinement(base: self, root: root) }
 
     public func readFile(_ path: String) throws -> [UInt8] { try readFile(path, followSymlinks: true) }
+
+    // MARK: State files from the calls above
+
+    // The real disk does these on descriptors (`StateFileCalls`); a file system without them (the
+    // in-memory one of the tests, `PathConfinement` over it) checks each name with `status` first.
+
+    public func readStateFile(_ path: String, limit: Int) -> [UInt8]? {
+        guard isStateFolder(Path.parent(of: path)),
+              let info = (try? status(path, followSymlinks: false)) ?? nil, info.kind == .file, info.size <= limit,
+              let bytes = try? readFile(path, followSymlinks: false), bytes.count <= limit
+        else { return nil }
+        if info.mode & 0o077 != 0 { try? setMode(path, 0o600) }
+        return bytes
+    }
+
+    public func replaceStateFile(_ path: String, contents: [UInt8]) throws {
+        let folder = Path.parent(of: path)
+        guard isStateFolder(folder) else {
+            let found = try status(folder.isEmpty ? "." : folder, followSymlinks: false)
+            let code = found == nil ? Errno.notFound : found?.kind == .symlink ? Errno.loop : Errno.notDirectory
+            throw FileSystemError(path: path, operation: "write", code: code)
+        }
+        let temporary = "\(path).\(CurrentProcess.id).tmp"
+        // A leftover of a process with the same id: removing a name never follows it.
+        try? removeFile(temporary)
+        try createFile(temporary, contents: contents, mode: 0o600, sync: false)
+        do {
+            try rename(temporary, to: path)
+        } catch {
+            try? removeFile(temporary)
+            throw error
+        }
+    }
+
+    public func createStateDirectory(_ path: String, mode: UInt32, narrowing: Bool) throws {
+        do {
+            try createDirectory(path, intermediates: false, mode: mode)
+            return
+        } catch FileSystemError.alreadyExists {
+            // Used as it is, once known to be a folder.
+        }
+        let found = try status(path, followSymlinks: false)
+        guard let found, found.kind == .directory else {
+            let code = found == nil ? Errno.notFound : found?.kind == .symlink ? Errno.loop : Errno.notDirectory
+            throw FileSystemError(path: path, operation: "open folder", code: code)
+        }
+        if narrowing, found.mode & 0o7777 & ~mode != 0 { try setMode(path, mode) }
+    }
+
+    /// Whether `path` (the current folder when empty) is a folder, not a link to one.
+    private func isStateFolder(_ path: String) -> Bool {
+        path.isEmpty || (try? status(path, followSymlinks: false))??.kind == .directory
+    }
 
     /// Only the real file system has devices, FIFOs and sockets to write to.
     public func writeInPlace(_ path: String, contents: [UInt8]) throws {

@@ -353,6 +353,35 @@ public struct LocalFileSystem: FileSystem {
         }
     }
 
+    // MARK: State files
+
+    /// Runs `body` with a descriptor of the folder holding `path` (opened without following a
+    /// link in its last component; the current folder for a bare name) and `path`'s last name.
+    private func inStateFolder<T>(_ path: String, _ body: (_ fd: Int32, _ name: String) throws -> T) throws -> T {
+        let parent = Path.parent(of: path)
+        let folder = parent.isEmpty ? "." : parent
+        let fd = try StateFileCalls.openFolder(AT_FDCWD, folder, create: false, mode: 0, narrowing: false, shown: folder)
+        defer { close(fd) }
+        return try body(fd, Path.name(of: path))
+    }
+
+    public func readStateFile(_ path: String, limit: Int) -> [UInt8]? {
+        (try? inStateFolder(path) { fd, name in StateFileCalls.read(fd, name, limit: limit, shown: path) }) ?? nil
+    }
+
+    public func replaceStateFile(_ path: String, contents: [UInt8]) throws {
+        try inStateFolder(path) { fd, name in
+            let parent = Path.parent(of: path)
+            try StateFileCalls.replace(fd, name, shownFolder: parent.isEmpty ? "." : parent) {
+                (file, temporary) throws(FileSystemError) in try Posix.writeAll(file, contents, temporary)
+            }
+        }
+    }
+
+    public func createStateDirectory(_ path: String, mode: UInt32, narrowing: Bool) throws {
+        close(try StateFileCalls.openFolder(AT_FDCWD, path, create: true, mode: mode_t(mode), narrowing: narrowing, shown: path))
+    }
+
     public func confined(to root: String) throws -> any FileSystem { try ConfinedFileSystem(root: root) }
 
     public func now() -> Int64 { SystemClock.nanoseconds() }

@@ -4,67 +4,31 @@ import Glibc
 import Musl
 #endif
 
-/// A folder of tick's own state (`.tick/`, or tick's folder in the user's cache), opened without
-/// following a symbolic link, and the files in it, each opened relative to the folder.
-///
-/// What is found there is untrusted: a state file is used only when it is a regular file reached
-/// without a symbolic link; a FIFO, a device, a folder or a link in its place is as good as
-/// missing, never opened for writing, never followed. New state files are 0600, and a state file
-/// of ours found more readable than that is narrowed back to 0600.
-final class StateFolder: @unchecked Sendable {
-    let path: String
-    private let fd: Int32
+// tick's own state files (`.tick/pick`, `.tick/retired`, the cache, the reminder and vdir state),
+// reached on the real disk through a descriptor of their folder. `LocalFileSystem` and
+// `ConfinedFileSystem` implement `FileSystem.readStateFile`, `replaceStateFile` and
+// `createStateDirectory` with these calls; the cache, which maps its file, holds a `StateFolder`.
+//
+// What is found there is untrusted: a state file is used only when it is a regular file reached
+// without a symbolic link; a FIFO, a device, a folder or a link in its place is as good as
+// missing, never opened for writing, never followed. New state files are 0600, and a state file
+// of ours found more readable than that is narrowed back to 0600.
 
-    private init(path: String, fd: Int32) {
-        self.path = path
-        self.fd = fd
-    }
-
-    deinit { close(fd) }
-
-    /// The folder at `path`, or nil when it is missing, not a folder, or a symbolic link.
-    static func open(_ path: String) -> StateFolder? {
-        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        return fd < 0 ? nil : StateFolder(path: path, fd: fd)
-    }
-
-    /// The folder at `path`, created with `mode` when missing. An existing folder is used as it is,
-    /// except that `narrowing` a folder of ours more readable than `mode` narrows it to `mode`.
-    static func create(_ path: String, mode: mode_t = 0o700, narrowing: Bool = false) throws(IOFailure) -> StateFolder {
-        if Glibc.mkdir(path, mode) != 0, Posix.errno != EEXIST {
-            throw IOFailure(path: path, operation: "create folder", code: Posix.errno)
-        }
-        let fd = Glibc.open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
-        guard fd >= 0 else {
-            // A symbolic link (ELOOP, whatever the kernel says with O_DIRECTORY) or a file (ENOTDIR).
-            let code = Posix.errno
-            let isLink = Posix.lstat(path).map { $0.st_mode & S_IFMT == S_IFLNK } ?? false
-            throw IOFailure(path: path, operation: "open folder", code: isLink ? ELOOP : code)
-        }
-        let folder = StateFolder(path: path, fd: fd)
-        if narrowing, let info = try? Posix.fstat(fd, path), info.st_uid == geteuid(), info.st_mode & 0o7777 & ~mode != 0 {
-            _ = fchmod(fd, mode)
-        }
-        return folder
-    }
-
-    /// Whether `path` is a folder (not a link to one); nil when nothing is there.
-    static func isFolder(_ path: String) -> Bool? {
-        Posix.lstat(path).map { $0.st_mode & S_IFMT == S_IFDIR }
-    }
-
+/// The state-file calls on the entry `name` of the folder open as `folder` (or, for
+/// `createFolder`, `AT_FDCWD` and a path).
+enum StateFileCalls {
     /// The status of the entry `name` itself (a link is not followed).
-    func status(_ name: String) -> stat? {
+    static func status(_ folder: Int32, _ name: String) -> stat? {
         var s = stat()
-        return fstatat(fd, name, &s, AT_SYMLINK_NOFOLLOW) == 0 ? s : nil
+        return fstatat(folder, name, &s, AT_SYMLINK_NOFOLLOW) == 0 ? s : nil
     }
 
     /// Opens `name` for reading when it is a regular file, without blocking or following a link,
     /// and narrows its mode to 0600 when it is ours and more readable. Nil for anything else.
-    func openRegular(_ name: String) -> (fd: Int32, status: stat)? {
+    static func openRegular(_ folder: Int32, _ name: String) -> (fd: Int32, status: stat)? {
         // Looked at first, so that a device or FIFO in the file's place is never even opened.
-        guard let before = status(name), before.st_mode & S_IFMT == S_IFREG else { return nil }
-        let file = openat(fd, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
+        guard let before = status(folder, name), before.st_mode & S_IFMT == S_IFREG else { return nil }
+        let file = openat(folder, name, O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC)
         guard file >= 0 else { return nil }
         var info = stat()
         guard fstat(file, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
@@ -79,71 +43,101 @@ final class StateFolder: @unchecked Sendable {
         return (file, info)
     }
 
-    /// The whole of `name` when it is a regular file of at most `limit` bytes.
-    func read(_ name: String, limit: Int) -> [UInt8]? {
-        guard let (file, info) = openRegular(name) else { return nil }
+    /// The whole of `name` when it is a regular file of at most `limit` bytes (the size is looked
+    /// at before a byte is read).
+    static func read(_ folder: Int32, _ name: String, limit: Int, shown: String) -> [UInt8]? {
+        guard let (file, info) = openRegular(folder, name) else { return nil }
         defer { close(file) }
-        guard info.st_size <= limit, let bytes = try? Posix.readAll(file, path + "/" + name, sizeHint: Int(info.st_size)),
+        guard info.st_size <= limit, let bytes = try? LocalFileSystem.readAll(file, shown, sizeHint: Int(info.st_size)),
               bytes.count <= limit
         else { return nil }
         return bytes
     }
 
-    /// `read(_:limit:)`, with the file's modification time in nanoseconds since the epoch.
-    func readTimed(_ name: String, limit: Int) -> (bytes: [UInt8], modified: Int64)? {
-        guard let (file, info) = openRegular(name) else { return nil }
-        defer { close(file) }
-        guard info.st_size <= limit, let bytes = try? Posix.readAll(file, path + "/" + name, sizeHint: Int(info.st_size)),
-              bytes.count <= limit
-        else { return nil }
-        return (bytes, Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec))
-    }
-
     /// Replaces `name` atomically: `write` fills a new temporary file (mode 0600, created
     /// exclusively, never through a link), which is then renamed over `name`. On any failure the
-    /// temporary file is removed and `name` is left as it was.
-    func replace(_ name: String, write: (_ fd: Int32, _ path: String) throws(IOFailure) -> Void) throws(IOFailure) {
+    /// temporary file is removed and `name` is left as it was. `shownFolder` names the folder in errors.
+    static func replace(_ folder: Int32, _ name: String, shownFolder: String,
+                        write: (_ fd: Int32, _ path: String) throws(IOFailure) -> Void) throws(IOFailure) {
         let temporary = "\(name).\(getpid()).tmp"
-        let temporaryPath = path + "/" + temporary
+        let temporaryPath = shownFolder + "/" + temporary
         // A leftover of a process with the same id: removing an entry never follows it.
-        _ = unlinkat(fd, temporary, 0)
-        let file = openat(fd, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        _ = unlinkat(folder, temporary, 0)
+        let file = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard file >= 0 else { throw IOFailure(path: temporaryPath, operation: "create", code: Posix.errno) }
         do throws(IOFailure) {
             defer { close(file) }
             try write(file, temporaryPath)
         } catch {
-            _ = unlinkat(fd, temporary, 0)
+            _ = unlinkat(folder, temporary, 0)
             throw error
         }
-        guard renameat(fd, temporary, fd, name) == 0 else {
+        guard renameat(folder, temporary, folder, name) == 0 else {
             let code = Posix.errno
-            _ = unlinkat(fd, temporary, 0)
-            throw IOFailure(path: path + "/" + name, operation: "rename \(temporaryPath) to", code: code)
+            _ = unlinkat(folder, temporary, 0)
+            throw IOFailure(path: shownFolder + "/" + name, operation: "rename \(temporaryPath) to", code: code)
         }
     }
 
-    /// Replaces `name` with `contents` atomically (see `replace`).
-    func write(_ name: String, _ contents: [UInt8]) throws(IOFailure) {
-        try replace(name) { (fd, path) throws(IOFailure) in try Posix.writeAll(fd, contents, path) }
+    /// Opens the folder `name` of `folder` without following a link, creating it with `mode` when
+    /// missing (unless `create` is false). An existing folder is used as it is, except that
+    /// `narrowing` a folder of ours more readable than `mode` narrows it to `mode`. A link there is
+    /// ELOOP, a file ENOTDIR. The caller closes the descriptor.
+    static func openFolder(_ folder: Int32, _ name: String, create: Bool, mode: mode_t, narrowing: Bool,
+                           shown: String) throws(IOFailure) -> Int32 {
+        if create, mkdirat(folder, name, mode) != 0, Posix.errno != EEXIST {
+            throw IOFailure(path: shown, operation: "create folder", code: Posix.errno)
+        }
+        let fd = openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else {
+            // A symbolic link (ELOOP, whatever the kernel says with O_DIRECTORY) or a file (ENOTDIR).
+            let code = Posix.errno
+            let isLink = status(folder, name).map { $0.st_mode & S_IFMT == S_IFLNK } ?? false
+            throw IOFailure(path: shown, operation: "open folder", code: isLink ? ELOOP : code)
+        }
+        var info = stat()
+        if narrowing, fstat(fd, &info) == 0, info.st_uid == geteuid(), info.st_mode & 0o7777 & ~mode != 0 {
+            _ = fchmod(fd, mode)
+        }
+        return fd
+    }
+}
+
+/// A folder of tick's own state opened without following a symbolic link, for the cache, which
+/// maps its files (`MappedFile`) and so cannot read them through `FileSystem`.
+final class StateFolder: @unchecked Sendable {
+    let path: String
+    private let fd: Int32
+
+    private init(path: String, fd: Int32) {
+        self.path = path
+        self.fd = fd
     }
 
-    /// Creates `name` with `contents` (mode 0600), only when nothing is there: EEXIST otherwise.
-    func create(_ name: String, contents: [UInt8]) throws(IOFailure) {
-        let file = openat(fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard file >= 0 else { throw IOFailure(path: path + "/" + name, operation: "create", code: Posix.errno) }
-        defer { close(file) }
-        try Posix.writeAll(file, contents, path + "/" + name)
+    deinit { close(fd) }
+
+    /// The folder at `path`, or nil when it is missing, not a folder, or a symbolic link.
+    static func open(_ path: String) -> StateFolder? {
+        guard let fd = try? StateFileCalls.openFolder(AT_FDCWD, path, create: false, mode: 0, narrowing: false, shown: path)
+        else { return nil }
+        return StateFolder(path: path, fd: fd)
     }
 
-    /// Whether the entry `name` is a regular file (not a link to one); nil when nothing is there.
-    func isRegularFile(_ name: String) -> Bool? {
-        status(name).map { $0.st_mode & S_IFMT == S_IFREG }
+    /// The folder at `path`, created with `mode` when missing. An existing folder is used as it is,
+    /// except that `narrowing` a folder of ours more readable than `mode` narrows it to `mode`.
+    static func create(_ path: String, mode: mode_t = 0o700, narrowing: Bool = false) throws(IOFailure) -> StateFolder {
+        StateFolder(path: path, fd: try StateFileCalls.openFolder(AT_FDCWD, path, create: true, mode: mode,
+                                                                  narrowing: narrowing, shown: path))
     }
 
-    /// Whether the entry `name` is a folder (not a link to one).
-    func isFolder(_ name: String) -> Bool {
-        status(name).map { $0.st_mode & S_IFMT == S_IFDIR } ?? false
+    /// Whether `path` is a folder (not a link to one); nil when nothing is there.
+    static func isFolder(_ path: String) -> Bool? {
+        StateFileCalls.status(AT_FDCWD, path).map { $0.st_mode & S_IFMT == S_IFDIR }
+    }
+
+    /// Replaces `name` atomically (see `StateFileCalls.replace`).
+    func replace(_ name: String, write: (_ fd: Int32, _ path: String) throws(IOFailure) -> Void) throws(IOFailure) {
+        try StateFileCalls.replace(fd, name, shownFolder: path, write: write)
     }
 
     /// Removes the entry `name` unless it is a folder: returns 0, or the errno.
@@ -151,23 +145,22 @@ final class StateFolder: @unchecked Sendable {
         unlinkat(fd, name, 0) == 0 ? 0 : Posix.errno
     }
 
-    /// Maps `name` when it is a regular file (see `openRegular`).
+    /// Maps `name` when it is a regular file (see `StateFileCalls.openRegular`).
     func map(_ name: String) -> MappedFile? {
-        guard let (file, info) = openRegular(name) else { return nil }
+        guard let (file, info) = StateFileCalls.openRegular(fd, name) else { return nil }
         defer { close(file) }
         return MappedFile(fd: file, status: info)
     }
 
     /// Removes `name` only while it is still the file that `mapped` maps.
     func remove(_ name: String, ifStill mapped: MappedFile) {
-        guard let now = status(name), now.st_dev == mapped.status.st_dev, now.st_ino == mapped.status.st_ino else { return }
+        guard let now = StateFileCalls.status(fd, name), now.st_dev == mapped.status.st_dev,
+              now.st_ino == mapped.status.st_ino else { return }
         _ = unlinkat(fd, name, 0)
     }
 }
 
 extension IOFailure {
-    /// Something is already there (EEXIST).
-    var isAlreadyThere: Bool { code == EEXIST }
     /// Nothing is there (ENOENT, or a path through something that is not a folder).
     var isMissing: Bool { code == ENOENT || code == ENOTDIR }
     /// A state file cannot be written here: a read-only or foreign folder, a link in the state

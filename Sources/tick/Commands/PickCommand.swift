@@ -24,7 +24,7 @@ let pickViews: [SmartView] = [.today, .flagged, .scheduled]
     let now = invocation.now
     let list = try invocation.value(Commands.listOption).map { try invocation.resolveList($0, in: library) }
     let view = invocation.value(Commands.pickViewOption).flatMap(SmartView.init(rawValue:))
-    let memory = PickMemory(root: loaded.folder.path)
+    let memory = PickMemory(root: loaded.folder.path, fileSystem: invocation.fileSystem)
     let current = memory.load().flatMap { $0.find(in: library) }
 
     var generator = SeededGenerator(seed: seed ?? UInt64.random(in: .min ... .max))
@@ -85,7 +85,7 @@ private func allClearMessage(view: SmartView?, list: String?) -> String {
 /// `tick pick --clear`: forgets the current pick.
 private func clearPick(_ invocation: Invocation) throws -> ExitStatus {
     let folder = try invocation.folder()
-    let hadOne = try PickMemory(root: folder.path).clear()
+    let hadOne = try PickMemory(root: folder.path, fileSystem: invocation.fileSystem).clear()
     if invocation.global.json {
         invocation.out.json(.null)
     } else if !invocation.global.quiet {
@@ -98,7 +98,7 @@ private func clearPick(_ invocation: Invocation) throws -> ExitStatus {
 /// change as `tick done`, and prints the same line.
 private func completePick(_ invocation: Invocation) throws -> ExitStatus {
     let folder = try invocation.folder()
-    let memory = PickMemory(root: folder.path)
+    let memory = PickMemory(root: folder.path, fileSystem: invocation.fileSystem)
     guard let picked = memory.load() else {
         throw CommandFailure(.negative, "there is no current pick; run 'tick pick' first")
     }

@@ -82,7 +82,7 @@ extension Commands {
     let library = loaded.library
     let now = invocation.now
     var run = library.reminders(now: now, within: within, time: invocation.settings.remindTime ?? ReminderRules.defaultTime,
-                                state: store.load())
+                                state: store.load(fileSystem: invocation.fileSystem))
     var failed: [Reminder] = []
     let out = invocation.out
 

@@ -90,7 +90,8 @@ func vdirRound(_ invocation: Invocation, directory given: String?, driving: Bool
     }
     var sync = VdirSync(
         folder: session.folder, directory: path, fileSystem: invocation.fileSystem,
-        store: VdirStateStore(taskFolder: session.loaded.folder.path, vdirRealPath: realPath), now: invocation.now,
+        store: VdirStateStore(taskFolder: session.loaded.folder.path, vdirRealPath: realPath,
+                              fileSystem: invocation.fileSystem), now: invocation.now,
         dryRun: dryRun,
         mint: { count, library in
             var generator = SystemRandomNumberGenerator()

@@ -133,20 +133,16 @@ struct SystemBoundaryTests {
     }
 
     /// Files outside `System/` that reach the disk beside the `FileSystem` interface, and why: the
-    /// state files under `.tick/` and `XDG_STATE_HOME` are opened through `StateFolder` (its own
-    /// `openat` confinement, which should fold into `ConfinedFileSystem`, issue 46), the cache is
-    /// mapped (`MappedFile`), git's `merge-file` is given real files (`TemporaryFolder`), the writer
+    /// cache maps its files (`MappedFile`), so it opens them in a `StateFolder` rather than reading
+    /// them through `FileSystem` (the other state files go through `FileSystem.readStateFile` and
+    /// `replaceStateFile`), git's `merge-file` is given real files (`TemporaryFolder`), the writer
     /// defaults to the real disk, and the command line makes its own `LocalFileSystem` where it
     /// resolves a path for git or writes the editor's temporary file.
     static let besideFileSystem: [String: Set<String>] = [
         "Sources/TickCore/Merge/Git.swift": ["TemporaryFolder"],
         "Sources/TickCore/Storage/FolderWriter.swift": ["LocalFileSystem"],
         "Sources/TickCore/Storage/Cache/ListCache.swift": ["MappedFile", "StateFolder"],
-        "Sources/TickCore/Storage/PickMemory.swift": ["StateFolder"],
-        "Sources/TickCore/Snapshot/RetiredRefs.swift": ["StateFolder"],
         "Sources/TickCore/Storage/Cache/SegmentProof.swift": ["MappedFile"],
-        "Sources/TickCore/Reminders/ReminderStore.swift": ["StateFolder"],
-        "Sources/TickCore/Phone/VdirState.swift": ["StateFolder"],
         "Sources/tick/main.swift": ["LocalFileSystem"],
         "Sources/tick/Commands/GitCommands.swift": ["LocalFileSystem"],
         "Sources/tick/Commands/EditCommand.swift": ["LocalFileSystem"],

@@ -159,18 +159,18 @@ struct RetiredRefsTests {
         let folder = TemporaryFolder()
         try Posix.mkdir(folder.path + "/.tick")
         let path = folder.path + "/.tick/retired"
-        try RetiredRefs([Ref(hash: 7)]).save(root: folder.path)
-        #expect(RetiredRefs.load(root: folder.path).refs == [Ref(hash: 7)])
+        try RetiredRefs([Ref(hash: 7)]).save(root: folder.path, fileSystem: LocalFileSystem())
+        #expect(RetiredRefs.load(root: folder.path, fileSystem: LocalFileSystem()).refs == [Ref(hash: 7)])
         var info = stat()
         #expect(stat(path, &info) == 0 && info.st_mode & 0o777 == 0o600)
         try folder.write("elsewhere", "\(Ref(hash: 9))\n")
         unlink(path)
         symlink(folder.path + "/elsewhere", path)
-        #expect(RetiredRefs.load(root: folder.path).isEmpty)
+        #expect(RetiredRefs.load(root: folder.path, fileSystem: LocalFileSystem()).isEmpty)
         unlink(path)
         let line = "\(Ref(hash: 9)) - \(String(repeating: "x", count: 200))\n"
         try folder.write(".tick/retired", String(repeating: line, count: 2 * RetiredRefs.capacity))
-        #expect(RetiredRefs.load(root: folder.path).isEmpty)
+        #expect(RetiredRefs.load(root: folder.path, fileSystem: LocalFileSystem()).isEmpty)
     }
 }
 

@@ -12,16 +12,16 @@ struct RetiredRefsFileTests {
     func linkedStateFolder() throws {
         let folder = TemporaryFolder()
         let elsewhere = TemporaryFolder()
-        try RetiredRefs([Ref(hash: 7)]).save(root: elsewhere.path)  // no .tick there: nothing written
+        try RetiredRefs([Ref(hash: 7)]).save(root: elsewhere.path, fileSystem: LocalFileSystem())  // no .tick there: nothing written
         #expect(elsewhere.read(".tick/retired") == nil)
         try Posix.mkdir(elsewhere.path + "/.tick")
-        try RetiredRefs([Ref(hash: 7)]).save(root: elsewhere.path)
-        #expect(RetiredRefs.load(root: elsewhere.path).refs == [Ref(hash: 7)])
+        try RetiredRefs([Ref(hash: 7)]).save(root: elsewhere.path, fileSystem: LocalFileSystem())
+        #expect(RetiredRefs.load(root: elsewhere.path, fileSystem: LocalFileSystem()).refs == [Ref(hash: 7)])
 
         #expect(symlink(elsewhere.path + "/.tick", folder.path + "/.tick") == 0)
-        #expect(RetiredRefs.load(root: folder.path).isEmpty)
-        try RetiredRefs([Ref(hash: 9)]).save(root: folder.path)
-        #expect(RetiredRefs.load(root: elsewhere.path).refs == [Ref(hash: 7)])
+        #expect(RetiredRefs.load(root: folder.path, fileSystem: LocalFileSystem()).isEmpty)
+        try RetiredRefs([Ref(hash: 9)]).save(root: folder.path, fileSystem: LocalFileSystem())
+        #expect(RetiredRefs.load(root: elsewhere.path, fileSystem: LocalFileSystem()).refs == [Ref(hash: 7)])
     }
 
     @Test("a retired file of ours readable by others is narrowed to 0600 when read")
@@ -30,7 +30,7 @@ struct RetiredRefsFileTests {
         try Posix.mkdir(folder.path + "/.tick")
         try folder.write(".tick/retired", "\(Ref(hash: 5))\n")
         #expect(chmod(folder.path + "/.tick/retired", 0o644) == 0)
-        #expect(RetiredRefs.load(root: folder.path).refs == [Ref(hash: 5)])
+        #expect(RetiredRefs.load(root: folder.path, fileSystem: LocalFileSystem()).refs == [Ref(hash: 5)])
         var info = stat()
         #expect(stat(folder.path + "/.tick/retired", &info) == 0 && info.st_mode & 0o777 == 0o600)
     }

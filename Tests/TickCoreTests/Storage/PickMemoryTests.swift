@@ -9,7 +9,7 @@ struct PickMemoryTests {
     @Test("saves under .tick/pick with a .gitignore, loads it back, and clears it")
     func roundTrip() throws {
         let folder = TemporaryFolder()
-        let memory = PickMemory(root: folder.path)
+        let memory = PickMemory(root: folder.path, fileSystem: LocalFileSystem())
         #expect(memory.load() == nil)
         let picked = PickedTask(path: "work/odd\nname.md", title: "Back\\slash \\n and\rbreak", occurrence: 2)
         #expect(try memory.save(picked))
@@ -32,7 +32,7 @@ struct PickMemoryTests {
         let folder = TemporaryFolder()
         try Posix.mkdir(folder.path + "/.tick")
         try folder.write(".tick/.gitignore", "pick\n")
-        let memory = PickMemory(root: folder.path)
+        let memory = PickMemory(root: folder.path, fileSystem: LocalFileSystem())
         try memory.save(PickedTask(path: "a.md", title: "One", occurrence: 0))
         try memory.save(PickedTask(path: "b.md", title: " Two ", occurrence: 0))
         #expect(memory.load() == PickedTask(path: "b.md", title: " Two ", occurrence: 0))
@@ -47,7 +47,7 @@ struct PickMemoryTests {
         let folder = TemporaryFolder()
         try Posix.mkdir(folder.path + "/.tick")
         try folder.write(".tick/pick", text)
-        #expect(PickMemory(root: folder.path).load() == nil)
+        #expect(PickMemory(root: folder.path, fileSystem: LocalFileSystem()).load() == nil)
     }
 
     @Test("where .tick cannot be written, the pick is simply not remembered")
@@ -56,7 +56,7 @@ struct PickMemoryTests {
         guard Posix.stat("/sys/kernel") != nil else { return }
         let folder = TemporaryFolder()
         #expect(symlink("/sys/kernel", folder.path + "/.tick") == 0)
-        let memory = PickMemory(root: folder.path)
+        let memory = PickMemory(root: folder.path, fileSystem: LocalFileSystem())
         #expect(try !memory.save(PickedTask(path: "a.md", title: "One", occurrence: 0)))
         #expect(memory.load() == nil)
     }
@@ -66,7 +66,7 @@ struct PickMemoryTests {
         let folder = TemporaryFolder()
         try folder.write(".tick", "not a folder\n")
         #expect(throws: IOFailure.self) {
-            try PickMemory(root: folder.path).save(PickedTask(path: "a.md", title: "One", occurrence: 0))
+            try PickMemory(root: folder.path, fileSystem: LocalFileSystem()).save(PickedTask(path: "a.md", title: "One", occurrence: 0))
         }
     }
 }

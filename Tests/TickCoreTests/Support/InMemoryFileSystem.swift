@@ -36,7 +36,7 @@ final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
     struct Crash: Error, Equatable {}
 
     final class Node {
-        enum Kind { case file, directory, symlink }
+        enum Kind { case file, directory, symlink, fifo }
         var kind: Kind
         var bytes: [UInt8] = []
         var children: [String: Node] = [:]
@@ -256,6 +256,7 @@ final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
         case .file: return node.bytes
         case .directory: throw error(path, .read, Errno.isDirectory)
         case .symlink: throw error(path, .read, Errno.loop)
+        case .fifo: throw error(path, .read, Errno.invalid)
         }
     }
 
@@ -270,7 +271,12 @@ final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
             return nil
         }
         guard let node = found else { return nil }
-        let kind: FileStatus.Kind = node.kind == .file ? .file : node.kind == .directory ? .directory : .symlink
+        let kind: FileStatus.Kind = switch node.kind {
+        case .file: .file
+        case .directory: .directory
+        case .symlink: .symlink
+        case .fifo: .other
+        }
         return FileStatus(kind: kind, size: node.kind == .file ? node.bytes.count : 0, device: 1, inode: node.inode,
                           modified: node.modified, changed: node.modified, mode: node.mode, links: node.links)
     }
@@ -507,6 +513,15 @@ final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
         }
     }
 
+    /// A FIFO at `path` (reading one on the real disk would block).
+    func mkfifo(_ path: String) {
+        direct {
+            let found = try! locate(path, followFinal: false, .create)
+            precondition(found.node == nil, "\(path) exists")
+            found.folder.children[found.name] = newNode(.fifo, mode: 0o600)
+        }
+    }
+
     func mkdir(_ path: String, mode: UInt32 = 0o755) {
         direct { try! createDirectory(path, intermediates: true, mode: mode) }
     }
@@ -559,6 +574,7 @@ final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
                 case .file: result[name] = "file \(node.mode) " + String(decoding: node.bytes, as: UTF8.self)
                 case .directory: result[name] = "folder \(node.mode)"
                 case .symlink: result[name] = "link " + node.target
+                case .fifo: result[name] = "fifo \(node.mode)"
                 }
             }
             return result

@@ -110,7 +110,7 @@ struct StateFileTests {
         chmod(dir.path + "/a.md", 0o600)
         _ = folder(dir.path).load()
         #expect(mode(dir.path + "/.tick/cache").map { $0 & 0o077 } == 0)
-        try PickMemory(root: dir.path).save(PickedTask(path: "a.md", title: "call the plumber", occurrence: 0))
+        try PickMemory(root: dir.path, fileSystem: LocalFileSystem()).save(PickedTask(path: "a.md", title: "call the plumber", occurrence: 0))
         #expect(mode(dir.path + "/.tick/pick") == 0o600)
     }
 
@@ -147,7 +147,7 @@ struct StateFileTests {
         let dir = TemporaryFolder()
         let outside = TemporaryFolder()
         try Posix.mkdir(dir.path + "/.tick")
-        let memory = PickMemory(root: dir.path)
+        let memory = PickMemory(root: dir.path, fileSystem: LocalFileSystem())
         let picked = PickedTask(path: "a.md", title: "One", occurrence: 0)
 
         #expect(mkfifo(dir.path + "/.tick/pick", 0o600) == 0)
@@ -175,11 +175,11 @@ struct StateFileTests {
     @Test("a new .tick made for the pick is 0700, and the pick file 0600")
     func pickModes() throws {
         let dir = TemporaryFolder()
-        try PickMemory(root: dir.path).save(PickedTask(path: "a.md", title: "One", occurrence: 0))
+        try PickMemory(root: dir.path, fileSystem: LocalFileSystem()).save(PickedTask(path: "a.md", title: "One", occurrence: 0))
         #expect(mode(dir.path + "/.tick") == 0o700)
         #expect(mode(dir.path + "/.tick/pick") == 0o600)
         chmod(dir.path + "/.tick/pick", 0o644)
-        #expect(PickMemory(root: dir.path).load() != nil)
+        #expect(PickMemory(root: dir.path, fileSystem: LocalFileSystem()).load() != nil)
         #expect(mode(dir.path + "/.tick/pick") == 0o600)
     }
 }
