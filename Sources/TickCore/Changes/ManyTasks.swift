@@ -70,6 +70,20 @@ extension Document {
     }
 }
 
+extension Document {
+    /// The keys of tasks `indexes` of this document, stored at `path`, in the order given:
+    /// `key(of:path:)` of each, with one pass over the tasks up to the last one.
+    func keys(of indexes: [Int], path: String) -> [TaskKey] {
+        guard let last = indexes.max() else { return [] }
+        var counter = TitleCounter(indexes.map { tasks[$0].title })
+        var occurrence = [Int](repeating: 0, count: last + 1)
+        for i in 0...last {
+            if let k = counter.next(TitleBytes(tasks[i].title)) { occurrence[i] = k }
+        }
+        return indexes.map { TaskKey(path: path, title: tasks[$0].title, occurrence: occurrence[$0]) }
+    }
+}
+
 /// A title that compares and hashes as its UTF-8 bytes, as keys compare titles (two canonically
 /// equal spellings are two titles).
 struct TitleBytes: Hashable {

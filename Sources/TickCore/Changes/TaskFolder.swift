@@ -167,9 +167,9 @@ public final class TaskFolder {
         var keysAfter = [TaskKey?](repeating: nil, count: keys.count)
         for (path, found) in indexes {
             guard let document = documents[path] else { continue }
-            for (k, i) in zip(byPath[path]!, found) { keysAfter[k] = document.key(of: i, path: path) }
+            for (k, key) in zip(byPath[path]!, document.keys(of: found, path: path)) { keysAfter[k] = key }
         }
-        following = zip(keys, keysAfter).compactMap { key, now in library.id(of: key).map { ($0, now) } }
+        following = zip(library.ids(of: keys), keysAfter).compactMap { id, now in id.map { ($0, now) } }
         refresh(consume documents)
         // A list's tasks are the library's, in the same order.
         var after = [TaskID?](repeating: nil, count: keys.count)

@@ -97,9 +97,12 @@ extension Library {
                       renamed: [String: String]) -> [(before: TaskID, after: TaskID)] {
         var pairs: [(before: TaskID, after: TaskID)] = []
         var takenBefore = Set<TaskID>(), takenAfter = Set<TaskID>()
+        // Where each key is now, found with one pass over each list.
+        var found = ids(of: following.compactMap(\.after)).makeIterator()
         for task in following {
+            let now = task.after == nil ? nil : found.next()!
             guard takenBefore.insert(task.before).inserted else { continue }
-            if let key = task.after, let now = id(of: key), takenAfter.insert(now).inserted { pairs.append((task.before, now)) }
+            if let now, takenAfter.insert(now).inserted { pairs.append((task.before, now)) }
         }
         for path in paths.sorted() {
             guard let lb = before.list(at: path), let la = list(at: renamed[path] ?? path) else { continue }
