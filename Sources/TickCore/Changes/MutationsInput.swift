@@ -200,6 +200,7 @@ public enum TitleInputError: Error, Equatable, Sendable, CustomStringConvertible
 /// Word separators of a typed title line: spaces, tabs, line breaks and the Unicode space
 /// separators that separate words in a title line (FORMAT.md, section 5).
 private func isSeparator(_ c: Character) -> Bool {
-    c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\r\n"
-        || c.unicodeScalars.allSatisfy { $0.properties.generalCategory == .spaceSeparator }
+    // Of the ASCII characters (`\r\n` among them), only these; the space is the one space separator.
+    if let ascii = c.asciiValue { return ascii == 0x20 || ascii == 0x09 || ascii == 0x0A || ascii == 0x0D }
+    return c.unicodeScalars.allSatisfy { $0.properties.generalCategory == .spaceSeparator }
 }

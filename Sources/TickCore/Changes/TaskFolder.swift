@@ -124,7 +124,7 @@ public final class TaskFolder {
             let keyed = Array(zip(before.keys(order), order.map { applying[$0]! }))
             let named = plan.map(\.id).filter { applying[$0] != nil }
             // Nothing written (the bytes came out the same): nothing changed, nothing to report.
-            if let ids = try update(keyed, summary: "\(summary) " + titles(named, in: before)) {
+            if let ids = try update(keyed, of: order, summary: "\(summary) " + titles(named, in: before)) {
                 for (id, new) in zip(order, ids) { after[id] = new }
             }
         }
@@ -143,8 +143,9 @@ public final class TaskFolder {
     }
 
     /// Applies each key's edits to its task in one change: each file once, its tasks in document
-    /// order. Returns the tasks afterwards, in the order given.
-    private func update(_ edits: [(key: TaskKey, edits: [TaskEdit])], summary: String) throws -> [TaskID?]? {
+    /// order. `ids` are the tasks the keys name in the library now. Returns the tasks afterwards,
+    /// in the order given.
+    private func update(_ edits: [(key: TaskKey, edits: [TaskEdit])], of ids: [TaskID], summary: String) throws -> [TaskID?]? {
         let keys = edits.map(\.key)
         let results = Box<[String: (document: Document, indexes: [Int])]>([:])
         var byPath: [String: [Int]] = [:]
@@ -169,7 +170,7 @@ public final class TaskFolder {
             guard let document = documents[path] else { continue }
             for (k, key) in zip(byPath[path]!, document.keys(of: found, path: path)) { keysAfter[k] = key }
         }
-        following = zip(library.ids(of: keys), keysAfter).compactMap { id, now in id.map { ($0, now) } }
+        following = Array(zip(ids, keysAfter))
         refresh(consume documents)
         // A list's tasks are the library's, in the same order.
         var after = [TaskID?](repeating: nil, count: keys.count)
@@ -245,6 +246,8 @@ public final class TaskFolder {
         for path in Set(keyed.map(\.key.path)).sorted() where !batches.contains(where: { $0.path == path }) {
             batches.append((path, nil, []))
         }
+        // Each list as written: its document is the one the insertion checked, not parsed again.
+        let results = Box<[String: Document]>([:])
         let changes = batches.map { batch in
             (batch.path, { (bytes: [UInt8]?) throws -> FileOutcome in
                 guard var document = (bytes ?? batch.initial).map({ self.folder.document($0) }) else {
@@ -256,10 +259,15 @@ public final class TaskFolder {
                     return (i, update.edits)
                 }
                 for (i, edits) in mine { for edit in edits { document = try document.applying(edit, to: i) } }
-                return .write(try document.insertingUnsectioned(batch.tasks).serialize())
+                document = try document.insertingUnsectioned(batch.tasks)
+                results.value[batch.path] = document
+                return .write(document.serialize())
             })
         }
-        try writeFiles(summary, changes)
+        try write(summary, changes)
+        let documents = results.value
+        results.value = [:]
+        refresh(consume documents)
         return library
     }
 
