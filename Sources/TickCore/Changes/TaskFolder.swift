@@ -142,9 +142,8 @@ public final class TaskFolder {
         return (now, tasks)
     }
 
-    /// Applies each key's edits to its task in one change: each file once, its tasks in document
-    /// order. `ids` are the tasks the keys name in the library now. Returns the tasks afterwards,
-    /// in the order given.
+    /// Applies each key's edits to its task (`ids`, in the library now) in one change: each file
+    /// once, its tasks in document order. Returns the tasks afterwards, in the order given.
     private func update(_ edits: [(key: TaskKey, edits: [TaskEdit])], of ids: [TaskID], summary: String) throws -> [TaskID?]? {
         let keys = edits.map(\.key)
         let results = Box<[String: (document: Document, indexes: [Int])]>([:])
@@ -246,8 +245,7 @@ public final class TaskFolder {
         for path in Set(keyed.map(\.key.path)).sorted() where !batches.contains(where: { $0.path == path }) {
             batches.append((path, nil, []))
         }
-        // Each list as written: its document is the one the insertion checked, not parsed again.
-        let results = Box<[String: Document]>([:])
+        let results = Box<[String: Document]>([:]) // as written: checked by the insertion, not parsed again
         let changes = batches.map { batch in
             (batch.path, { (bytes: [UInt8]?) throws -> FileOutcome in
                 guard var document = (bytes ?? batch.initial).map({ self.folder.document($0) }) else {
@@ -259,15 +257,12 @@ public final class TaskFolder {
                     return (i, update.edits)
                 }
                 for (i, edits) in mine { for edit in edits { document = try document.applying(edit, to: i) } }
-                document = try document.insertingUnsectioned(batch.tasks)
-                results.value[batch.path] = document
-                return .write(document.serialize())
+                results.value[batch.path] = try document.insertingUnsectioned(batch.tasks)
+                return .write(results.value[batch.path]!.serialize())
             })
         }
         try write(summary, changes)
-        let documents = results.value
-        results.value = [:]
-        refresh(consume documents)
+        refresh(results.value)
         return library
     }
 
