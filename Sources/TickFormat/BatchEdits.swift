@@ -37,7 +37,9 @@ extension Document {
     /// line. An edit that cannot be made at all throws as it does alone.
     public func applyingTogether(_ edits: [(task: Int, edit: LineEdit)]) throws(EditError) -> Document? {
         var expected = ExpectedTasks(self)
+        expected.reserveChanges(edits.count)
         var splices: [Splice] = []
+        splices.reserveCapacity(edits.count)
         var previous = -1
         for (i, edit) in edits {
             guard i > previous else { return nil }

@@ -71,6 +71,9 @@ extension Document {
 
         var count: Int { base.tasks.count - removed.count + inserted.count }
 
+        /// Makes room for `n` replaced tasks.
+        mutating func reserveChanges(_ n: Int) { changed.reserveCapacity(n) }
+
         subscript(i: Int) -> Expected {
             get {
                 if let e = changed[i] { return e }

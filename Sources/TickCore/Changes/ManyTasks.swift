@@ -70,6 +70,20 @@ extension Document {
     }
 }
 
+extension Document {
+    /// The keys of tasks `indexes` of this document, stored at `path`, in the order given:
+    /// `key(of:path:)` of each, with one pass over the tasks up to the last one.
+    func keys(of indexes: [Int], path: String) -> [TaskKey] {
+        guard let last = indexes.max() else { return [] }
+        var counter = TitleCounter(indexes.map { tasks[$0].title })
+        var occurrence = [Int](repeating: 0, count: last + 1)
+        for i in 0...last {
+            if let k = counter.next(TitleBytes(tasks[i].title)) { occurrence[i] = k }
+        }
+        return indexes.map { TaskKey(path: path, title: tasks[$0].title, occurrence: occurrence[$0]) }
+    }
+}
+
 /// A title that compares and hashes as its UTF-8 bytes, as keys compare titles (two canonically
 /// equal spellings are two titles).
 struct TitleBytes: Hashable {
@@ -178,14 +192,23 @@ extension Library {
             guard let l = list(at: path) else { continue }
             let segment = lists[l].segment
             segment.proveRecordsAndText()
-            var counter = TitleCounter(positions.map { keys[$0].title })
-            var wanted: [TitleOccurrence: [Int]] = [:]
+            // Each title named: how many tasks had it so far, and the keys wanting it by occurrence,
+            // in order, from `next` on. One lookup a task.
+            var wanted: [TitleBytes: (seen: Int, next: Int, keys: [(occurrence: Int, k: Int)])] = [:]
             wanted.reserveCapacity(positions.count)
-            for k in positions { wanted[TitleOccurrence(title: TitleBytes(keys[k].title), occurrence: keys[k].occurrence), default: []].append(k) }
+            for k in positions { wanted[TitleBytes(keys[k].title), default: (0, 0, [])].keys.append((keys[k].occurrence, k)) }
+            for slot in wanted.indices { wanted.values[slot].keys.sort { $0.occurrence < $1.occurrence } }
             for i in 0..<segment.taskCount {
                 let title = TitleBytes(String(decoding: segment.title(of: segment.cold(i)), as: UTF8.self))
-                guard let n = counter.next(title), let found = wanted[TitleOccurrence(title: title, occurrence: n)] else { continue }
-                for k in found { result[k] = TaskID(list: l, index: i) }
+                guard let slot = wanted.index(forKey: title) else { continue }
+                let n = wanted.values[slot].seen
+                wanted.values[slot].seen = n + 1
+                while wanted.values[slot].next < wanted.values[slot].keys.count {
+                    let (occurrence, k) = wanted.values[slot].keys[wanted.values[slot].next]
+                    guard occurrence <= n else { break }
+                    if occurrence == n { result[k] = TaskID(list: l, index: i) }
+                    wanted.values[slot].next += 1
+                }
             }
         }
         return result

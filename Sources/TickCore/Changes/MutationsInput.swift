@@ -129,8 +129,15 @@ public struct TitleInput: Equatable, Sendable {
     private static func words(_ text: String) -> [Word] {
         var backticks = 0
         var result: [Word] = []
-        for part in text.split(whereSeparator: isSeparator) {
-            let ticks = part.filter { $0 == "`" }.count
+        // ASCII text splits at separator bytes, each a character of its own (or half of `\r\n`,
+        // both halves separators), so the words and their backticks are the same.
+        let ascii = text.utf8.allSatisfy { $0 < 0x80 }
+        let parts = ascii
+            ? text.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
+                .map { text[$0.startIndex..<$0.endIndex] }
+            : text.split(whereSeparator: isSeparator)
+        for part in parts {
+            let ticks = ascii ? part.utf8.reduce(0) { $1 == UInt8(ascii: "`") ? $0 + 1 : $0 } : part.filter { $0 == "`" }.count
             result.append(Word(text: String(part), range: part.startIndex..<part.endIndex,
                                inCode: backticks % 2 == 1 || ticks > 0))
             backticks += ticks
@@ -200,6 +207,7 @@ public enum TitleInputError: Error, Equatable, Sendable, CustomStringConvertible
 /// Word separators of a typed title line: spaces, tabs, line breaks and the Unicode space
 /// separators that separate words in a title line (FORMAT.md, section 5).
 private func isSeparator(_ c: Character) -> Bool {
-    c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\r\n"
-        || c.unicodeScalars.allSatisfy { $0.properties.generalCategory == .spaceSeparator }
+    // Of the ASCII characters (`\r\n` among them), only these; the space is the one space separator.
+    if let ascii = c.asciiValue { return ascii == 0x20 || ascii == 0x09 || ascii == 0x0A || ascii == 0x0D }
+    return c.unicodeScalars.allSatisfy { $0.properties.generalCategory == .spaceSeparator }
 }

@@ -124,7 +124,7 @@ public final class TaskFolder {
             let keyed = Array(zip(before.keys(order), order.map { applying[$0]! }))
             let named = plan.map(\.id).filter { applying[$0] != nil }
             // Nothing written (the bytes came out the same): nothing changed, nothing to report.
-            if let ids = try update(keyed, summary: "\(summary) " + titles(named, in: before)) {
+            if let ids = try update(keyed, of: order, summary: "\(summary) " + titles(named, in: before)) {
                 for (id, new) in zip(order, ids) { after[id] = new }
             }
         }
@@ -142,9 +142,9 @@ public final class TaskFolder {
         return (now, tasks)
     }
 
-    /// Applies each key's edits to its task in one change: each file once, its tasks in document
-    /// order. Returns the tasks afterwards, in the order given.
-    private func update(_ edits: [(key: TaskKey, edits: [TaskEdit])], summary: String) throws -> [TaskID?]? {
+    /// Applies each key's edits to its task (`ids`, in the library now) in one change: each file
+    /// once, its tasks in document order. Returns the tasks afterwards, in the order given.
+    private func update(_ edits: [(key: TaskKey, edits: [TaskEdit])], of ids: [TaskID], summary: String) throws -> [TaskID?]? {
         let keys = edits.map(\.key)
         let results = Box<[String: (document: Document, indexes: [Int])]>([:])
         var byPath: [String: [Int]] = [:]
@@ -167,9 +167,9 @@ public final class TaskFolder {
         var keysAfter = [TaskKey?](repeating: nil, count: keys.count)
         for (path, found) in indexes {
             guard let document = documents[path] else { continue }
-            for (k, i) in zip(byPath[path]!, found) { keysAfter[k] = document.key(of: i, path: path) }
+            for (k, key) in zip(byPath[path]!, document.keys(of: found, path: path)) { keysAfter[k] = key }
         }
-        following = zip(keys, keysAfter).compactMap { key, now in library.id(of: key).map { ($0, now) } }
+        following = Array(zip(ids, keysAfter))
         refresh(consume documents)
         // A list's tasks are the library's, in the same order.
         var after = [TaskID?](repeating: nil, count: keys.count)
@@ -245,6 +245,7 @@ public final class TaskFolder {
         for path in Set(keyed.map(\.key.path)).sorted() where !batches.contains(where: { $0.path == path }) {
             batches.append((path, nil, []))
         }
+        let results = Box<[String: Document]>([:]) // as written: checked by the insertion, not parsed again
         let changes = batches.map { batch in
             (batch.path, { (bytes: [UInt8]?) throws -> FileOutcome in
                 guard var document = (bytes ?? batch.initial).map({ self.folder.document($0) }) else {
@@ -256,10 +257,12 @@ public final class TaskFolder {
                     return (i, update.edits)
                 }
                 for (i, edits) in mine { for edit in edits { document = try document.applying(edit, to: i) } }
-                return .write(try document.insertingUnsectioned(batch.tasks).serialize())
+                results.value[batch.path] = try document.insertingUnsectioned(batch.tasks)
+                return .write(results.value[batch.path]!.serialize())
             })
         }
-        try writeFiles(summary, changes)
+        try write(summary, changes)
+        refresh(results.value)
         return library
     }
 

@@ -98,12 +98,13 @@ extension Library {
                       renamed: [String: String]) -> [(before: TaskID, after: TaskID)] {
         var pairs: [(before: TaskID, after: TaskID)] = []
         var takenBefore = Set<TaskID>(), takenAfter = Set<TaskID>()
-        // The tasks found where they are now first, so that a subtask named beside its parent (whose
-        // place its parent's names) is not taken for removed.
+        // The tasks found where they are now first (each key with one pass over each list), so that a
+        // subtask named beside its parent (whose place its parent's names) is not taken for removed.
+        var found = ids(of: following.compactMap(\.after)).makeIterator()
         var followed: [(before: TaskID, after: TaskID)] = []
         for task in following {
-            guard let key = task.after, !takenBefore.contains(task.before), let now = id(of: key),
-                  takenAfter.insert(now).inserted else { continue }
+            let now = task.after == nil ? nil : found.next()!
+            guard let now, !takenBefore.contains(task.before), takenAfter.insert(now).inserted else { continue }
             takenBefore.insert(task.before)
             pairs.append((task.before, now))
             followed.append((task.before, now))

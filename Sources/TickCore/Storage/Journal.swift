@@ -243,8 +243,10 @@ struct Journal {
             if let before = change.before { try write(staging + "/\(k).before", before, sync: finishOnRecovery) }
             if let after = change.after { try write(staging + "/\(k).after", after, sync: finishOnRecovery) }
         }
+        // A summary of many titles is long: split only one that holds a line break.
+        let oneLine = summary.utf8.contains(UInt8(ascii: "\n")) ? summary.split(separator: "\n").joined(separator: " ") : summary
         let entry = Entry(name: name, state: .pending, finishesOnRecovery: finishOnRecovery,
-                          summary: summary.split(separator: "\n").joined(separator: " "),
+                          summary: oneLine,
                           paths: changes.map(\.path), undoes: undoes)
         try write(staging + "/meta", meta(entry), sync: finishOnRecovery)
         try fileSystem.rename(staging, to: path(entry))

@@ -23,6 +23,30 @@ struct TitleAndListTextTests {
         #expect(try TitleInput(parsing: "!!!! wow", now: Self.now).title == "!!!! wow")
     }
 
+    @Test("an ASCII title line splits at the same separators as one with other characters", arguments: [
+        "Call\tmum due:fri\r\n!!", "  `code due:x`\tand due:sat  ", "a\r\n#flag\nb\rc", "``#flag`` ! x`y due:mon`",
+        "Meet due:tomorrow\t9:00 done:yesterday", "tabs\t\t!!!\t",
+    ])
+    func asciiWords(line: String) throws {
+        // A non-ASCII word at the end takes the general path; the ASCII line the fast one.
+        let ascii = try TitleInput(parsing: line, now: Self.now)
+        var other = try TitleInput(parsing: line + " é", now: Self.now)
+        // The same title, then the separators before the added word, and the word.
+        #expect(other.title.hasPrefix(ascii.title))
+        let rest = other.title.dropFirst(ascii.title.count)
+        #expect(rest.hasSuffix("é") && rest.dropLast().allSatisfy { $0 == " " || $0 == "\t" || $0 == "\r\n" || $0 == "\n" || $0 == "\r" })
+        other.title = ascii.title
+        #expect(ascii == other)
+    }
+
+    @Test("a Unicode space separator splits a typed title line's words")
+    func unicodeSpaceSeparatesWords() throws {
+        let input = try TitleInput(parsing: "Call\u{00A0}due:fri\u{2003}!!", now: Self.now)
+        #expect(input.title == "Call")
+        #expect(input.due == DueDate(day: Day(year: 2026, month: 3, day: 20)!))
+        #expect(input.priority == .medium)
+    }
+
     @Test("a typed title line with a bad date or a repeated token is refused")
     func titleInputErrors() {
         #expect(throws: TitleInputError.date(.notADate("soon"))) { try TitleInput(parsing: "X due:soon", now: Self.now) }
