@@ -334,11 +334,13 @@ public final class TaskFolder {
                                   + "moved \(titles(moving, in: before)) to \(name)")
         }
         let after = library
-        let tasks: [Moved] = ids.map { id in
-            guard let k = moving.firstIndex(of: id) else {
-                return after.id(of: before.key(id)).map(Moved.alreadyThere) ?? .withParent
-            }
-            return placed[k].flatMap(after.id(of:)).map(Moved.moved) ?? .withParent
+        // Where each task is now, every key found with one pass over each list.
+        let position = Dictionary(moving.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let keys: [TaskKey?] = ids.map { id in position[id].map { placed[$0] } ?? before.key(id) }
+        var found = after.ids(of: keys.compactMap { $0 }).makeIterator()
+        let tasks: [Moved] = zip(ids, keys).map { id, key in
+            guard key != nil, let now = found.next()! else { return .withParent }
+            return position[id] == nil ? .alreadyThere(now) : .moved(now)
         }
         return (after, tasks)
     }
@@ -397,11 +399,8 @@ public final class TaskFolder {
         }
         let documents = results.value
         results.value = [:]
-        following = zip(keys, moved).flatMap { key, now -> [(before: TaskID, after: TaskKey?)] in
-            guard let id = library.id(of: key) else { return [] }
-            // Its subtasks went along: matched by their parent (`matchedTasks`), they forward too.
-            return [(id, now)]
-        }
+        // Its subtasks went along: matched by their parent (`matchedTasks`), they forward too.
+        following = zip(library.ids(of: keys), moved).compactMap { id, now in id.map { ($0, now) } }
         refresh(consume documents)
         return moved
     }
