@@ -5,20 +5,6 @@ import Testing
 @testable import TickCore
 import TickFormat
 
-/// SplitMix64, so that every run makes the same steps.
-fileprivate struct Steps: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-}
-
 /// A folder as users have it, without ids, and its hidden copy, where every task carries a planted
 /// `id:p…` token: tick makes each change in both, at the same place, and the copy says which task is
 /// which, so that the refs of the folder are judged as users see them, never by a model of the test's own.
@@ -166,7 +152,7 @@ struct PlantedRefTests {
 
     /// One seeded change, made in both folders at the same place; a description of it, or nil when there
     /// was nothing to do.
-    fileprivate static func change(_ pair: PlantedFolders, _ random: inout Steps, minted: inout Int) throws -> String? {
+    fileprivate static func change(_ pair: PlantedFolders, _ random: inout SeededRandom, minted: inout Int) throws -> String? {
         let day = Day(year: 2026, month: 12, day: 2)!
         let dues: [DueDate?] = [nil, DueDate(day: Day(year: 2026, month: 12, day: 4)!, minutes: nil),
                                 DueDate(day: Day(year: 2026, month: 12, day: 9)!, minutes: 540)]
@@ -268,7 +254,7 @@ struct PlantedRefTests {
     /// the violations.
     fileprivate static func run(steps: Int) throws -> (pair: PlantedFolders, printed: Printed, violations: [String], kinds: Set<String>) {
         let pair = try PlantedFolders(lists)
-        var random = Steps(state: seed)
+        var random = SeededRandom(seed: seed)
         var printed: Printed = [:], broken: [String] = [], kinds = Set<String>()
         var minted = 0
         func record(_ real: Library, _ identity: [TaskID: String]) {

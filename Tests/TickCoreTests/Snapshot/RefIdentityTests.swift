@@ -5,18 +5,6 @@ import Testing
 @testable import TickCore
 import TickFormat
 
-/// A small seeded generator (SplitMix64), so that every run makes the same steps.
-private struct Seeded: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 private func refLibrary(_ lists: [(String, String)], retired: [Ref] = []) -> Library {
     Library(documents: lists.map { (ListFile(path: $0.0, absolutePath: "/f/" + $0.0), Document($0.1)) },
             retired: RetiredRefs(retired))
@@ -246,7 +234,7 @@ struct RefPropertyTests {
         try folder.write("b.md", "# B\n\n## Errands\n")
         let location = FolderLocation(path: folder.path, source: .option, exists: true)
         let tickFolder = Folder(location: location, fileSystem: LocalFileSystem())
-        var random = Seeded(state: RefPropertyTests.seed)
+        var random = SeededRandom(seed: RefPropertyTests.seed)
         var model = Model()
         /// Every ref text shown so far, with the tasks it was shown for (several only for identical tasks).
         var shown: [String: Set<Int>] = [:]
@@ -416,7 +404,7 @@ struct SharedTitleRefsTests {
 
     @Test("equal titles are found in the order of their second task, also when different titles share a hash")
     func againstCounting() {
-        var random = Seeded(state: 41)
+        var random = SeededRandom(seed: 41)
         let words = ["a", "b", "ab", "ba", "Call", "call", "Café", "", "x y"]
         var found = 0
         for round in 0..<60 {

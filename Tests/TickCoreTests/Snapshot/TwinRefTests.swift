@@ -5,19 +5,6 @@ import Testing
 @testable import TickCore
 import TickFormat
 
-/// SplitMix64, so that every run makes the same steps.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-}
-
 private func twinLibrary(_ text: String, retired: [Ref] = []) -> Library {
     Library(documents: [(ListFile(path: "shop.md", absolutePath: "/f/shop.md"), Document(text))], retired: RetiredRefs(retired))
 }
@@ -120,7 +107,7 @@ struct TwinRefPropertyTests {
         try folder.write("r.md", "# R\n\n- [ ] Water plants due:2026-03-14 rec:+1w\n")
         let location = FolderLocation(path: folder.path, source: .option, exists: true)
         let tickFolder = Folder(location: location, fileSystem: LocalFileSystem())
-        var random = SplitMix(state: Self.seed)
+        var random = SeededRandom(seed: Self.seed)
         // Per list, the tasks' identities in document order; identity 0 is the repeating task.
         var lists: [String: [Int]] = ["a.md": [], "b.md": [], "r.md": [0]]
         var next = 1
