@@ -45,8 +45,8 @@ public enum LocalTimeZone {
                 Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
     }
 
-    /// Seconds after the epoch of a UTC calendar date and time; nil when out of range.
-    public static func utcSeconds(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int? {
+    /// A calendar date and time as the C library's broken-down time.
+    private static func brokenDown(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> tm {
         var parts = tm()
         parts.tm_year = Int32(year - 1900)
         parts.tm_mon = Int32(month - 1)
@@ -54,6 +54,12 @@ public enum LocalTimeZone {
         parts.tm_hour = Int32(hour)
         parts.tm_min = Int32(minute)
         parts.tm_sec = Int32(second)
+        return parts
+    }
+
+    /// Seconds after the epoch of a UTC calendar date and time; nil when out of range.
+    public static func utcSeconds(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Int? {
+        var parts = brokenDown(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         let seconds = timegm(&parts)
         return seconds == -1 ? nil : Int(seconds)
     }
@@ -72,13 +78,7 @@ public enum LocalTimeZone {
             if let saved { setenv("TZ", saved, 1) } else { unsetenv("TZ") }
             tzset()
         }
-        var parts = tm()
-        parts.tm_year = Int32(year - 1900)
-        parts.tm_mon = Int32(month - 1)
-        parts.tm_mday = Int32(day)
-        parts.tm_hour = Int32(hour)
-        parts.tm_min = Int32(minute)
-        parts.tm_sec = Int32(second)
+        var parts = brokenDown(year: year, month: month, day: day, hour: hour, minute: minute, second: second)
         parts.tm_isdst = -1
         let result = mktime(&parts)
         return result == -1 && parts.tm_year != 69 ? nil : Int(result)
