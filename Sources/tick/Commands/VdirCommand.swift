@@ -126,6 +126,10 @@ func printVdirReport(_ report: VdirSyncReport, _ invocation: Invocation, dryRun:
     for event in report.events where event.kind == .kept {
         invocation.err.line("tick: \(event.list): \"\(event.title)\": kept the Markdown's \(event.field); the phone had \(event.detail)")
     }
+    for event in report.events where event.kind == .parentKept {
+        invocation.err.line("tick: \(event.list): \"\(event.title)\": kept tick's parent; the phone had \(event.detail), "
+                            + "and tick does not move tasks from the phone")
+    }
     for event in report.events where event.kind == .unknownZone {
         invocation.err.line("tick: warning: \(event.list): \"\(event.title)\": TZID \"\(event.detail)\" is no time zone tick knows; "
                             + "its time was taken as written, in local time")
@@ -156,6 +160,7 @@ func vdirSummary(_ report: VdirSyncReport, dryRun: Bool) -> [String] {
         case .kept: phrase = "\(event.field) kept, the phone changed it too"
         case .cameBack: phrase = "deleted on one side and changed on the other, kept"
         case .nextOccurrence: phrase = "next occurrence made on the phone, taken as the repeating task's own"
+        case .parentKept: phrase = "parent kept, tick does not move tasks from the phone"
         case .refused, .unknownZone: continue
         }
         phrases[event.list]![phrase, default: 0] += 1
