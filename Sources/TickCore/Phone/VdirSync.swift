@@ -287,6 +287,11 @@ public struct VdirSync {
                 if let idValue, !taken, entry == nil { pendingIDs.append((item, idValue)) }
                 claimed.insert(value)
                 report.events.append(VdirEvent(kind: .added, list: listName, title: phone.title))
+                if phone.parent != nil {
+                    report.events.append(VdirEvent(kind: .parentKept, list: listName, title: phone.title, field: "parent",
+                                                   detail: Self.parentWords(phone.parent, list: listOfCollection[item.collection],
+                                                                            library: library, state: state, byID: byID)))
+                }
                 additions[listPath(item.collection, listOfCollection, library, newLists), default: []]
                     .append((Self.newTask(phone), value))
             }

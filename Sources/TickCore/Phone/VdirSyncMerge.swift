@@ -69,9 +69,14 @@ extension VdirSync {
             state.entries.values.first { $0.id == value }?.uid ?? value
         }
         guard phone.parent != tickParent, base.map({ phone.parent != $0.parent }) ?? true else { return nil }
-        guard let uid = phone.parent else { return "no parent" }
+        return Self.parentWords(phone.parent, list: id.list, library: library, state: state, byID: byID)
+    }
+
+    /// The parent of `RELATED-TO` value `uid` in words: the title of a task of list `list`, else the UID.
+    static func parentWords(_ uid: String?, list: Int?, library: Library, state: VdirState, byID: [String: TaskID]) -> String {
+        guard let uid else { return "no parent" }
         let value = state.entries.values.first { $0.uid == uid }?.id ?? uid
-        guard let parent = byID[value], parent.list == id.list else { return "RELATED-TO \(uid), no task of this list" }
+        guard let parent = byID[value], parent.list == list else { return "RELATED-TO \(uid), no task of this list" }
         return "the parent \"\(library.task(parent).title)\""
     }
 }
