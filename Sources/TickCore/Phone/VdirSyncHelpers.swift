@@ -23,12 +23,7 @@ extension VdirSync {
         fields.rule = task.recurrence.map { $0.token + (task.until.map { " until:\($0)" } ?? "") }
         fields.tags = task.tags
         if let rule = task.recurrence, let due = task.due { fields.rrule = RecurrenceExport.rule(rule, until: task.until, due: due) }
-        // DTSTART as the export writes it (ICalendar.startLine).
-        if let due = task.due {
-            fields.start = task.recurrence != nil ? due.day : task.start.flatMap { $0 <= due.day ? $0 : nil }
-        } else {
-            fields.start = task.start
-        }
+        fields.start = ICalendar.startDay(due: task.due, start: task.start, repeats: task.recurrence != nil)
         if fields.start == nil, task.start == nil, let base, base.startKept { fields.start = base.start }
         return fields
     }
