@@ -47,6 +47,14 @@ struct VdirSyncStartParentTests {
         #expect(try sandbox.read("tasks/home.md") == "# Home\n\n- [ ] Paint 📅 2026-03-20 id:paint\n- [ ] Call Ann id:call\n"
                 + "- [ ] Plant [start:: 2026-03-17] id:plant\n")
         expectRun(try rig.round(), status: 0, stdout: "vdir: 0 written, 0 removed\n")
+
+        // The phone removes Plant's DTSTART: its start date goes, with the separator before it.
+        try rig.phone(["edit", "home", "plant", "DTSTART", "-"])
+        let removed = try rig.round()
+        #expect(removed.status == 0 && removed.stdout.hasPrefix("Home: 1 start changed on the phone\n"), "\(removed)")
+        #expect(try sandbox.read("tasks/home.md") == "# Home\n\n- [ ] Paint 📅 2026-03-20 id:paint\n- [ ] Call Ann id:call\n"
+                + "- [ ] Plant id:plant\n")
+        #expect(try rig.server()["home"]?.value("plant", "DTSTART") == nil)
     }
 
     @Test("a parent the phone sets, removes, makes a cycle with or names by an unknown UID, and one on a new VTODO, are reported and tick's structure kept; tick's RELATED-TO goes back to the phone")
