@@ -14,6 +14,9 @@ public enum LineEdit: Sendable, Equatable {
     case id(String?)
     case recurrence(RecurrenceRule?)
     case until(Day?)
+    /// Sets the start date (`🛫 DATE`, `[start:: DATE]`) in place, or removes it (nil). A task
+    /// without one gets it in its own style, as a signifier in tick's.
+    case start(Day?)
 }
 
 extension Document {

@@ -53,6 +53,11 @@ extension Document {
         try apply(lineChange(i, .until(day)), to: i)
     }
 
+    /// Gives task `i` the start date `day` (only the value of one it has changes), or removes it (nil).
+    public func settingStart(_ i: Int, _ day: Day?) throws(EditError) -> EditResult {
+        try apply(lineChange(i, .start(day)), to: i)
+    }
+
     /// The splices that make `edit` on task `i`'s title line, and what the task reads as after them.
     func lineChange(_ i: Int, _ edit: LineEdit) throws(EditError) -> LineChange {
         switch edit {
@@ -76,6 +81,8 @@ extension Document {
             }
         case .until(let day):
             return try lineChange(i, settingToken: .until(day ?? Day(daysSinceEpoch: 0)), day.map { "until:\($0)" }) { $0.until = day }
+        case .start(let day):
+            return try lineChange(i, settingToken: .start(day ?? Day(daysSinceEpoch: 0)), day.map { "\u{1F6EB} \($0)" }) { $0.start = day }
         }
     }
 

@@ -13,12 +13,13 @@ struct BatchEditTests {
     static let days = [Day(year: 2026, month: 3, day: 14)!, Day(year: 2026, month: 12, day: 1)!]
 
     static func randomEdit(_ rng: inout SeededGenerator) -> LineEdit {
-        switch rng.next() % 7 {
+        switch rng.next() % 8 {
         case 0, 1: return .done(!rng.chance(4), on: rng.pick(days))
         case 2: return .due(rng.chance(3) ? nil : DueDate(day: rng.pick(days)))
         case 3: return .priority(rng.pick([.none, .low, .medium, .high]))
         case 4: return .flag(rng.chance(2))
         case 5: return .id(rng.chance(3) ? nil : rng.pick(["a1", "zz9", "x"]))
+        case 6: return .start(rng.chance(3) ? nil : rng.pick(days))
         default: return .until(rng.chance(3) ? nil : rng.pick(days))
         }
     }
@@ -32,6 +33,7 @@ struct BatchEditTests {
         case .id(let id): return try document.settingID(i, id).document
         case .recurrence(let rule): return try document.settingRecurrence(i, rule).document
         case .until(let day): return try document.settingUntil(i, day).document
+        case .start(let day): return try document.settingStart(i, day).document
         }
     }
 

@@ -38,6 +38,9 @@ public enum TaskEdit: Sendable, Equatable {
     case replaceNotes(String)
     /// Adds a paragraph after the notes.
     case appendNote(String)
+    /// Sets the start date (`🛫`, `[start:: …]`; FORMAT.md 11), or removes it (nil): a task that has
+    /// one changes its value's bytes only.
+    case start(Day?)
     /// Gives the task an `id:` token with this value (FORMAT.md 5.8); a task that has one keeps it.
     case giveID(String)
 
@@ -48,6 +51,7 @@ public enum TaskEdit: Sendable, Equatable {
         case .skip: return "skipped"
         case .recurrence: return "rec"
         case .until: return "until"
+        case .start: return "start"
         case .reopen: return "reopened"
         case .flag: return "flag"
         case .due: return "due"
@@ -66,6 +70,7 @@ public enum TaskEdit: Sendable, Equatable {
         case .skip: return "skipped"
         case .recurrence(let rule): return "set rec \(rule?.description ?? "none") on"
         case .until(let day): return "set until \(day?.description ?? "none") on"
+        case .start(let day): return "set start \(day?.description ?? "none") on"
         case .reopen: return "reopened"
         case .flag(let on): return on ? "flagged" : "unflagged"
         case .due(let due): return "set due \(due?.description ?? "none") on"
@@ -82,6 +87,7 @@ public enum TaskEdit: Sendable, Equatable {
         case .skip: return task.done || task.recurrence == nil
         case .recurrence(let rule): return task.recurrence == rule
         case .until(let day): return task.until == day
+        case .start(let day): return task.start == day
         case .completionDate(let day): return task.done && task.doneDate == day
         case .reopen: return !task.done
         case .flag(let on): return task.flagged == on
@@ -161,6 +167,7 @@ extension Document {
         case .skip(let today): return try skipping(i, today: today)
         case .recurrence(let rule): return try settingRecurrence(i, rule).document
         case .until(let day): return try settingUntil(i, day).document
+        case .start(let day): return try settingStart(i, day).document
         case .reopen: return try settingDone(i, false, on: Day(daysSinceEpoch: 0)).document
         case .flag(let on): return try settingFlag(i, on).document
         case .due(let due): return try settingDue(i, due).document
@@ -194,6 +201,7 @@ extension Document {
         case .priority(let level): return .priority(level)
         case .recurrence(let rule): return .recurrence(rule)
         case .until(let day): return .until(day)
+        case .start(let day): return .start(day)
         case .giveID(let value): return .id(value)
         case .skip, .retitle, .replaceNotes, .appendNote: return nil
         }

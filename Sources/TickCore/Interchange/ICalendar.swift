@@ -136,10 +136,18 @@ public enum ICalendar {
     /// `DTSTART`, in the form of `DUE`: for a repeating task its due moment (RFC 5545 requires it
     /// beside `RRULE`, and the rule counts from it); else the start day, when not after the due day.
     static func startLine(_ todo: CalendarTodo) -> String? {
-        guard let due = todo.due else { return todo.start.map { "DTSTART;VALUE=DATE:" + basic($0) } }
+        guard let start = startDay(due: todo.due, start: todo.start, repeats: todo.recurrence != nil) else { return nil }
+        guard let due = todo.due else { return "DTSTART;VALUE=DATE:" + basic(start) }
         if todo.recurrence != nil { return "DTSTART" + dueLine(due).dropFirst(3) }
-        guard let start = todo.start, start <= due.day else { return nil }
         return due.minutes == nil ? "DTSTART;VALUE=DATE:" + basic(start) : "DTSTART:" + basic(start) + "T000000"
+    }
+
+    /// The day of `startLine`'s `DTSTART`, or nil when it writes none.
+    static func startDay(due: DueDate?, start: Day?, repeats: Bool) -> Day? {
+        guard let due else { return start }
+        if repeats { return due.day }
+        guard let start, start <= due.day else { return nil }
+        return start
     }
 
     /// A UTC date-time, `YYYYMMDDTHHMMSSZ`, for seconds since the epoch.

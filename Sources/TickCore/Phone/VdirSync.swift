@@ -20,6 +20,8 @@ public struct VdirEvent: Equatable, Sendable {
         case nextOccurrence = "next-occurrence"
         /// A date-time of the phone's whose `TZID` names no zone tick knows, taken at its clock time.
         case unknownZone = "unknown-zone"
+        /// The phone gave a task another parent (`RELATED-TO`): tick moves no task, its structure is kept.
+        case parentKept = "parent-kept"
     }
 
     public var kind: Kind
@@ -206,11 +208,15 @@ public struct VdirSync {
             }
             if let idValue, let task = byID[idValue] {
                 claimed.insert(idValue)
-                let tick = Self.fields(of: task, in: library)
                 let base = entry?.base.flatMap { try? VdirObject($0) }?.fields.withoutList(listName)
+                let tick = Self.fields(of: task, in: library, base: base)
                 var edits: [TaskEdit] = []
                 var title = tick.title
+                if let moved = parentChange(task, phone: phone, base: base, library: library, state: state, byID: byID) {
+                    report.events.append(VdirEvent(kind: .parentKept, list: listName, title: tick.title, field: "parent", detail: moved))
+                }
                 for field in SyncFields.Field.allCases {
+                    if field == .start, !Self.mergesStart(library.task(task), tick: tick, base: base) { continue }
                     if let base {
                         let phoneChanged = !phone.same(field, as: base)
                         let tickChanged = !tick.same(field, as: base)
@@ -281,6 +287,11 @@ public struct VdirSync {
                 if let idValue, !taken, entry == nil { pendingIDs.append((item, idValue)) }
                 claimed.insert(value)
                 report.events.append(VdirEvent(kind: .added, list: listName, title: phone.title))
+                if phone.parent != nil {
+                    report.events.append(VdirEvent(kind: .parentKept, list: listName, title: phone.title, field: "parent",
+                                                   detail: Self.parentWords(phone.parent, list: listOfCollection[item.collection],
+                                                                            library: library, state: state, byID: byID)))
+                }
                 additions[listPath(item.collection, listOfCollection, library, newLists), default: []]
                     .append((Self.newTask(phone), value))
             }
@@ -289,7 +300,7 @@ public struct VdirSync {
         for (_, entry) in state.entries.filter({ found[$0.key] == nil }).sorted(by: { $0.key < $1.key }) {
             guard let task = byID[entry.id], listOfCollection[entry.collection] == task.list,
                   let base = entry.base.flatMap({ try? VdirObject($0) })?.fields.withoutList(library.list(task).name) else { continue }
-            let tick = Self.fields(of: task, in: library)
+            let tick = Self.fields(of: task, in: library, base: base)
             if SyncFields.Field.allCases.allSatisfy({ tick.same($0, as: base) }) {
                 removals.append(task)
                 report.events.append(VdirEvent(kind: .deleted, list: library.list(task).name, title: tick.title))
@@ -390,26 +401,28 @@ public struct VdirSync {
                 guard current != nil else { continue }
             }
             let currentObject = current?.object
+            let keepStart = Self.keepsPhoneStart(library.task(id), phone: currentObject ?? known?.base.flatMap { try? VdirObject($0) },
+                                                 base: known?.base)
             let previous = current.map { VdirStamps($0.bytes)?.sequence ?? 0 } ?? known?.base.flatMap { VdirStamps($0)?.sequence } ?? -1
             todo.sequence = previous
             if let current, let stamp = VdirStamps.stamp(current.bytes) {
                 // Most files are tick's own, unchanged: with their stamp, the object is byte for byte the file.
                 var probe = todo
                 probe.stamp = stamp
-                if VdirObject.render(probe, keeping: currentObject) == current.bytes {
+                if VdirObject.render(probe, keeping: currentObject, keepingStart: keepStart) == current.bytes {
                     newEntries[key] = VdirState.Entry(collection: collection, file: file, uid: uid, id: idValue, base: current.bytes,
                                                       stamp: current.stamp, rendered: rendered)
                     continue
                 }
             }
-            var object = VdirObject.render(todo, keeping: currentObject ?? known?.base.flatMap { try? VdirObject($0) })
+            var object = VdirObject.render(todo, keeping: currentObject ?? known?.base.flatMap { try? VdirObject($0) }, keepingStart: keepStart)
             if let current, VdirStamps.withoutStamps(VdirObject.crlf(current.bytes)) == VdirStamps.withoutStamps(object) {
                 newEntries[key] = VdirState.Entry(collection: collection, file: file, uid: uid, id: idValue, base: current.bytes,
                                                   stamp: current.stamp, rendered: rendered)
                 continue
             }
             todo.sequence = previous + 1
-            object = VdirObject.render(todo, keeping: currentObject ?? known?.base.flatMap { try? VdirObject($0) })
+            object = VdirObject.render(todo, keeping: currentObject ?? known?.base.flatMap { try? VdirObject($0) }, keepingStart: keepStart)
             try ensureCollection(collection, list: list, &report)
             let directoryPath = Path.join(directory, collection)
             try VdirExport.replace(Path.join(directoryPath, file), in: directoryPath, name: file, with: object,
@@ -553,42 +566,6 @@ public struct VdirSync {
     func isSynced(_ list: TaskList) -> Bool {
         guard let lists else { return true }
         return lists.contains { $0.lowercased() == list.name.lowercased() || $0.lowercased() == list.file.baseName.lowercased() }
-    }
-
-    /// The edits that take the phone's `field`: a completion of a repeating task is `done` (it
-    /// advances by tick's rule), as is a `DUE` moved to the rule's next occurrence.
-    func completionOrEdit(_ field: SyncFields.Field, phone: SyncFields, base: SyncFields, tick: SyncFields) -> [TaskEdit]? {
-        switch field {
-        case .completion:
-            if phone.done { return [.complete(on: phone.doneDay ?? now.day)] }
-            return [.reopen]
-        case .title: return phone.title.isEmpty ? nil : [.retitle(phone.title)]
-        case .tags: return nil  // in the merge, through the title
-        case .repeats:
-            // The phone's rule, when tick can write it, in the mode of tick's (from the due date without one).
-            guard let rrule = phone.rrule else { return [.until(nil), .recurrence(nil)] }
-            let mode = tick.rule.flatMap { $0.split(separator: " ").first }.flatMap { RecurrenceRule(value: String($0.dropFirst(4))) }?.mode ?? .due
-            guard let (rule, until) = SyncFields.recurrence(rrule, mode: mode),
-                  Recurrence.problem(rule: rule, due: phone.due ?? tick.due, until: until) == nil else { return nil }
-            return [.recurrence(rule), .until(until)]
-        case .notes: return [.replaceNotes(phone.notes)]
-        case .due:
-            if let rule = base.rule.flatMap({ $0.split(separator: " ").first }).flatMap({ RecurrenceRule(value: String($0.dropFirst(4))) }),
-               let due = phone.due, let old = base.due,
-               due.day == Recurrence.step(old.day, by: rule.count, rule.unit)
-                || (try? Recurrence.next(rule, due: old, until: nil, completed: now.day, today: now.day)) == .next(due) {
-                return [.complete(on: now.day)]
-            }
-            return [.due(phone.due)]
-        case .priority: return [.priority(phone.priority)]
-        }
-    }
-
-    func event(_ field: SyncFields.Field, phone: SyncFields, list: String, title: String) -> VdirEvent {
-        switch field {
-        case .completion: return VdirEvent(kind: phone.done ? .completed : .reopened, list: list, title: title)
-        default: return VdirEvent(kind: .edited, list: list, title: title, field: field.rawValue, detail: phone.words(field))
-        }
     }
 
     func listPath(_ collection: String, _ lists: [String: Int], _ library: Library,

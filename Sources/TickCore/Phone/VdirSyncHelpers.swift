@@ -10,7 +10,8 @@ extension VdirSync {
         return result
     }
 
-    static func fields(of id: TaskID, in library: Library) -> SyncFields {
+    /// Task `id`'s fields; `base` the base's, whose `DTSTART` kept from the phone is the task's too.
+    static func fields(of id: TaskID, in library: Library, base: SyncFields? = nil) -> SyncFields {
         let task = library.task(id)
         var fields = SyncFields()
         fields.title = task.title
@@ -22,6 +23,8 @@ extension VdirSync {
         fields.rule = task.recurrence.map { $0.token + (task.until.map { " until:\($0)" } ?? "") }
         fields.tags = task.tags
         if let rule = task.recurrence, let due = task.due { fields.rrule = RecurrenceExport.rule(rule, until: task.until, due: due) }
+        fields.start = ICalendar.startDay(due: task.due, start: task.start, repeats: task.recurrence != nil)
+        if fields.start == nil, task.start == nil, let base, base.startKept { fields.start = base.start }
         return fields
     }
 

@@ -20,12 +20,20 @@ public struct SyncFields: Equatable, Sendable {
     /// The `TZID` of a date-time that names no zone tick knows (nor a `VTIMEZONE` of a fixed
     /// offset): taken at its clock time, as a floating time, and reported.
     public var unknownZone: String? = nil
+    /// The day of `DTSTART` (tick's side: as the export writes it), or nil.
+    public var start: Day? = nil
+    /// Whether `DTSTART` comes after `STATUS`: in an object tick wrote, the phone's own `DTSTART`,
+    /// kept as it came on a task without a start date, never tick's (which precedes `DUE`).
+    public var startKept = false
+    /// The UID of `RELATED-TO` with `RELTYPE=PARENT` (the default type), or nil. Not merged as a
+    /// field: a change of it on the phone is reported, and tick's structure kept.
+    public var parent: String? = nil
 
     public init() {}
 
     /// The fields merged one by one.
     public enum Field: String, CaseIterable, Sendable {
-        case completion, title, tags, notes, due, priority, repeats = "rule"
+        case completion, title, tags, notes, due, start, priority, repeats = "rule"
     }
 
     /// The fields with the list's name (which the export adds to `CATEGORIES`) out of the tags.
@@ -43,6 +51,7 @@ public struct SyncFields: Equatable, Sendable {
         case .tags: return Set(tags) == Set(other.tags)
         case .notes: return notes == other.notes
         case .due: return due == other.due
+        case .start: return start == other.start
         case .priority: return priority == other.priority
         case .repeats: return rrule.map(Self.normalized) == other.rrule.map(Self.normalized)
         }
@@ -56,6 +65,7 @@ public struct SyncFields: Equatable, Sendable {
         case .tags: return tags.isEmpty ? "no tags" : tags.map { "#" + $0 }.joined(separator: " ")
         case .notes: return notes.isEmpty ? "no notes" : "\"\(notes)\""
         case .due: return due.map { "due \($0)" } ?? "no due date"
+        case .start: return start.map { "start \($0)" } ?? "no start date"
         case .priority: return priority.token ?? "no priority"
         case .repeats: return rrule.map { "RRULE:" + $0 } ?? "no rule"
         }
@@ -74,6 +84,15 @@ extension SyncFields {
         if done, let completed = todo.first("COMPLETED") { doneDay = Self.moment(completed, zones: zones, unknown: &unknown)?.day }
         due = todo.first("DUE").flatMap { Self.moment($0, zones: zones, unknown: &unknown) }
         unknownZone = unknown
+        var ignored: String?
+        start = todo.first("DTSTART").flatMap { Self.moment($0, zones: zones, unknown: &ignored) }?.day
+        if let at = todo.properties.firstIndex(where: { $0.name == "DTSTART" }),
+           let status = todo.properties.firstIndex(where: { $0.name == "STATUS" }) {
+            startKept = at > status
+        }
+        parent = todo.properties.first { property in
+            property.name == "RELATED-TO" && (property.parameter("RELTYPE")?.uppercased() ?? "PARENT") == "PARENT"
+        }.map { VObject.text($0.value) }
         if let value = todo.first("PRIORITY").flatMap({ Int($0.value.trimmingCharacters(in: " ")) }) {
             switch value {
             case 1...4: priority = .high
@@ -309,13 +328,16 @@ public struct VdirObject: Sendable {
 
     /// tick's object for `todo`, holding what `phone` keeps: its properties and alarms inside the
     /// VTODO (then tick adds no alarm of its own), its overrides and time zones after it.
-    public static func render(_ todo: CalendarTodo, keeping phone: VdirObject?) -> [UInt8] {
+    /// With `keepingStart`, the phone's `DTSTART` is kept too, where tick writes none.
+    public static func render(_ todo: CalendarTodo, keeping phone: VdirObject?, keepingStart: Bool = false) -> [UInt8] {
         var todo = todo
         if phone?.hasAlarms == true { todo.alarm = false }
         var out = ICalendar.single(todo)
         guard let phone else { return out }
+        var inside = phone.keptInside
+        if keepingStart, ICalendar.startLine(todo) == nil, let start = phone.todo.first("DTSTART") { inside = start.raw + inside }
         let endTodo = Array("END:VTODO\r\n".utf8)
-        if let at = lastRange(of: endTodo, in: out) { out.insert(contentsOf: phone.keptInside, at: at) }
+        if let at = lastRange(of: endTodo, in: out) { out.insert(contentsOf: inside, at: at) }
         let endCalendar = Array("END:VCALENDAR\r\n".utf8)
         if let at = lastRange(of: endCalendar, in: out) { out.insert(contentsOf: phone.keptAfter, at: at) }
         return out

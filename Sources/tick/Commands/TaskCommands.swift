@@ -135,6 +135,7 @@ func changeLine(_ edit: TaskEdit, _ task: TaskFolder.Edited, _ id: TaskID, in li
     case .skip: return "Skipped \(name): next due " + (info.due.map { nextDueText($0, now: now) } ?? "none")
     case .recurrence(let rule): return rule.map { "Repeats \($0.words) (rec:\($0)): " + name } ?? "Removed the rule of " + name
     case .until(let day): return day.map { "Repeats until \($0): " + name } ?? "Removed the end date of " + name
+    case .start(let day): return day.map { "Starts \($0): " + name } ?? "Removed the start date of " + name
     }
 }
 
@@ -154,6 +155,7 @@ extension TaskEdit {
         case .skip: return "done"
         case .recurrence(let rule): return rule.map { "repeating rec:\($0)" } ?? "without a rule"
         case .until(let day): return day.map { "repeating until \($0)" } ?? "without an end date"
+        case .start(let day): return day.map { "starting \($0)" } ?? "without a start date"
         case .reopen: return "open"
         case .flag(let on): return on ? "flagged" : "not flagged"
         case .due(let due): return due.map { "due \($0)" } ?? "without a due date"

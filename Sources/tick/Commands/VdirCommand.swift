@@ -21,8 +21,10 @@ extension Commands {
             + "sync, takes the phone's changes field by field against the object both sides last agreed on "
             + "(kept in .tick/vdir/): completion, SUMMARY (title), CATEGORIES (tags: one added joins the title as a "
             + "#tag, one removed leaves it; the list's name is no tag), DESCRIPTION (notes), DUE (a UTC or TZID= time in local time; a TZID that names no known "
-            + "zone is taken as written, with a warning), PRIORITY and RRULE (as rec: and until: when tick can state it, "
-            + "else reported). A field "
+            + "zone is taken as written, with a warning), DTSTART (the start date of a task that has one; on a "
+            + "task without one it stays the phone's, written back untouched), PRIORITY and RRULE (as rec: and until: "
+            + "when tick can state it, else reported). A parent the phone changes (RELATED-TO) is reported and tick's "
+            + "structure kept. A field "
             + "changed on one side is taken; changed on both sides to different values, the Markdown's is kept "
             + "and the phone's is reported. A new VTODO becomes a task at the end of its collection's list, a new "
             + "collection a new list named by its displayname; a deleted file deletes its task unless tick changed "
@@ -127,6 +129,10 @@ func printVdirReport(_ report: VdirSyncReport, _ invocation: Invocation, dryRun:
     for event in report.events where event.kind == .kept {
         invocation.err.line("tick: \(event.list): \"\(event.title)\": kept the Markdown's \(event.field); the phone had \(event.detail)")
     }
+    for event in report.events where event.kind == .parentKept {
+        invocation.err.line("tick: \(event.list): \"\(event.title)\": kept tick's parent; the phone had \(event.detail), "
+                            + "and tick does not move tasks from the phone")
+    }
     for event in report.events where event.kind == .unknownZone {
         invocation.err.line("tick: warning: \(event.list): \"\(event.title)\": TZID \"\(event.detail)\" is no time zone tick knows; "
                             + "its time was taken as written, in local time")
@@ -157,6 +163,7 @@ func vdirSummary(_ report: VdirSyncReport, dryRun: Bool) -> [String] {
         case .kept: phrase = "\(event.field) kept, the phone changed it too"
         case .cameBack: phrase = "deleted on one side and changed on the other, kept"
         case .nextOccurrence: phrase = "next occurrence made on the phone, taken as the repeating task's own"
+        case .parentKept: phrase = "parent kept, tick does not move tasks from the phone"
         case .refused, .unknownZone: continue
         }
         phrases[event.list]![phrase, default: 0] += 1
