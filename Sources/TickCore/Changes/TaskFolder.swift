@@ -365,14 +365,8 @@ public final class TaskFolder {
         changes.append((destination, { current in
             if let creating, current != nil { throw MutationError.listExists(name: creating.name, path: destination) }
             guard let bytes = current ?? creating?.bytes else { throw MutationError.listGone(path: destination) }
-            var document = self.folder.document(bytes)
-            var indexes: [TaskKey: Int] = [:]
-            for key in moving {
-                let result = try document.inserting(fragments[key]!.fragment, at: .end)
-                document = result.document
-                indexes[key] = result.task!
-            }
-            placed.value = indexes
+            let (document, at) = try self.folder.document(bytes).insertingAtEnd(moving.map { fragments[$0]!.fragment })
+            placed.value = Dictionary(uniqueKeysWithValues: zip(moving, at))
             results.value[destination] = document
             return .write(document.serialize())
         }))
@@ -388,7 +382,11 @@ public final class TaskFolder {
                         throw MutationError.changedWhileMoving(title: key.title, from: path, to: destination)
                     }
                 }
-                for i in indexes.reversed() { document = try document.removing(i).document }
+                if let together = try document.removingTogether(indexes) {
+                    document = together
+                } else {
+                    for i in indexes.reversed() { document = try document.removing(i).document }
+                }
                 results.value[path] = document
                 return .write(document.serialize())
             }))
