@@ -353,9 +353,10 @@ public final class TaskFolder {
         var fragments: [TaskKey: (fragment: TaskFragment, text: [String])] = [:]
         for path in orderedPaths(keys) {
             let document = try self.document(at: path)
-            for i in try TaskFolder.outermost(keys.filter { $0.path == path }, in: document) {
+            let indexes = try TaskFolder.outermost(keys.filter { $0.path == path }, in: document)
+            for (i, key) in zip(indexes, document.keys(of: indexes, path: path)) {
                 let fragment = try refusing { try document.extracting(i) }
-                fragments[document.key(of: i, path: path)] = (fragment, TaskFolder.text(of: i, in: document))
+                fragments[key] = (fragment, TaskFolder.text(of: i, in: document))
             }
         }
         let moving = keys.filter { fragments[$0] != nil }
@@ -376,8 +377,7 @@ public final class TaskFolder {
                 guard let bytes else { throw MutationError.listGone(path: path) }
                 var document = self.folder.document(bytes)
                 let indexes = try TaskFolder.outermost(mine, in: document)
-                for i in indexes {
-                    let key = document.key(of: i, path: path)
+                for (i, key) in zip(indexes, document.keys(of: indexes, path: path)) {
                     guard fragments[key]?.text == TaskFolder.text(of: i, in: document) else {
                         throw MutationError.changedWhileMoving(title: key.title, from: path, to: destination)
                     }
@@ -392,9 +392,10 @@ public final class TaskFolder {
             }))
         }
         try write(summary, changes)
-        let moved: [TaskKey?] = keys.map { key in
-            placed.value[key].map { results.value[destination]!.key(of: $0, path: destination) }
-        }
+        let arrived = placed.value.sorted { $0.value < $1.value }
+        let arrivedKeys = results.value[destination]?.keys(of: arrived.map(\.value), path: destination) ?? []
+        let now = Dictionary(uniqueKeysWithValues: zip(arrived.map(\.key), arrivedKeys))
+        let moved: [TaskKey?] = keys.map { now[$0] }
         let documents = results.value
         results.value = [:]
         // Its subtasks went along: matched by their parent (`matchedTasks`), they forward too.
