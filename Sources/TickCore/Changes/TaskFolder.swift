@@ -329,7 +329,7 @@ public final class TaskFolder {
         let moving = ids.filter { before.lists[$0.list].file.path != destination }
         var placed: [TaskKey?] = []
         if !moving.isEmpty {
-            placed = try move(moving.map(before.key), to: destination, creating: initial.map { (name, $0) },
+            placed = try move(before.keys(moving), to: destination, creating: initial.map { (name, $0) },
                               summary: (initial == nil ? "" : "created the list \(name) and ")
                                   + "moved \(titles(moving, in: before)) to \(name)")
         }
