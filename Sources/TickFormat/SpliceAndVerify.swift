@@ -51,6 +51,10 @@ extension Document {
         private var removed = 0..<0
         /// Tasks replaced, by their index in the edited list.
         private var changed: [Int: Expected] = [:]
+        /// With several runs removed: the index in `base` of each task kept, and each task's
+        /// index in the edited list (by its index in `base`).
+        private var kept: [Int]? = nil
+        private var newIndex: [Int] = []
 
         /// The tasks of `base`, unchanged.
         init(_ base: Document) { self.base = base }
@@ -69,7 +73,24 @@ extension Document {
             removed = range
         }
 
-        var count: Int { base.tasks.count - removed.count + inserted.count }
+        /// The tasks of `base` without `ranges` (ascending, each a task with its subtasks); the
+        /// parents after them shift.
+        init(_ base: Document, removing ranges: [Range<Int>]) {
+            self.base = base
+            var kept: [Int] = []
+            kept.reserveCapacity(base.tasks.count)
+            newIndex = [Int](repeating: -1, count: base.tasks.count)
+            var r = 0
+            for i in base.tasks.indices {
+                while r < ranges.count, ranges[r].upperBound <= i { r += 1 }
+                if r < ranges.count, ranges[r].contains(i) { continue }
+                newIndex[i] = kept.count
+                kept.append(i)
+            }
+            self.kept = kept
+        }
+
+        var count: Int { (kept?.count ?? base.tasks.count - removed.count) + inserted.count }
 
         /// Makes room for `n` replaced tasks.
         mutating func reserveChanges(_ n: Int) { changed.reserveCapacity(n) }
@@ -77,6 +98,11 @@ extension Document {
         subscript(i: Int) -> Expected {
             get {
                 if let e = changed[i] { return e }
+                if let kept {
+                    var e = base.expected(kept[i])
+                    e.parent = e.parent.map { newIndex[$0] }
+                    return e
+                }
                 if i >= insertAt && i < insertAt + inserted.count { return inserted[i - insertAt] }
                 let kept = i < insertAt ? i : i - inserted.count
                 var e = base.expected(kept < removed.lowerBound ? kept : kept + removed.count)

@@ -329,7 +329,7 @@ public final class TaskFolder {
         let moving = ids.filter { before.lists[$0.list].file.path != destination }
         var placed: [TaskKey?] = []
         if !moving.isEmpty {
-            placed = try move(moving.map(before.key), to: destination, creating: initial.map { (name, $0) },
+            placed = try move(before.keys(moving), to: destination, creating: initial.map { (name, $0) },
                               summary: (initial == nil ? "" : "created the list \(name) and ")
                                   + "moved \(titles(moving, in: before)) to \(name)")
         }
@@ -353,9 +353,10 @@ public final class TaskFolder {
         var fragments: [TaskKey: (fragment: TaskFragment, text: [String])] = [:]
         for path in orderedPaths(keys) {
             let document = try self.document(at: path)
-            for i in try TaskFolder.outermost(keys.filter { $0.path == path }, in: document) {
+            let indexes = try TaskFolder.outermost(keys.filter { $0.path == path }, in: document)
+            for (i, key) in zip(indexes, document.keys(of: indexes, path: path)) {
                 let fragment = try refusing { try document.extracting(i) }
-                fragments[document.key(of: i, path: path)] = (fragment, TaskFolder.text(of: i, in: document))
+                fragments[key] = (fragment, TaskFolder.text(of: i, in: document))
             }
         }
         let moving = keys.filter { fragments[$0] != nil }
@@ -365,14 +366,8 @@ public final class TaskFolder {
         changes.append((destination, { current in
             if let creating, current != nil { throw MutationError.listExists(name: creating.name, path: destination) }
             guard let bytes = current ?? creating?.bytes else { throw MutationError.listGone(path: destination) }
-            var document = self.folder.document(bytes)
-            var indexes: [TaskKey: Int] = [:]
-            for key in moving {
-                let result = try document.inserting(fragments[key]!.fragment, at: .end)
-                document = result.document
-                indexes[key] = result.task!
-            }
-            placed.value = indexes
+            let (document, at) = try self.folder.document(bytes).insertingAtEnd(moving.map { fragments[$0]!.fragment })
+            placed.value = Dictionary(uniqueKeysWithValues: zip(moving, at))
             results.value[destination] = document
             return .write(document.serialize())
         }))
@@ -382,21 +377,25 @@ public final class TaskFolder {
                 guard let bytes else { throw MutationError.listGone(path: path) }
                 var document = self.folder.document(bytes)
                 let indexes = try TaskFolder.outermost(mine, in: document)
-                for i in indexes {
-                    let key = document.key(of: i, path: path)
+                for (i, key) in zip(indexes, document.keys(of: indexes, path: path)) {
                     guard fragments[key]?.text == TaskFolder.text(of: i, in: document) else {
                         throw MutationError.changedWhileMoving(title: key.title, from: path, to: destination)
                     }
                 }
-                for i in indexes.reversed() { document = try document.removing(i).document }
+                if let together = try document.removingTogether(indexes) {
+                    document = together
+                } else {
+                    for i in indexes.reversed() { document = try document.removing(i).document }
+                }
                 results.value[path] = document
                 return .write(document.serialize())
             }))
         }
         try write(summary, changes)
-        let moved: [TaskKey?] = keys.map { key in
-            placed.value[key].map { results.value[destination]!.key(of: $0, path: destination) }
-        }
+        let arrived = placed.value.sorted { $0.value < $1.value }
+        let arrivedKeys = results.value[destination]?.keys(of: arrived.map(\.value), path: destination) ?? []
+        let now = Dictionary(uniqueKeysWithValues: zip(arrived.map(\.key), arrivedKeys))
+        let moved: [TaskKey?] = keys.map { now[$0] }
         let documents = results.value
         results.value = [:]
         // Its subtasks went along: matched by their parent (`matchedTasks`), they forward too.
