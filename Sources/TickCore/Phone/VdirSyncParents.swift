@@ -25,7 +25,8 @@ extension VdirSync {
         }
         guard phone.parent != tickParent, base.map({ phone.parent != $0.parent }) ?? true else { return nil }
         let words = Self.parentWords(phone.parent, list: id.list, library: library, state: state, byID: byID)
-        guard let base, base.parent == tickParent, let value = library.task(id).id else { return .failure(ParentKept(words)) }
+        guard let base else { return .failure(ParentKept(words + ", and no base to merge with")) }
+        guard base.parent == tickParent, let value = library.task(id).id else { return .failure(ParentKept(words + ", and tick changed it too")) }
         let move = ParentMove(task: value, parent: nil, list: list, title: phone.title, words: words)
         guard let uid = phone.parent else { return .success(move) }
         return newParent(uid, of: move, list: id.list, collection: collection, state: state, byID: byID, found: found)
