@@ -50,6 +50,7 @@ extension VdirSync {
     /// keep each list a tree with the moves before them. The others are reported as kept.
     static func takenMoves(_ moves: [ParentMove], library: Library, removing: Set<TaskID>, byID: [String: TaskID],
                            _ report: inout VdirSyncReport) -> [ParentMove] {
+        guard !moves.isEmpty else { return [] }
         var parentOf: [String: String] = [:]
         for id in library.ids {
             guard let value = library.task(id).id, let parent = library.parent(of: id).flatMap({ library.task($0).id }) else { continue }
