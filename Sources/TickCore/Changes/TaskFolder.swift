@@ -23,7 +23,7 @@ public final class TaskFolder {
     private var refsAhead: RefLengthsAhead?
     /// The tasks the change being written removes (after: nil) or changes, with where each ends up:
     /// what `refresh` retires refs by (`Library.retiredRefs(after:changing:handEdits:following:)`).
-    private var following: [(before: TaskID, after: TaskKey?)] = []
+    var following: [(before: TaskID, after: TaskKey?)] = []
     /// The list the change being written renames: its old path to its new one.
     private var renamedList: [String: String] = [:]
 
@@ -541,13 +541,13 @@ public final class TaskFolder {
     /// `MutationError`s, so that callers see one error type for a refused change.
     /// Returns whether anything was written (and so journalled).
     @discardableResult
-    private func write(_ summary: String, _ changes: [(path: String, edit: ([UInt8]?) throws -> FileOutcome)]) throws -> Bool {
+    func write(_ summary: String, _ changes: [(path: String, edit: ([UInt8]?) throws -> FileOutcome)]) throws -> Bool {
         guard let writer else { throw MutationError.noFolder(path: folder.path) }
         return try refusing { try writer.change(summary, changes) != nil }
     }
 
     /// `body`, with an edit the format library refused thrown as a `MutationError`.
-    private func refusing<T>(_ body: () throws -> T) throws -> T {
+    func refusing<T>(_ body: () throws -> T) throws -> T {
         do {
             return try body()
         } catch let error as EditError {
@@ -582,7 +582,7 @@ public final class TaskFolder {
         }
     }
 
-    private func refresh(_ documents: consuming [String: Document]) {
+    func refresh(_ documents: consuming [String: Document]) {
         let optional = documents.mapValues { Optional($0) }
         _ = consume documents
         refresh(consume optional)
@@ -631,7 +631,7 @@ public final class TaskFolder {
     }
 
     /// `"A", "B"`: titles for a change's summary in the journal (what `tick undo` prints).
-    private func titles(_ ids: [TaskID], in library: Library) -> String {
+    func titles(_ ids: [TaskID], in library: Library) -> String {
         ids.map { "\"\(library.title($0))\"" }.joined(separator: ", ")
     }
 }

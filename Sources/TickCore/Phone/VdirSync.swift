@@ -20,7 +20,7 @@ public struct VdirEvent: Equatable, Sendable {
         case nextOccurrence = "next-occurrence"
         /// A date-time of the phone's whose `TZID` names no zone tick knows, taken at its clock time.
         case unknownZone = "unknown-zone"
-        /// The phone gave a task another parent (`RELATED-TO`): tick moves no task, its structure is kept.
+        /// The phone gave a task another parent (`RELATED-TO`) that tick does not take: its structure is kept.
         case parentKept = "parent-kept"
     }
 
@@ -177,6 +177,8 @@ public struct VdirSync {
         var pendingIDs: [(Found, String)] = []
         var claimed = Set<String>()
         var deleteFiles = Set<String>()
+        // Parents the phone gave, taken after the round's other changes.
+        var parentMoves: [ParentMove] = []
         // Repeating tasks the phone completed: a phone that also made a new VTODO for the next
         // occurrence must not give two tasks, so a new open VTODO of the same title is tick's own.
         var completedRepeating = Set<String>()
@@ -212,8 +214,12 @@ public struct VdirSync {
                 let tick = Self.fields(of: task, in: library, base: base)
                 var edits: [TaskEdit] = []
                 var title = tick.title
-                if let moved = parentChange(task, phone: phone, base: base, library: library, state: state, byID: byID) {
-                    report.events.append(VdirEvent(kind: .parentKept, list: listName, title: tick.title, field: "parent", detail: moved))
+                switch parentDecision(task, collection: item.collection, phone: phone, base: base, library: library, state: state,
+                                      byID: byID, found: found, list: listName) {
+                case .success(let move)?: parentMoves.append(move)
+                case .failure(let kept)?:
+                    report.events.append(VdirEvent(kind: .parentKept, list: listName, title: tick.title, field: "parent", detail: kept.words))
+                case nil: break
                 }
                 for field in SyncFields.Field.allCases {
                     if field == .start, !Self.mergesStart(library.task(task), tick: tick, base: base) { continue }
@@ -287,10 +293,14 @@ public struct VdirSync {
                 if let idValue, !taken, entry == nil { pendingIDs.append((item, idValue)) }
                 claimed.insert(value)
                 report.events.append(VdirEvent(kind: .added, list: listName, title: phone.title))
-                if phone.parent != nil {
-                    report.events.append(VdirEvent(kind: .parentKept, list: listName, title: phone.title, field: "parent",
-                                                   detail: Self.parentWords(phone.parent, list: listOfCollection[item.collection],
-                                                                            library: library, state: state, byID: byID)))
+                if let uid = phone.parent {
+                    let words = Self.parentWords(uid, list: listOfCollection[item.collection], library: library, state: state, byID: byID)
+                    switch newParent(uid, of: ParentMove(task: value, list: listName, title: phone.title, words: words),
+                                     list: listOfCollection[item.collection], collection: item.collection, state: state, byID: byID, found: found) {
+                    case .success(let move): parentMoves.append(move)
+                    case .failure(let kept):
+                        report.events.append(VdirEvent(kind: .parentKept, list: listName, title: phone.title, field: "parent", detail: kept.words))
+                    }
                 }
                 additions[listPath(item.collection, listOfCollection, library, newLists), default: []]
                     .append((Self.newTask(phone), value))
@@ -308,7 +318,8 @@ public struct VdirSync {
                 report.events.append(VdirEvent(kind: .cameBack, list: library.list(task).name, title: tick.title))
             }
         }
-        report.applied = plan.count + additions.values.reduce(0) { $0 + $1.count } + removals.count
+        parentMoves = Self.takenMoves(parentMoves, library: library, removing: Set(removals), byID: byID, &report)
+        report.applied = plan.count + additions.values.reduce(0) { $0 + $1.count } + removals.count + parentMoves.count
         if dryRun { return report }
 
         // 1. The state learns the ids of tasks made on the phone, so that a run killed after adding
@@ -337,6 +348,8 @@ public struct VdirSync {
             }
             _ = try folder.add(batches, summary: "vdir sync: added from the vdir")
         }
+        // The phone's parents, as a change of their own: the plan's addresses are the library's before any change.
+        try applyParents(parentMoves)
         library = folder.library
         for list in newLists { state.collections[list.path] = list.collection }
 

@@ -2,7 +2,7 @@ import TickFormat
 
 // The field-by-field decisions of `tick vdir sync` (VdirSync.swift): the edits that take a field
 // the phone changed, the start date that is the task's or a property of the phone's, and the
-// parent the phone gave a task, which tick reports and does not apply.
+// words for the parent the phone gave a task (VdirSyncParents.swift decides whether to take it).
 
 extension VdirSync {
     /// The edits that take the phone's `field`: a completion of a repeating task is `done` (it
@@ -59,17 +59,6 @@ extension VdirSync {
         guard task.start == nil, phone?.todo.first("DTSTART") != nil else { return false }
         guard let base, let fields = (try? VdirObject(base))?.fields else { return true }
         return fields.start == nil || fields.startKept
-    }
-
-    /// The parent the phone gave task `id`, in words for the report, when it differs from the base's
-    /// and from tick's: tick moves no task from the phone, and writes its own `RELATED-TO` back.
-    func parentChange(_ id: TaskID, phone: SyncFields, base: SyncFields?, library: Library, state: VdirState,
-                      byID: [String: TaskID]) -> String? {
-        let tickParent = library.parent(of: id).flatMap { library.task($0).id }.map { value in
-            state.entries.values.first { $0.id == value }?.uid ?? value
-        }
-        guard phone.parent != tickParent, base.map({ phone.parent != $0.parent }) ?? true else { return nil }
-        return Self.parentWords(phone.parent, list: id.list, library: library, state: state, byID: byID)
     }
 
     /// The parent of `RELATED-TO` value `uid` in words: the title of a task of list `list`, else the UID.

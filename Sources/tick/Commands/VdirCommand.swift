@@ -22,9 +22,12 @@ extension Commands {
             + "(kept in .tick/vdir/): completion, SUMMARY (title), CATEGORIES (tags: one added joins the title as a "
             + "#tag, one removed leaves it; the list's name is no tag), DESCRIPTION (notes), DUE (a UTC or TZID= time in local time; a TZID that names no known "
             + "zone is taken as written, with a warning), DTSTART (the start date of a task that has one; on a "
-            + "task without one it stays the phone's, written back untouched), PRIORITY and RRULE (as rec: and until: "
-            + "when tick can state it, else reported). A parent the phone changes (RELATED-TO) is reported and tick's "
-            + "structure kept. A field "
+            + "task without one it stays the phone's, written back untouched), PRIORITY, RRULE (as rec: and until: "
+            + "when tick can state it, else reported) and RELATED-TO (the parent: after the other changes, as a change "
+            + "of its own, the task moves with its notes and subtasks to be the last subtask of a task of its list, or "
+            + "to the top level right after its old top-level task; a parent tick changed too, of another list or "
+            + "collection, unknown, or making a cycle is reported and tick's kept). A new VTODO with a parent of its "
+            + "list becomes that task's subtask. A field "
             + "changed on one side is taken; changed on both sides to different values, the Markdown's is kept "
             + "and the phone's is reported. A new VTODO becomes a task at the end of its collection's list, a new "
             + "collection a new list named by its displayname; a deleted file deletes its task unless tick changed "
@@ -130,8 +133,7 @@ func printVdirReport(_ report: VdirSyncReport, _ invocation: Invocation, dryRun:
         invocation.err.line("tick: \(event.list): \"\(event.title)\": kept the Markdown's \(event.field); the phone had \(event.detail)")
     }
     for event in report.events where event.kind == .parentKept {
-        invocation.err.line("tick: \(event.list): \"\(event.title)\": kept tick's parent; the phone had \(event.detail), "
-                            + "and tick does not move tasks from the phone")
+        invocation.err.line("tick: \(event.list): \"\(event.title)\": kept tick's parent; the phone had \(event.detail)")
     }
     for event in report.events where event.kind == .unknownZone {
         invocation.err.line("tick: warning: \(event.list): \"\(event.title)\": TZID \"\(event.detail)\" is no time zone tick knows; "
@@ -163,7 +165,7 @@ func vdirSummary(_ report: VdirSyncReport, dryRun: Bool) -> [String] {
         case .kept: phrase = "\(event.field) kept, the phone changed it too"
         case .cameBack: phrase = "deleted on one side and changed on the other, kept"
         case .nextOccurrence: phrase = "next occurrence made on the phone, taken as the repeating task's own"
-        case .parentKept: phrase = "parent kept, tick does not move tasks from the phone"
+        case .parentKept: phrase = "parent kept, the phone's not taken"
         case .refused, .unknownZone: continue
         }
         phrases[event.list]![phrase, default: 0] += 1

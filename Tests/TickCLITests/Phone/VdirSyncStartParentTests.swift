@@ -57,9 +57,43 @@ struct VdirSyncStartParentTests {
         #expect(try rig.server()["home"]?.value("plant", "DTSTART") == nil)
     }
 
-    @Test("a parent the phone sets, removes, makes a cycle with or names by an unknown UID, and one on a new VTODO, are reported and tick's structure kept; tick's RELATED-TO goes back to the phone")
-    func parents() throws {
-        let text = "# Home\n\n- [ ] Trip id:trip\n  - [ ] Pack id:pack\n- [ ] Shop id:shop\n"
+    @Test("a parent the phone sets or removes moves the task (with its subtasks) in the Markdown, one undo reverts it; a second round writes nothing")
+    func parentsMove() throws {
+        let text = "# Home\n\n- [ ] Trip id:trip\n  - [ ] Pack id:pack\n    notes of Pack\n- [ ] Shop id:shop\n  - [ ] Milk id:milk\n- [ ] Call id:call\n"
+        let sandbox = try Fixtures.folder(["home.md": text])
+        sandbox.environment["TZ"] = "UTC"
+        sandbox.environment["TICK_NOW"] = "2026-03-12T08:00"
+        let rig = try PhoneRig(sandbox)
+        defer { rig.stop() }
+        expectRun(try rig.round(), status: 0)
+
+        try rig.phone(["edit", "home", "shop", "RELATED-TO", "RELATED-TO;RELTYPE=PARENT:trip"])
+        try rig.phone(["edit", "home", "pack", "RELATED-TO", "-"])
+        try VdirSyncEndToEndTests.put(rig, "home", uid: "socks", ["SUMMARY:Socks", "RELATED-TO;RELTYPE=PARENT:trip"])
+        let result = try rig.round()
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("Home: 1 added on the phone, 3 parent changed on the phone\n"), "\(result)")
+        #expect(!result.stderr.contains("kept tick's parent"), "\(result)")
+        let after = "# Home\n\n- [ ] Trip id:trip\n  - [ ] Shop id:shop\n    - [ ] Milk id:milk\n  - [ ] Socks id:socks\n"
+            + "- [ ] Pack id:pack\n  notes of Pack\n- [ ] Call id:call\n"
+        #expect(try sandbox.read("tasks/home.md") == after)
+        let server = try rig.server()["home"]
+        #expect(server?.value("shop", "RELATED-TO") == "trip")
+        #expect(server?.value("socks", "RELATED-TO") == "trip")
+        #expect(server?.value("milk", "RELATED-TO") == "shop")
+        #expect(server?.value("pack", "RELATED-TO") == nil)
+        expectRun(try rig.round(), status: 0, stdout: "vdir: 0 written, 0 removed\n")
+        #expect(try sandbox.read("tasks/home.md") == after)
+
+        // The moves are one change of their own: one undo puts Shop and Pack back, Socks stays added.
+        let undo = try sandbox.run(["--dir", PhoneRig.tasks, "undo"])
+        #expect(undo.status == 0 && (undo.stdout + undo.stderr).contains("vdir: moved 3 tasks under the phone's parents"), "\(undo)")
+        #expect(try sandbox.read("tasks/home.md") == text + "- [ ] Socks id:socks\n")
+    }
+
+    @Test("a parent the phone makes a cycle with, names by an unknown UID, or gives where tick changed the parent too is reported and tick's structure kept; tick's RELATED-TO goes back to the phone")
+    func parentsKept() throws {
+        let text = "# Home\n\n- [ ] Trip id:trip\n  - [ ] Pack id:pack\n- [ ] Shop id:shop\n- [ ] Call id:call\n- [ ] Ann id:ann\n"
         let sandbox = try Fixtures.folder(["home.md": text])
         sandbox.environment["TZ"] = "UTC"
         sandbox.environment["TICK_NOW"] = "2026-03-12T08:00"
@@ -69,23 +103,26 @@ struct VdirSyncStartParentTests {
         #expect(try rig.server()["home"]?.value("pack", "RELATED-TO") == "trip")
 
         try rig.phone(["edit", "home", "shop", "RELATED-TO", "RELATED-TO;RELTYPE=PARENT:nosuch"])
-        try rig.phone(["edit", "home", "pack", "RELATED-TO", "-"])
         try rig.phone(["edit", "home", "trip", "RELATED-TO", "RELATED-TO:pack"])
-        try VdirSyncEndToEndTests.put(rig, "home", uid: "socks", ["SUMMARY:Socks", "RELATED-TO;RELTYPE=PARENT:trip"])
+        try rig.phone(["edit", "home", "call", "RELATED-TO", "RELATED-TO;RELTYPE=PARENT:trip"])
+        try VdirSyncEndToEndTests.put(rig, "home", uid: "socks", ["SUMMARY:Socks", "RELATED-TO;RELTYPE=PARENT:nosuch"])
+        // tick puts Call under Ann meanwhile: both sides changed Call's parent.
+        let mine = text.replacingOccurrences(of: "- [ ] Call id:call\n- [ ] Ann id:ann\n", with: "- [ ] Ann id:ann\n  - [ ] Call id:call\n")
+        try sandbox.write("tasks/home.md", mine)
         let result = try rig.round()
         #expect(result.status == 0, "\(result)")
-        #expect(result.stdout.contains("Home: 1 added on the phone, 4 parent kept, tick does not move tasks from the phone\n"), "\(result)")
-        for (title, had) in [("Shop", "RELATED-TO nosuch, no task of this list"), ("Pack", "no parent"), ("Trip", "the parent \"Pack\""),
-                             ("Socks", "the parent \"Trip\"")] {
-            #expect(result.stderr.contains("tick: Home: \"\(title)\": kept tick's parent; the phone had \(had), "
-                                           + "and tick does not move tasks from the phone"), "\(result)")
+        #expect(result.stdout.contains("Home: 1 added on the phone, 4 parent kept, the phone's not taken\n"), "\(result)")
+        for (title, had) in [("Shop", "RELATED-TO nosuch, no task of this list"), ("Trip", "the parent \"Pack\", which is its own subtask"),
+                             ("Call", "the parent \"Trip\", and tick changed it too"), ("Socks", "RELATED-TO nosuch, no task of this list")] {
+            #expect(result.stderr.contains("tick: Home: \"\(title)\": kept tick's parent; the phone had \(had)"), "\(result)")
         }
-        let after = text + "- [ ] Socks id:socks\n"
+        let after = mine + "- [ ] Socks id:socks\n"
         #expect(try sandbox.read("tasks/home.md") == after)
         let server = try rig.server()["home"]
         #expect(server?.value("shop", "RELATED-TO") == nil)
         #expect(server?.value("trip", "RELATED-TO") == nil)
         #expect(server?.value("socks", "RELATED-TO") == nil)
+        #expect(server?.value("call", "RELATED-TO") == "ann")
         #expect(server?.value("pack", "RELATED-TO") == "trip")
         expectRun(try rig.round(), status: 0, stdout: "vdir: 0 written, 0 removed\n")
         #expect(try sandbox.read("tasks/home.md") == after)
