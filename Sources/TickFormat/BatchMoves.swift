@@ -8,7 +8,7 @@ extension Document {
     /// Removes tasks `indexes` (ascending, none inside another) with their notes, subtasks and
     /// blank lines: the bytes of `removing(_:)` applied to them one at a time from the last, in one
     /// splice, one parse and one check. Nil when the result does not read as that (a removal that
-    /// needs a structure fix): remove them one at a time then.
+    /// needs a structure fix) or the file has a lone CR line ending: remove them one at a time then.
     public func removingTogether(_ indexes: [Int]) throws(EditError) -> Document? {
         var previous = -1
         for i in indexes {
@@ -17,6 +17,13 @@ extension Document {
             previous = descendantsEnd(i)
         }
         guard !indexes.isEmpty else { return self }
+        // A lone CR ending (a file of old Mac lines, or mixed ones) can meet an LF across a removed
+        // run and become one CRLF ending: one at a time, each step's check picks another splice.
+        var cr = bytes.firstIndex(of: 13)
+        while let at = cr {
+            guard at + 1 < bytes.count, bytes[at + 1] == 10 else { return nil }
+            cr = bytes[(at + 2)...].firstIndex(of: 13)
+        }
         // From the last task back, each task's lines as removing it then takes them: its blank
         // lines are its own only while a task follows them once the later tasks are gone.
         var startsTask = [Bool](repeating: false, count: lines.count + 2)

@@ -122,4 +122,29 @@ struct BatchMoveTests {
         }
         #expect(together * 10 > cases * 7, "together \(together) of \(cases)")
     }
+
+    /// `make fuzz` found it: a lone CR ending before the removed tasks met the LF after them and
+    /// made one CRLF, so the splice together kept one byte less than removing them one at a time.
+    @Test("a file with a lone CR ending is removed from one task at a time, never together")
+    func loneCarriageReturn() throws {
+        let bytes: [UInt8] = [
+            45, 32, 91, 32, 93, 32, 255, 255, 255, 255, 87, 97, 116, 101, 114, 32, 197, 114, 148, 48, 58,
+            43, 49, 119, 32, 100, 117, 101, 58, 50, 48, 122, 52, 45, 141, 32, 93, 32, 91, 103, 110, 33, 227,
+            227, 227, 227, 227, 227, 227, 227, 227, 227, 15, 227, 227, 227, 227, 227, 227, 227, 227, 227,
+            227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 32, 93, 32, 87, 97, 116, 101,
+            114, 32, 114, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 45, 32, 91, 32, 93, 32, 80, 97,
+            101, 13, 45, 32, 91, 32, 93, 32, 116, 119, 45, 36, 91, 32, 93, 32, 47, 110, 101, 13, 45, 227,
+            227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227,
+            227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227,
+            227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227,
+            227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 227, 10, 10, 32, 100,
+            117, 101, 0, 101, 50, 52, 45, 48, 32, 32, 11, 0, 110, 116, 105, 108,
+        ]
+        let document = Document(bytes: bytes)
+        #expect(document.tasks.count == 2)
+        var one = document
+        for k in [1, 0] { one = try one.removing(k).document }
+        let together = try document.removingTogether([0, 1])
+        #expect(together == nil || together!.serialize() == one.serialize())
+    }
 }
