@@ -236,6 +236,9 @@ public struct Folder: Sendable {
     /// views, changes and `tick check` parse a list.
     func document(_ bytes: [UInt8]) -> Document { Document(bytes: bytes, globalFilter: globalFilter) }
 
+    /// The list file `bytes` read to be edited (`Document.init(editing:globalFilter:)`).
+    func editableDocument(_ bytes: [UInt8]) -> Document { Document(editing: bytes, globalFilter: globalFilter) }
+
     /// The absolute path of a path relative to the folder.
     public func absolute(_ relative: String) -> String { Path.join(path, relative) }
 
