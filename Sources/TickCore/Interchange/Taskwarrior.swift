@@ -159,13 +159,13 @@ public enum Taskwarrior {
     // MARK: - Writing
 
     /// A JSON array that `task import` reads, one task object a line, in folder order.
-    public static func render(_ tasks: [ExportedTask], now: Now) -> (text: String, summary: ExportSummary) {
+    public static func render(_ tasks: [TaskFacts], now: Now) -> (text: String, summary: ExportSummary) {
         var summary = ExportSummary()
         var lines: [String] = []
         var seen: [String: Int] = [:]
         for task in tasks {
             summary.tasks += 1
-            if task.parentRef != nil { summary.lost["subtasks flattened", default: 0] += 1 }
+            TaskFields.countLosses(task, in: .taskwarrior, into: &summary)
             // Tasks that share a ref (same title and fields in one list) are told apart by their turn.
             let key = task.listPath + "\u{0}" + task.ref
             let turn = seen[key, default: 0]
@@ -175,7 +175,7 @@ public enum Taskwarrior {
         return ("[\n" + lines.joined(separator: ",\n") + (lines.isEmpty ? "" : "\n") + "]\n", summary)
     }
 
-    static func record(_ task: ExportedTask, turn: Int, now: Now, summary: inout ExportSummary) -> JSON {
+    static func record(_ task: TaskFacts, turn: Int, now: Now, summary: inout ExportSummary) -> JSON {
         let info = task.info
         let nowStamp = stamp(day: now.day, minutes: now.minutes)
         var members: [(key: String, value: JSON)] = []
@@ -261,7 +261,7 @@ public enum Taskwarrior {
     }
 
     /// A uuid made from the task's list and ref, so that exporting again gives the same one.
-    static func derivedUUID(_ task: ExportedTask, turn: Int) -> String {
+    static func derivedUUID(_ task: TaskFacts, turn: Int) -> String {
         func fnv(_ text: String, _ seed: UInt64) -> UInt64 {
             var h: UInt64 = 0xcbf29ce484222325 ^ seed
             for byte in text.utf8 { h = (h ^ UInt64(byte)) &* 0x100000001b3 }
