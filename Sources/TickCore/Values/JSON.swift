@@ -1,7 +1,7 @@
 /// A JSON value: what `--json` prints, the interchange formats read and write, and the language
 /// server speaks. Objects keep their members in the order written, and a number is kept as its text,
 /// so that what is read is written back as it was (Foundation is not linked).
-public indirect enum JSON: Sendable, Equatable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+public enum JSON: Sendable, Equatable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
                            ExpressibleByBooleanLiteral {
     case null
     case bool(Bool)

@@ -9,10 +9,9 @@ import TickFormat
 /// field table and the todo.txt and Taskwarrior exporters read.
 public struct TaskFacts: Sendable {
     public var ref: String
-    /// The ref of the enclosing task of a subtask.
+    /// The enclosing task of a subtask, and its ref.
+    public var parent: TaskID?
     public var parentRef: String?
-    /// The title of the enclosing task of a subtask.
-    public var parentTitle: String?
     /// The list's display name and file path.
     public var listName: String
     public var listPath: String
@@ -22,12 +21,8 @@ public struct TaskFacts: Sendable {
     public init(_ id: TaskID, in library: Library) {
         let list = library.list(id)
         ref = library.ref(id)
-        if let parent = library.parent(of: id) {
-            parentRef = library.ref(parent)
-            var title: [UInt8] = []
-            library.appendTitle(parent, to: &title)
-            parentTitle = String(decoding: title, as: UTF8.self)
-        }
+        parent = library.parent(of: id)
+        parentRef = parent.map { library.ref($0) }
         listName = list.name
         listPath = list.file.path
         info = library.task(id)
@@ -47,7 +42,7 @@ public struct ShowLine: Sendable {
     public let label: String
     /// Lines stand in this order, top to bottom.
     let place: Int
-    let text: @Sendable (TaskFacts, Now) -> ShownText?
+    let text: @Sendable (TaskFacts, Library, Now) -> ShownText?
 }
 
 /// A value as `tick show` writes it, and whether it is a warning (an overdue due date), which a
@@ -92,7 +87,7 @@ public enum TaskFields {
         TaskField("done", shown: [line("status", 14) { task, _ in
             task.info.done ? "done" + (task.info.doneDate.map { " on \($0)" } ?? "") : "open"
         }]) { .bool($0.info.done) },
-        TaskField("due", shown: [ShowLine(label: "due", place: 4) { task, now in
+        TaskField("due", shown: [ShowLine(label: "due", place: 4) { task, _, now in
             guard let due = task.info.due else { return ShownText(text: "none") }
             let text = "\(due) (" + due.relativeText(to: now) + ")"
             if !task.info.done, due.isOverdue(at: now) { return ShownText(text: text + ", overdue", isWarning: true) }
@@ -109,8 +104,9 @@ public enum TaskFields {
         }]) { .array($0.info.tags.map(JSON.string)) },
         TaskField("notes", lost: [.todoTxt: "notes dropped"]) { .string($0.notes) },
         TaskField("section", shown: [line("section", 3) { task, _ in task.info.section }]) { .optional($0.info.section) },
-        TaskField("parent", shown: [line("parent", 8) { task, _ in
-            task.parentRef.map { $0 + "  " + (task.parentTitle ?? "") }
+        TaskField("parent", shown: [ShowLine(label: "parent", place: 8) { task, library, _ in
+            guard let parent = task.parent, let ref = task.parentRef else { return nil }
+            return ShownText(text: ref + "  " + library.task(parent).title)
         }], lost: [.todoTxt: "subtasks flattened", .taskwarrior: "subtasks flattened"]) { .optional($0.parentRef) },
         TaskField("doneDate") { .optional($0.info.doneDate.map { "\($0)" }) },
         TaskField("recurrence", shown: [
@@ -145,7 +141,7 @@ public enum TaskFields {
     /// A line of plain text.
     private static func line(_ label: String, _ place: Int,
                              _ text: @escaping @Sendable (TaskFacts, Now) -> String?) -> ShowLine {
-        ShowLine(label: label, place: place) { task, now in text(task, now).map { ShownText(text: $0) } }
+        ShowLine(label: label, place: place) { task, _, now in text(task, now).map { ShownText(text: $0) } }
     }
 
     /// The lines of `tick show`, top to bottom, in place order.
@@ -153,20 +149,21 @@ public enum TaskFields {
 
     /// The `--json` object of a task, its keys in the table's order.
     public static func json(_ task: TaskFacts) -> JSON {
-        .object(all.map { (key: $0.key, value: $0.json(task)) })
+        // By index: a field copied whole out of the table would retain its show lines and losses.
+        .object(all.indices.map { (key: all[$0].key, value: all[$0].json(task)) })
     }
 
-    /// The labelled lines `tick show` writes for a task, top to bottom.
-    public static func shown(_ task: TaskFacts, now: Now) -> [(label: String, value: ShownText)] {
-        showLines.compactMap { line in line.text(task, now).map { (line.label, $0) } }
+    /// The labelled lines `tick show` writes for a task of `library`, top to bottom.
+    public static func shown(_ task: TaskFacts, in library: Library, now: Now) -> [(label: String, value: ShownText)] {
+        showLines.compactMap { line in line.text(task, library, now).map { (line.label, $0) } }
     }
 
     /// Counts in `summary` each field of `task` that `format` cannot hold: one whose value is
     /// neither null nor empty.
     public static func countLosses(_ task: TaskFacts, in format: InterchangeFormat, into summary: inout ExportSummary) {
-        for field in all {
-            guard let loss = field.lost[format] else { continue }
-            switch field.json(task) {
+        for i in all.indices {
+            guard let loss = all[i].lost[format] else { continue }
+            switch all[i].json(task) {
             case .null, .string(""), .array([]): continue
             default: summary.lost[loss, default: 0] += 1
             }

@@ -17,7 +17,7 @@ import TickCore
     let bold = { (text: String) in Style.bold.apply(text, enabled: terminal.color) }
     let title = terminal.width.map { fit(task.info.title, to: $0 - 4) } ?? task.info.title
     out.line((task.info.done ? "[x] " : "[ ] ") + bold(title))
-    for (label, value) in TaskFields.shown(task, now: now) {
+    for (label, value) in TaskFields.shown(task, in: library, now: now) {
         out.line("  " + padded(label, to: 10) + (value.isWarning ? Style.red.apply(value.text, enabled: terminal.color) : value.text))
     }
 

@@ -53,17 +53,17 @@ struct TaskFieldsTests {
 
     @Test("show's lines: labels in order, a past due as a warning, a phrase tick does not follow")
     func shownLines() throws {
-        let water = TaskFields.shown(try facts("Water the roses #garden #outside"), now: saturday)
+        let water = TaskFields.shown(try facts("Water the roses #garden #outside"), in: library, now: saturday)
         #expect(water.map(\.label) == ["ref", "list", "section", "due", "priority", "flagged", "tags", "repeats",
                                        "next", "scheduled", "starts", "status", "file"])
         let due = try #require(water.first { $0.label == "due" }?.value)
         #expect(due.isWarning && due.text.hasSuffix(", overdue"))
         #expect(water.first { $0.label == "tags" }?.value.text == "#garden #outside")
-        let gym = TaskFields.shown(try facts("Gym"), now: saturday)
+        let gym = TaskFields.shown(try facts("Gym"), in: library, now: saturday)
         #expect(gym.first { $0.label == "repeats" }?.value.text
                 == "every week on Monday (the Tasks plugin's phrase: tick does not advance it)")
         #expect(!gym.contains { $0.label == "next" || $0.label == "tags" || $0.label == "parent" })
-        let can = TaskFields.shown(try facts("Fill the can"), now: saturday)
+        let can = TaskFields.shown(try facts("Fill the can"), in: library, now: saturday)
         #expect(can.first { $0.label == "due" }?.value == ShownText(text: "none"))
         #expect(can.first { $0.label == "status" }?.value.text == "done on 2026-03-13")
         #expect(can.first { $0.label == "parent" }?.value.text.hasSuffix("  Water the roses #garden #outside") == true)
