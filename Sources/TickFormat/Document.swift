@@ -92,26 +92,33 @@ public struct Document: Sendable {
     }
 
     /// `splicing(splices)` read as this document was read. When this document keeps cmark's outline
-    /// and every splice lies inside one task's title line after its box's `[` (a range that holds no
-    /// line ending, replaced by bytes that hold none), cmark is not asked again: the blocks of the
-    /// result are those of this document, line for line and column for column. CommonMark finds
-    /// blocks from how lines start and from which blocks are open, and the bytes from a list item's
-    /// paragraph's first character to its line's end open or close none: they are that paragraph's
-    /// text (the only block that text could make, a link reference definition, must start with
-    /// `[` and a label closed by `]:`, and a box is closed by `]` and a space). The tasks are then
-    /// read from the new bytes as any parse reads them. Fuzzing holds this to a full parse.
+    /// and every splice stays inside one task's title line, leaving its box and the space after it
+    /// as boxes are written (`isInsideTitleLine`), cmark is not asked again: the blocks of the result
+    /// are those of this document, line for line and column for column. CommonMark finds blocks from
+    /// how lines start and from which blocks are open, and the text of a list item's paragraph opens
+    /// or closes none, with one exception: a paragraph that starts with a link reference definition
+    /// (`[label]: destination`) is not a paragraph. A paragraph that starts with a box and a space
+    /// (`[x] `) cannot start with one, since a label ends at its first `]`. The tasks are then read
+    /// from the new bytes as any parse reads them. A seeded test and the fuzz target hold this to a
+    /// full parse.
     func reading(_ bytes: [UInt8], splices: [Splice]) -> Document {
         guard let outline, splices.allSatisfy(isInsideTitleLine) else { return reading(bytes) }
         return Document(bytes: bytes, globalFilter: globalFilter, outline: outline)
     }
 
-    /// Whether `splice` replaces bytes of one task's title line after its box's `[`, without a line ending.
+    /// Whether `splice` stays inside one task's title line without a line ending, and leaves the line
+    /// starting with a box and a space or tab: it sets the box's mark (` `, `x` or `X`), or it
+    /// replaces bytes after the space or tab that follows the box.
     func isInsideTitleLine(_ splice: Splice) -> Bool {
         let at = splice.range.lowerBound
         guard at <= bytes.count, !splice.bytes.contains(0x0A), !splice.bytes.contains(0x0D) else { return false }
         let line = lines.line(containing: at)
         guard splice.range.upperBound <= lines.contentEnd(line), let task = taskIndex(onTitleLine: line) else { return false }
-        return at > tasks[task].checkbox
+        let box = tasks[task].checkbox
+        if splice.range == (box + 1)..<(box + 2) {
+            return splice.bytes.count == 1 && [0x20, UInt8(ascii: "x"), UInt8(ascii: "X")].contains(splice.bytes[0])
+        }
+        return at >= box + 4
     }
 
     /// The task whose title line is line `n`, if any (the tasks are in line order).

@@ -107,14 +107,19 @@ func checkRemovingTogether(_ document: Document, choice: Int) {
 /// Bytes put inside a title line by `checkReadingWithoutCmark`.
 let titleLineSnippets: [[UInt8]] = ["x", " done:2026-11-30", "`", "\\", "<!--", "]: /u", "[", "*", "# ", "\t", "\u{0}"].map { Array($0.utf8) }
 
-/// A splice inside a task's title line, after its box, read again without cmark must read as a full
+/// A splice inside a task's title line (its box's mark, or bytes after the space after the box) read again without cmark must read as a full
 /// parse of the same bytes: every task, note and problem, the headings and the sections.
 func checkReadingWithoutCmark(_ document: Document, choice: Int) {
     let task = document.tasks[choice % document.tasks.count]
-    let start = task.checkbox + 1, end = document.lines.contentEnd(task.line)
-    guard start <= end else { return }
-    let at = start + (choice * 31 + document.bytes.count) % (end - start + 1)
-    let splice = Document.Splice(range: at..<(choice & 1 == 0 ? at : end), bytes: titleLineSnippets[choice % titleLineSnippets.count])
+    let splice: Document.Splice
+    if choice % 5 == 0 {
+        splice = Document.Splice(range: (task.checkbox + 1)..<(task.checkbox + 2), bytes: [Array(" xX".utf8)[choice % 3]])
+    } else {
+        let start = task.checkbox + 4, end = document.lines.contentEnd(task.line)
+        guard start <= end else { return }
+        let at = start + (choice * 31 + document.bytes.count) % (end - start + 1)
+        splice = Document.Splice(range: at..<(choice & 1 == 0 ? at : end), bytes: titleLineSnippets[choice % titleLineSnippets.count])
+    }
     precondition(document.isInsideTitleLine(splice), "a splice inside a title line is not taken for one")
     let bytes = document.splicing([splice])
     let reused = document.reading(bytes, splices: [splice])

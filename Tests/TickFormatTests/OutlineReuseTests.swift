@@ -32,13 +32,21 @@ struct OutlineReuseTests {
             let document = Document(editing: NastyDocument.generate(&rng))
             guard !document.tasks.isEmpty else { continue }
             let task = document.tasks[Int(rng.next() % UInt64(document.tasks.count))]
-            let start = task.checkbox + 1, end = document.lines.contentEnd(task.line)
-            guard start <= end else { continue }
-            let from = start + Int(rng.next() % UInt64(end - start + 1))
-            let to = from + Int(rng.next() % UInt64(end - from + 1))
-            let snippet = Array(Self.snippets[Int(rng.next() % UInt64(Self.snippets.count))].utf8)
-            let splice = Document.Splice(range: from..<(rng.next() % 2 == 0 ? from : to), bytes: snippet)
-            #expect(document.isInsideTitleLine(splice), "\(from) \(to) \(task.line) \(document.lines.line(containing: from)) \(document.lines.contentEnd(task.line)) \(document.tasks.map(\.line))")
+            let splice: Document.Splice
+            if rng.next() % 4 == 0 {
+                // The box's mark.
+                let mark = Array(" xX".utf8)[Int(rng.next() % 3)]
+                splice = Document.Splice(range: (task.checkbox + 1)..<(task.checkbox + 2), bytes: [mark])
+            } else {
+                // Bytes after the space or tab that follows the box.
+                let start = task.checkbox + 4, end = document.lines.contentEnd(task.line)
+                guard start <= end else { continue }
+                let from = start + Int(rng.next() % UInt64(end - start + 1))
+                let to = from + Int(rng.next() % UInt64(end - from + 1))
+                let snippet = Array(Self.snippets[Int(rng.next() % UInt64(Self.snippets.count))].utf8)
+                splice = Document.Splice(range: from..<(rng.next() % 2 == 0 ? from : to), bytes: snippet)
+            }
+            #expect(document.isInsideTitleLine(splice), "\(splice.range) on line \(task.line)")
             let bytes = document.splicing([splice])
             let reused = document.reading(bytes, splices: [splice])
             let parsed = Document(bytes: bytes)
@@ -47,7 +55,7 @@ struct OutlineReuseTests {
         }
     }
 
-    @Test("a splice that is not inside one title line after its box is read by cmark")
+    @Test("a splice that is not inside one title line, or that touches the box's brackets or the space after it, is read by cmark")
     func otherSplicesAreParsed() {
         let document = Document(editing: Array("# List\n\n- [ ] one\n  note\n- [ ] two\n".utf8))
         let one = document.tasks[0]
@@ -57,12 +65,25 @@ struct OutlineReuseTests {
             .init(range: (one.checkbox + 3)..<(one.checkbox + 3), bytes: Array("\n# x".utf8)),  // a line ending
             .init(range: (one.checkbox + 3)..<(document.lines.start(one.line + 1) + 2), bytes: []),  // across lines
             .init(range: document.lines.start(one.line + 1)..<document.lines.start(one.line + 1), bytes: Array("===".utf8)),
+            .init(range: (one.checkbox + 1)..<(one.checkbox + 2), bytes: Array("]".utf8)),                 // not a mark
+            .init(range: (one.checkbox + 3)..<(one.checkbox + 4), bytes: Array(":".utf8)),                 // the space
         ]
         for splice in outside {
             #expect(!document.isInsideTitleLine(splice))
             let bytes = document.splicing([splice])
             #expect(Self.model(document.reading(bytes, splices: [splice])) == Self.model(Document(bytes: bytes)))
         }
+    }
+
+    /// Why the space after the box must stay: `[ ]: one` is a link reference definition, not a paragraph.
+    @Test("a box followed by a colon starts a link reference definition, and no task")
+    func boxAndColon() {
+        let document = Document(editing: Array("- [ ] one\n- [ ] two\n".utf8))
+        let splice = Document.Splice(range: (document.tasks[0].checkbox + 3)..<(document.tasks[0].checkbox + 4), bytes: Array(":".utf8))
+        #expect(!document.isInsideTitleLine(splice))
+        let bytes = document.splicing([splice])
+        #expect(Document(bytes: bytes).tasks.count == 1)
+        #expect(document.reading(bytes, splices: [splice]).tasks.count == 1)
     }
 
     @Test("a document read for editing keeps reading its edits without cmark, a plain one parses them")
