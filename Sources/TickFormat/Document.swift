@@ -51,26 +51,20 @@ public struct Document: Sendable {
     /// than it is parsed in parts of about that many bytes, to the same result (the language server
     /// asks for small parts; nil keeps the default, parts only for a list over a megabyte).
     public init(bytes: [UInt8], globalFilter: GlobalFilter? = nil, forCheck: Bool, partSize: Int? = nil) {
-        self.bytes = bytes
-        self.globalFilter = globalFilter
-        lines = Lines(bytes)
-        bomLength = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
-        switch FrontMatter.detect(in: bytes, lines: lines, bomLength: bomLength) {
-        case .none: break
-        case .frontMatter(let block): frontMatter = block
-        case .unrecognized(let why): unrecognizedFrontMatter = why
-        }
-        parse(paragraphStarts: forCheck, partSize: partSize)
+        self.init(bytes: bytes, globalFilter: globalFilter, outline: nil, keepingOutline: false, forCheck: forCheck, partSize: partSize)
     }
 
     /// Parses `bytes` to be edited: as `init(bytes:globalFilter:)`, keeping cmark's outline of the
     /// blocks, which every reading of an edit of it keeps too (`reading(_:splices:)`).
     public init(editing bytes: [UInt8], globalFilter: GlobalFilter? = nil) {
-        self.init(bytes: bytes, globalFilter: globalFilter, outline: nil)
+        self.init(bytes: bytes, globalFilter: globalFilter, outline: nil, keepingOutline: true, forCheck: false, partSize: nil)
     }
 
-    /// `bytes` read with `outline` as cmark's outline of their blocks (nil: asks cmark, and keeps its outline).
-    private init(bytes: [UInt8], globalFilter: GlobalFilter?, outline: BlockOutline?) {
+    /// `bytes` read with `outline` as cmark's outline of their blocks (nil: cmark's outline of them,
+    /// with `forCheck` and `partSize` as `init(bytes:globalFilter:forCheck:partSize:)` takes them),
+    /// the outline kept when `keepingOutline`.
+    private init(bytes: [UInt8], globalFilter: GlobalFilter?, outline given: BlockOutline?, keepingOutline: Bool,
+                 forCheck: Bool, partSize: Int?) {
         self.bytes = bytes
         self.globalFilter = globalFilter
         lines = Lines(bytes)
@@ -80,15 +74,16 @@ public struct Document: Sendable {
         case .frontMatter(let block): frontMatter = block
         case .unrecognized(let why): unrecognizedFrontMatter = why
         }
-        self.outline = outline ?? cmarkOutline(paragraphStarts: false, partSize: nil)
-        parse(self.outline!)
+        let outline = given ?? cmarkOutline(paragraphStarts: forCheck, partSize: partSize)
+        if keepingOutline { self.outline = outline }
+        parse(outline)
     }
 
     public init(_ text: String, globalFilter: GlobalFilter? = nil) { self.init(bytes: Array(text.utf8), globalFilter: globalFilter) }
 
     /// `bytes` read as this document was read (with its global filter): what an edit's result is.
     func reading(_ bytes: [UInt8]) -> Document {
-        outline == nil ? Document(bytes: bytes, globalFilter: globalFilter) : Document(bytes: bytes, globalFilter: globalFilter, outline: nil)
+        Document(bytes: bytes, globalFilter: globalFilter, outline: nil, keepingOutline: outline != nil, forCheck: false, partSize: nil)
     }
 
     /// `splicing(splices)` read as this document was read. When this document keeps cmark's outline
@@ -103,7 +98,7 @@ public struct Document: Sendable {
     /// full parse.
     func reading(_ bytes: [UInt8], splices: [Splice]) -> Document {
         guard let outline, splices.allSatisfy(isInsideTitleLine) else { return reading(bytes) }
-        return Document(bytes: bytes, globalFilter: globalFilter, outline: outline)
+        return Document(bytes: bytes, globalFilter: globalFilter, outline: outline, keepingOutline: true, forCheck: false, partSize: nil)
     }
 
     /// Whether `splice` stays inside one task's title line without a line ending, and leaves the line
@@ -167,10 +162,6 @@ public struct Document: Sendable {
         for n in 1...frontMatter.closingLine { input += bytes[lines.contentEnd(n)..<lines.end(n)] }
         input += bytes[lines.end(frontMatter.closingLine)...]
         return input
-    }
-
-    private mutating func parse(paragraphStarts: Bool, partSize: Int?) {
-        parse(cmarkOutline(paragraphStarts: paragraphStarts, partSize: partSize))
     }
 
     /// cmark's outline of the blocks of `bytes` (front matter blanked, a byte order mark left out).
