@@ -53,7 +53,7 @@ extension Document {
             splices += change.splices
             expected[i] = change.expected
         }
-        let document = reading(splicing(splices))
+        let document = reading(splicing(splices), splices: splices)
         guard keepsFileParts(document), document.reads(as: expected) else { return nil }
         return document
     }

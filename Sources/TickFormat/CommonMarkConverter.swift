@@ -6,8 +6,8 @@ import CCmarkArena
 /// This file is the only place that talks to cmark. Only block start lines and the start
 /// columns of list items and paragraphs are taken from cmark (after checking them in tests);
 /// everything else tick computes from the original bytes.
-struct BlockOutline {
-    struct Item {
+struct BlockOutline: Sendable {
+    struct Item: Sendable {
         /// 1-based line and byte column of the list marker.
         var line: Int
         var column: Int
@@ -22,7 +22,7 @@ struct BlockOutline {
         var paragraph: (line: Int, column: Int, endLine: Int)?
     }
 
-    struct Heading {
+    struct Heading: Sendable {
         var line: Int
         var endLine: Int
         var level: Int

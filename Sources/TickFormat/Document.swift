@@ -35,6 +35,9 @@ public struct Document: Sendable {
     /// Section headings (outside list items), in order.
     var sections: [(line: Int, level: Int, text: String)] = []
     let bomLength: Int
+    /// cmark's outline of the blocks, kept by a document read for editing (`init(editing:globalFilter:)`)
+    /// so that an edit inside title lines is read again without cmark (`reading(_:splices:)`).
+    private var outline: BlockOutline?
 
     /// Parses `bytes`. Never fails: oddities become `diagnostics`. With `globalFilter`, a checkbox
     /// line whose title line does not hold the filter is not a task (FORMAT.md 11).
@@ -60,10 +63,66 @@ public struct Document: Sendable {
         parse(paragraphStarts: forCheck, partSize: partSize)
     }
 
+    /// Parses `bytes` to be edited: as `init(bytes:globalFilter:)`, keeping cmark's outline of the
+    /// blocks, which every reading of an edit of it keeps too (`reading(_:splices:)`).
+    public init(editing bytes: [UInt8], globalFilter: GlobalFilter? = nil) {
+        self.init(bytes: bytes, globalFilter: globalFilter, outline: nil)
+    }
+
+    /// `bytes` read with `outline` as cmark's outline of their blocks (nil: asks cmark, and keeps its outline).
+    private init(bytes: [UInt8], globalFilter: GlobalFilter?, outline: BlockOutline?) {
+        self.bytes = bytes
+        self.globalFilter = globalFilter
+        lines = Lines(bytes)
+        bomLength = bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0
+        switch FrontMatter.detect(in: bytes, lines: lines, bomLength: bomLength) {
+        case .none: break
+        case .frontMatter(let block): frontMatter = block
+        case .unrecognized(let why): unrecognizedFrontMatter = why
+        }
+        self.outline = outline ?? cmarkOutline(paragraphStarts: false, partSize: nil)
+        parse(self.outline!)
+    }
+
     public init(_ text: String, globalFilter: GlobalFilter? = nil) { self.init(bytes: Array(text.utf8), globalFilter: globalFilter) }
 
     /// `bytes` read as this document was read (with its global filter): what an edit's result is.
-    func reading(_ bytes: [UInt8]) -> Document { Document(bytes: bytes, globalFilter: globalFilter) }
+    func reading(_ bytes: [UInt8]) -> Document {
+        outline == nil ? Document(bytes: bytes, globalFilter: globalFilter) : Document(bytes: bytes, globalFilter: globalFilter, outline: nil)
+    }
+
+    /// `splicing(splices)` read as this document was read. When this document keeps cmark's outline
+    /// and every splice lies inside one task's title line after its box's `[` (a range that holds no
+    /// line ending, replaced by bytes that hold none), cmark is not asked again: the blocks of the
+    /// result are those of this document, line for line and column for column. CommonMark finds
+    /// blocks from how lines start and from which blocks are open, and the bytes from a list item's
+    /// paragraph's first character to its line's end open or close none: they are that paragraph's
+    /// text (the only block that text could make, a link reference definition, must start with
+    /// `[` and a label closed by `]:`, and a box is closed by `]` and a space). The tasks are then
+    /// read from the new bytes as any parse reads them. Fuzzing holds this to a full parse.
+    func reading(_ bytes: [UInt8], splices: [Splice]) -> Document {
+        guard let outline, splices.allSatisfy(isInsideTitleLine) else { return reading(bytes) }
+        return Document(bytes: bytes, globalFilter: globalFilter, outline: outline)
+    }
+
+    /// Whether `splice` replaces bytes of one task's title line after its box's `[`, without a line ending.
+    func isInsideTitleLine(_ splice: Splice) -> Bool {
+        let at = splice.range.lowerBound
+        guard at <= bytes.count, !splice.bytes.contains(0x0A), !splice.bytes.contains(0x0D) else { return false }
+        let line = lines.line(containing: at)
+        guard splice.range.upperBound <= lines.contentEnd(line), let task = taskIndex(onTitleLine: line) else { return false }
+        return at > tasks[task].checkbox
+    }
+
+    /// The task whose title line is line `n`, if any (the tasks are in line order).
+    private func taskIndex(onTitleLine n: Int) -> Int? {
+        var low = 0, high = tasks.count
+        while low < high {
+            let mid = (low + high) / 2
+            if tasks[mid].line < n { low = mid + 1 } else { high = mid }
+        }
+        return low < tasks.count && tasks[low].line == n ? low : nil
+    }
 
     /// The bytes to write back: exactly the bytes parsed, with any edits spliced in.
     public func serialize() -> [UInt8] { bytes }
@@ -104,6 +163,11 @@ public struct Document: Sendable {
     }
 
     private mutating func parse(paragraphStarts: Bool, partSize: Int?) {
+        parse(cmarkOutline(paragraphStarts: paragraphStarts, partSize: partSize))
+    }
+
+    /// cmark's outline of the blocks of `bytes` (front matter blanked, a byte order mark left out).
+    private func cmarkOutline(paragraphStarts: Bool, partSize: Int?) -> BlockOutline {
         let outline: BlockOutline
         if let input = markdownWithoutFrontMatter() {
             outline = input.withUnsafeBufferPointer {
@@ -120,6 +184,11 @@ public struct Document: Sendable {
             // neither tasks nor headings, so it is not asked.
             outline = BlockOutline()
         }
+        return outline
+    }
+
+    /// Reads the tasks, notes, headings and problems of `bytes` from cmark's `outline` of its blocks.
+    private mutating func parse(_ outline: BlockOutline) {
         self.paragraphStarts = outline.paragraphStarts
 
         for h in outline.headings where !h.insideListItem {

@@ -140,7 +140,7 @@ extension Document {
                alternatives: [[Splice]] = []) throws(EditError) -> EditResult {
         for (attempt, candidate) in ([splices] + alternatives).enumerated() {
             let out = splicing(candidate)
-            let document = reading(out)
+            let document = reading(out, splices: candidate)
             guard keepsFileParts(document), document.reads(as: expected) else { continue }
             let lo = candidate.map(\.range.lowerBound).min() ?? 0
             let hi = candidate.map(\.range.upperBound).max() ?? 0

@@ -18,7 +18,7 @@ extension LanguageServer {
         return env.settings.obsidianRecurrenceInPlace ? .completeInPlace(on: day) : .complete(on: day)
     }
 
-    func codeActions(_ params: JSONValue) throws -> JSONValue {
+    func codeActions(_ params: JSON) throws -> JSON {
         let document = try document(params)
         let start = try Position(params.at("range.start")), end = try Position(params.at("range.end"))
         let now = env.now()
@@ -30,10 +30,10 @@ extension LanguageServer {
         let shift = (part?.firstLine ?? 1) - 1
         let local = (lines.lowerBound - shift)...(lines.upperBound - shift)
         /// The action whose edit turns the part (or the whole buffer) into `bytes`.
-        func answer(_ title: String, _ kind: String, _ bytes: [UInt8]) -> JSONValue {
+        func answer(_ title: String, _ kind: String, _ bytes: [UInt8]) -> JSON {
             codeAction(title, kind, document, replacing: part?.bytes ?? 0..<document.text.bytes.count, with: bytes)
         }
-        var actions: [JSONValue] = []
+        var actions: [JSON] = []
         for action in taskActions(buffer, selectedTasks(buffer, lines: local), now: now) {
             guard let bytes = try? buffer.applying(action.edit, to: action.tasks) else { continue }
             actions.append(answer(action.title, action.kind, bytes))
@@ -135,14 +135,14 @@ extension LanguageServer {
     }
 
     /// A code action whose edit replaces the document's bytes `range` with `bytes`.
-    func codeAction(_ title: String, _ kind: String, _ document: OpenDocument, replacing range: Range<Int>, with bytes: [UInt8]) -> JSONValue {
+    func codeAction(_ title: String, _ kind: String, _ document: OpenDocument, replacing range: Range<Int>, with bytes: [UInt8]) -> JSON {
         .object(["title": .string(title), "kind": .string(kind),
                  "edit": .object(["changes": .object([(document.uri, .array([textEdit(document.text, replacing: range, with: bytes)]))])])])
     }
 
     /// One TextEdit that replaces the bytes `range` of `text` with `bytes`: narrowed to the bytes
     /// between their common start and common end, widened to whole characters and never splitting a CRLF.
-    func textEdit(_ text: TextDocument, replacing range: Range<Int>, with bytes: [UInt8]) -> JSONValue {
+    func textEdit(_ text: TextDocument, replacing range: Range<Int>, with bytes: [UInt8]) -> JSON {
         let old = text.bytes
         var prefix = 0
         while prefix < range.count, prefix < bytes.count, old[range.lowerBound + prefix] == bytes[prefix] { prefix += 1 }

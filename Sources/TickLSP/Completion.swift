@@ -11,7 +11,7 @@ extension LanguageServer {
     /// The rules offered after `rec:`.
     static let rules = ["1d", "1w", "2w", "1m", "3m", "1y", "1b", "+1w", "+1m", "++1w", "++1m"]
 
-    func completion(_ params: JSONValue) throws -> JSONValue {
+    func completion(_ params: JSON) throws -> JSON {
         let document = try document(params)
         let position = try Position(params["position"])
         let text = document.text
@@ -32,7 +32,7 @@ extension LanguageServer {
             return dateItems(document, from: wordStart, to: cursor, now: now)
         }
         if word.hasPrefix("rec:") {
-            let items = LanguageServer.rules.compactMap { rule -> JSONValue? in
+            let items = LanguageServer.rules.compactMap { rule -> JSON? in
                 guard let parsed = RecurrenceRule(parsing: rule) else { return nil }
                 return item(rule, detail: parsed.words, insert: rule, document, from: wordStart + 4, to: cursor)
             }
@@ -61,8 +61,8 @@ extension LanguageServer {
     }
 
     /// The date words as items that insert their ISO dates over the bytes `from..<to`.
-    func dateItems(_ document: OpenDocument, from: Int, to: Int, now: Now) -> JSONValue {
-        var items: [JSONValue] = []
+    func dateItems(_ document: OpenDocument, from: Int, to: Int, now: Now) -> JSON {
+        var items: [JSON] = []
         for (rank, word) in LanguageServer.dateWords.enumerated() {
             guard let date = try? DueDate(parsing: word, relativeTo: now) else { continue }
             let iso = date.description
@@ -76,7 +76,7 @@ extension LanguageServer {
     }
 
     /// One completion item that replaces the bytes `from..<to` with `insert`.
-    func item(_ label: String, detail: String, insert: String, _ document: OpenDocument, from: Int, to: Int) -> JSONValue {
+    func item(_ label: String, detail: String, insert: String, _ document: OpenDocument, from: Int, to: Int) -> JSON {
         .object(["label": .string(label), "kind": .int(12), "detail": .string(detail),
                  "textEdit": .object(["range": document.text.range(from, to, encoding), "newText": .string(insert)])])
     }

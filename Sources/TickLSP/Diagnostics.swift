@@ -72,7 +72,7 @@ extension LanguageServer {
     /// Sends the diagnostics of an open document.
     func publishDiagnostics(_ uri: String) {
         guard let document = documents[uri] else { return }
-        var items: [JSONValue] = []
+        var items: [JSON] = []
         for problem in document.problems {
             let range = document.tokenRange(line: problem.line, column: problem.column)
             items.append(.object(["range": document.text.range(range.lowerBound, range.upperBound, encoding),

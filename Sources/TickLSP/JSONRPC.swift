@@ -85,7 +85,7 @@ struct FrameReader {
 }
 
 /// A frame around a JSON body.
-func framed(_ body: JSONValue) -> [UInt8] {
+func framed(_ body: JSON) -> [UInt8] {
     let json = Array(body.text.utf8)
     return Array("Content-Length: \(json.count)\r\n\r\n".utf8) + json
 }
@@ -106,50 +106,18 @@ struct ResponseError: Error {
     static func invalidParams(_ message: String) -> ResponseError { ResponseError(code: invalidParams, message: message) }
 }
 
-// MARK: - JSON values
-
-extension JSONValue {
-    static func int(_ n: Int) -> JSONValue { .number(String(n)) }
-
-    static func object(_ members: KeyValuePairs<String, JSONValue>) -> JSONValue {
-        .object(members.map { ($0.key, $0.value) })
-    }
-
-    static func optional(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
-
-    var int: Int? {
-        guard case .number(let text) = self else { return nil }
-        if let n = Int(text) { return n }
-        guard let d = Double(text), d.rounded() == d, abs(d) < 1e15 else { return nil }
-        return Int(d)
-    }
-
-    var bool: Bool? { if case .bool(let b) = self { return b }; return nil }
-
-    var array: [JSONValue]? { if case .array(let items) = self { return items }; return nil }
-
-    var isNull: Bool { if case .null = self { return true }; return false }
-
-    /// The member at a dotted path (`textDocument.uri`).
-    func at(_ path: String) -> JSONValue? {
-        var value: JSONValue? = self
-        for key in path.split(separator: ".") { value = value?[String(key)] }
-        return value
-    }
-}
-
 /// A response's body.
-func response(id: JSONValue, result: JSONValue) -> JSONValue {
+func response(id: JSON, result: JSON) -> JSON {
     .object(["jsonrpc": .string("2.0"), "id": id, "result": result])
 }
 
 /// An error response's body.
-func errorResponse(id: JSONValue, _ error: ResponseError) -> JSONValue {
+func errorResponse(id: JSON, _ error: ResponseError) -> JSON {
     .object(["jsonrpc": .string("2.0"), "id": id,
              "error": .object(["code": .int(error.code), "message": .string(error.message)])])
 }
 
 /// A notification's body.
-func notification(_ method: String, _ params: JSONValue) -> JSONValue {
+func notification(_ method: String, _ params: JSON) -> JSON {
     .object(["jsonrpc": .string("2.0"), "method": .string(method), "params": params])
 }

@@ -60,7 +60,7 @@ public final class LanguageServer {
     }
 
     /// Sends one message.
-    func post(_ body: JSONValue) { send(framed(body)) }
+    func post(_ body: JSON) { send(framed(body)) }
 
     /// Reads the frames in `bytes` (and any left from before) and answers them, in order. A
     /// `$/cancelRequest` among them cancels a request of the same batch not yet answered.
@@ -68,7 +68,7 @@ public final class LanguageServer {
         reader.append(bytes)
         var frames: [FrameReader.Frame] = []
         while let frame = reader.next() { frames.append(frame) }
-        var messages: [JSONValue?] = []
+        var messages: [JSON?] = []
         var cancelled = Set<String>()
         for item in frames {
             switch item {
@@ -102,7 +102,7 @@ public final class LanguageServer {
     }
 
     /// One message: a request is answered, a notification acted on, a response ignored.
-    func handle(_ message: JSONValue) {
+    func handle(_ message: JSON) {
         guard case .object = message else {
             post(errorResponse(id: .null, ResponseError(code: ResponseError.invalidRequest, message: "a message is a JSON object")))
             return
@@ -129,7 +129,7 @@ public final class LanguageServer {
     }
 
     /// A request's result.
-    func request(_ method: String, _ params: JSONValue) throws -> Reply {
+    func request(_ method: String, _ params: JSON) throws -> Reply {
         if method == "initialize" { return .value(try initialize(params)) }
         guard initialized else {
             throw ResponseError(code: ResponseError.serverNotInitialized, message: "the first request must be initialize")
@@ -153,7 +153,7 @@ public final class LanguageServer {
     }
 
     /// A notification: unknown ones are ignored, as LSP asks.
-    func notify(_ method: String, _ params: JSONValue) {
+    func notify(_ method: String, _ params: JSON) {
         if method == "exit" {
             exitStatus = shuttingDown ? 0 : 1
             return
@@ -171,7 +171,7 @@ public final class LanguageServer {
 
     // MARK: - Lifecycle
 
-    func initialize(_ params: JSONValue) throws -> JSONValue {
+    func initialize(_ params: JSON) throws -> JSON {
         guard !initialized else { throw ResponseError(code: ResponseError.invalidRequest, message: "initialize was sent already") }
         initialized = true
         let offered = params.at("capabilities.general.positionEncodings")?.array?.compactMap(\.string) ?? []
@@ -183,17 +183,17 @@ public final class LanguageServer {
                 ?? params["rootPath"]?.string
             if let root { folder = taskFolder(holding: root, isFolder: true) }
         }
-        var capabilities: [(String, JSONValue)] = [
+        var capabilities: [(key: String, value: JSON)] = [
             ("positionEncoding", .string(encoding.rawValue)),
             ("textDocumentSync", .object(["openClose": .bool(true), "change": .int(2),
                                           "save": .object(["includeText": .bool(false)])])),
-            ("completionProvider", .object(["triggerCharacters": .array([":", "#", "!", " "].map(JSONValue.string))])),
+            ("completionProvider", .object(["triggerCharacters": .array([":", "#", "!", " "].map(JSON.string))])),
             ("codeActionProvider", .object(["codeActionKinds": .array([.string("quickfix"), .string("refactor.rewrite")])])),
             ("hoverProvider", .bool(true)),
             ("documentSymbolProvider", .bool(true)),
             ("workspaceSymbolProvider", .bool(true)),
             ("foldingRangeProvider", .bool(true)),
-            ("executeCommandProvider", .object(["commands": .array(LanguageServer.commands.map(JSONValue.string))])),
+            ("executeCommandProvider", .object(["commands": .array(LanguageServer.commands.map(JSON.string))])),
         ]
         if inlayHints { capabilities.append(("inlayHintProvider", .bool(true))) }
         return .object(["capabilities": .object(capabilities),
@@ -202,7 +202,7 @@ public final class LanguageServer {
 
     // MARK: - Documents
 
-    func didOpen(_ params: JSONValue) {
+    func didOpen(_ params: JSON) {
         guard let uri = params.at("textDocument.uri")?.string, let text = params.at("textDocument.text")?.string else { return }
         if folder == nil, let path = filePath(fromURI: uri) { folder = taskFolder(holding: path, isFolder: false) }
         savedLists = nil
@@ -213,7 +213,7 @@ public final class LanguageServer {
         publishDiagnostics(uri)
     }
 
-    func didChange(_ params: JSONValue) {
+    func didChange(_ params: JSON) {
         guard let uri = params.at("textDocument.uri")?.string, var document = documents.removeValue(forKey: uri) else { return }
         for change in params["contentChanges"]?.array ?? [] {
             guard let text = change["text"]?.string else { continue }
@@ -230,11 +230,11 @@ public final class LanguageServer {
         publishDiagnostics(uri)
     }
 
-    func didSave(_ params: JSONValue) {
+    func didSave(_ params: JSON) {
         savedLists = nil
     }
 
-    func didClose(_ params: JSONValue) {
+    func didClose(_ params: JSON) {
         guard let uri = params.at("textDocument.uri")?.string else { return }
         documents[uri] = nil
         savedLists = nil
@@ -242,7 +242,7 @@ public final class LanguageServer {
     }
 
     /// The open document a request names; an error for one the server does not know.
-    func document(_ params: JSONValue) throws -> OpenDocument {
+    func document(_ params: JSON) throws -> OpenDocument {
         guard let uri = params.at("textDocument.uri")?.string else { throw ResponseError.invalidParams("textDocument.uri is missing") }
         guard let document = documents[uri] else {
             throw ResponseError.invalidParams("'\(uri)' is not open: send textDocument/didOpen first")

@@ -8,7 +8,7 @@ extension LanguageServer {
 
     // MARK: - Hover
 
-    func hover(_ params: JSONValue) throws -> JSONValue {
+    func hover(_ params: JSON) throws -> JSON {
         let document = try document(params)
         let position = try Position(params["position"])
         guard position.line < document.text.lineCount else { return .null }
@@ -65,7 +65,7 @@ extension LanguageServer {
         return library.ref(TaskID(list: list, index: i))
     }
 
-    func hoverResult(_ markdown: String, _ document: OpenDocument, _ lower: Int, _ upper: Int) -> JSONValue {
+    func hoverResult(_ markdown: String, _ document: OpenDocument, _ lower: Int, _ upper: Int) -> JSON {
         .object(["contents": .object(["kind": .string("markdown"), "value": .string(markdown)]),
                  "range": document.text.range(lower, upper, encoding)])
     }
@@ -74,7 +74,7 @@ extension LanguageServer {
 
     /// Sections (`#` headings) holding their tasks, each task holding its subtasks; each symbol
     /// made as it is written (Reply.swift).
-    func documentSymbols(_ params: JSONValue) throws -> Reply {
+    func documentSymbols(_ params: JSON) throws -> Reply {
         let document = try document(params)
         let text = document.text, buffer = document.buffer, encoding = encoding
         // Each task's own subtasks, and the tasks without a parent, in order.
@@ -139,7 +139,7 @@ extension LanguageServer {
     }
 
     /// A task with notes or subtasks folds from its checkbox line to its last line with content.
-    func foldingRanges(_ params: JSONValue) throws -> Reply {
+    func foldingRanges(_ params: JSON) throws -> Reply {
         let document = try document(params)
         var ranges: [(first: Int, last: Int)] = []
         for i in 0..<document.buffer.taskCount {
@@ -154,7 +154,7 @@ extension LanguageServer {
     }
 
     /// After each due token, how far it is (`in 3 days`, `overdue 2 days`); empty unless turned on.
-    func inlayHints(_ params: JSONValue) throws -> Reply {
+    func inlayHints(_ params: JSON) throws -> Reply {
         let document = try document(params)
         guard inlayHints else { return .array([]) }
         let now = env.now()
@@ -177,7 +177,7 @@ extension LanguageServer {
 
     /// Open tasks of the folder's lists (each open one as its buffer holds it) whose words match
     /// the query, as `tick search` folds them.
-    func workspaceSymbols(_ params: JSONValue) throws -> Reply {
+    func workspaceSymbols(_ params: JSON) throws -> Reply {
         let words = (params["query"]?.string ?? "").split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
         guard let library = library() else { return .array([]) }
         let ids = words.isEmpty ? library.ids.filter { !library.task($0).done } : library.search(words).map(\.id)
@@ -190,7 +190,7 @@ extension LanguageServer {
 
     /// `tick.today`: the tasks of Today; `tick.pick`: the open tasks a pick chooses from, the likeliest
     /// first. Each open list is read from its buffer.
-    func executeCommand(_ params: JSONValue) throws -> Reply {
+    func executeCommand(_ params: JSON) throws -> Reply {
         let command = params["command"]?.string ?? ""
         guard LanguageServer.commands.contains(command) else {
             throw ResponseError.invalidParams("unknown command '\(command)': tick lsp runs \(LanguageServer.commands.joined(separator: ", "))")
@@ -214,7 +214,7 @@ extension LanguageServer {
     }
 
     /// The location of a task's checkbox line.
-    func location(_ id: TaskID, in library: Library) -> JSONValue {
+    func location(_ id: TaskID, in library: Library) -> JSON {
         let line = Position(line: library.task(id).line - 1, character: 0).json
         return .object(["uri": .string(uri(ofList: library.list(id))), "range": .object(["start": line, "end": line])])
     }

@@ -2,18 +2,18 @@ import TickCore
 
 // A request's result, written as JSON text without holding the whole of it. The outline of a
 // 10,000-line list, Today of a big folder or the workspace symbols are thousands of objects: as one
-// JSONValue tree, then its text, then its frame, they took three times the list's memory at once.
+// JSON tree, then its text, then its frame, they took three times the list's memory at once.
 // A large array is made one element at a time instead, and the frame goes out in pieces: measured
 // first, then written.
 
 /// A result: a value, or an object or array whose parts are made as they are written.
 indirect enum Reply {
-    case value(JSONValue)
+    case value(JSON)
     case object([(String, Reply)])
     /// An array of `count` elements, element `i` made by `element(i)` each time it is written.
     case elements(count: Int, element: (Int) -> Reply)
 
-    static func array(_ items: [JSONValue]) -> Reply { .value(.array(items)) }
+    static func array(_ items: [JSON]) -> Reply { .value(.array(items)) }
 
     /// Writes the JSON text of the reply.
     func write(into sink: inout some JSONSink) {
@@ -25,7 +25,7 @@ indirect enum Reply {
             for (k, (key, value)) in members.enumerated() {
                 if k > 0 { sink.write(CollectionOfOne(UInt8(ascii: ","))) }
                 var quoted = ""
-                JSONValue.quote(key, into: &quoted)
+                JSON.quote(key, into: &quoted)
                 sink.write(quoted.utf8)
                 sink.write(CollectionOfOne(UInt8(ascii: ":")))
                 value.write(into: &sink)
@@ -76,7 +76,7 @@ struct PieceWriter: JSONSink {
 extension LanguageServer {
     /// Sends the response to request `id`: a result that is one value as one frame; else measured
     /// first, then written in pieces, its header first.
-    func post(id: JSONValue, result: Reply) {
+    func post(id: JSON, result: Reply) {
         if case .value(let value) = result {
             post(response(id: id, result: value))
             return

@@ -20,14 +20,14 @@ struct Position: Equatable {
         self.character = character
     }
 
-    init(_ json: JSONValue?) throws(ResponseError) {
+    init(_ json: JSON?) throws(ResponseError) {
         guard let line = json?["line"]?.int, let character = json?["character"]?.int, line >= 0, character >= 0 else {
             throw .invalidParams("a position needs a line and a character, each 0 or more")
         }
         self.init(line: line, character: character)
     }
 
-    var json: JSONValue { .object(["line": .int(line), "character": .int(character)]) }
+    var json: JSON { .object(["line": .int(line), "character": .int(character)]) }
 }
 
 /// One open document.
@@ -145,7 +145,7 @@ struct TextDocument {
     }
 
     /// The range JSON of two offsets.
-    func range(_ lower: Int, _ upper: Int, _ encoding: PositionEncoding) -> JSONValue {
+    func range(_ lower: Int, _ upper: Int, _ encoding: PositionEncoding) -> JSON {
         .object(["start": position(lower, encoding).json, "end": position(upper, encoding).json])
     }
 

@@ -1,7 +1,8 @@
 // libFuzzer entry point, built by `make fuzz` together with the TickFormat sources into one
 // module (so it sees internals). Properties: no crash; exact round trip; a random edit touches
 // only its item (or inserts without changing a byte); re-parsing the result gives the model the
-// edit reported; removing many tasks together gives the bytes of removing them one at a time.
+// edit reported; removing many tasks together gives the bytes of removing them one at a time; an
+// edit inside a title line read again without cmark (`reading(_:splices:)`) reads as a full parse.
 // The edits include the repetition tokens, the move of a repeating task to its
 // next occurrence (11-13) and the completed copy that `--keep-history` inserts after a task (10),
 // and the Obsidian Tasks signifiers and Dataview fields: each edit in the task's style, and new
@@ -15,7 +16,8 @@ public func tickFuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     // The last byte chooses the edit; the rest is the file.
     let choice = bytes.popLast().map(Int.init) ?? 0
     let filter = choice & 0x80 == 0 ? nil : GlobalFilter("#task")
-    let document = Document(bytes: bytes, globalFilter: filter)
+    // Read for editing: the edits inside title lines are read again without cmark.
+    let document = Document(editing: bytes, globalFilter: filter)
     precondition(document.serialize() == bytes, "round trip failed")
     if let filter {
         let unfiltered = Set(Document(bytes: bytes).tasks.map(\.line))
@@ -24,6 +26,7 @@ public func tickFuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     }
     guard !document.tasks.isEmpty else { return 0 }
     checkRemovingTogether(document, choice: choice)
+    checkReadingWithoutCmark(document, choice: choice)
     let i = (choice >> 4) % document.tasks.count
     let task = document.tasks[i]
     let item = document.lines.start(task.firstLine)..<document.lines.end(task.lastLine)
@@ -99,4 +102,28 @@ func checkRemovingTogether(_ document: Document, choice: Int) {
         one = removed.document
     }
     precondition(together.serialize() == one.serialize(), "removing together differs from one at a time")
+}
+
+/// Bytes put inside a title line by `checkReadingWithoutCmark`.
+let titleLineSnippets: [[UInt8]] = ["x", " done:2026-11-30", "`", "\\", "<!--", "]: /u", "[", "*", "# ", "\t", "\u{0}"].map { Array($0.utf8) }
+
+/// A splice inside a task's title line, after its box, read again without cmark must read as a full
+/// parse of the same bytes: every task, note and problem, the headings and the sections.
+func checkReadingWithoutCmark(_ document: Document, choice: Int) {
+    let task = document.tasks[choice % document.tasks.count]
+    let start = task.checkbox + 1, end = document.lines.contentEnd(task.line)
+    guard start <= end else { return }
+    let at = start + (choice * 31 + document.bytes.count) % (end - start + 1)
+    let splice = Document.Splice(range: at..<(choice & 1 == 0 ? at : end), bytes: titleLineSnippets[choice % titleLineSnippets.count])
+    precondition(document.isInsideTitleLine(splice), "a splice inside a title line is not taken for one")
+    let bytes = document.splicing([splice])
+    let reused = document.reading(bytes, splices: [splice])
+    let parsed = Document(bytes: bytes, globalFilter: document.globalFilter)
+    func model(_ d: Document) -> String {
+        var out = ""
+        print(d.tasks, d.notes, d.diagnostics, d.heading as Any, d.headingLine as Any,
+              d.sections.map { "\($0.line) \($0.level) \($0.text)" }, d.lines.count, to: &out)
+        return out
+    }
+    precondition(model(reused) == model(parsed), "reading without cmark differs from a full parse")
 }

@@ -50,7 +50,7 @@ struct LSPCodeActionBytesTests {
     func compare(_ bytes: [UInt8], _ cli: CLIFolder, perDocument: Int, label: String) -> Int {
         guard let text = String(validating: bytes, as: UTF8.self) else { return 0 }
         var reader = FrameReader()
-        var answers: [JSONValue] = []
+        var answers: [JSON] = []
         let server = LanguageServer(ServerEnvironment(fileSystem: LocalFileSystem(), now: { Self.now }, settings: Settings(),
                                                       folder: nil, environment: [:])) { bytes in
             reader.append(bytes)
@@ -74,7 +74,7 @@ struct LSPCodeActionBytesTests {
             var answered: [String: [UInt8]] = [:]
             if selection.count == 1 {
                 let line = document.buffer.task(selection[0]).line - 1
-                let position: JSONValue = .object(["line": .int(line), "character": .int(0)])
+                let position: JSON = .object(["line": .int(line), "character": .int(0)])
                 server.receive(framed(.object(["jsonrpc": .string("2.0"), "id": .int(2), "method": .string("textDocument/codeAction"),
                                                "params": .object(["textDocument": .object(["uri": .string(uri)]),
                                                                   "range": .object(["start": position, "end": position]),

@@ -9,7 +9,7 @@ import TickCore
 struct FeatureTests {
     let uri = "file:///nowhere/home.md"
 
-    func completions(_ line: String, utf8: Bool = false) -> [JSONValue] {
+    func completions(_ line: String, utf8: Bool = false) -> [JSON] {
         let harness = ServerHarness()
         harness.start(utf8: utf8)
         harness.open(uri, "# Home\n\n" + line + "\n")

@@ -73,7 +73,7 @@ struct IncrementalSyncTests {
             var client = ClientText((0..<(1 + Int(rng.next() % 6))).map { _ in rng.pick(Self.pieces) }.joined(), utf8: utf8)
             harness.open(uri, client.string)
             for version in 2..<(2 + Int(rng.next() % 5)) {
-                var changes: [JSONValue] = []
+                var changes: [JSON] = []
                 for _ in 0..<(1 + Int(rng.next() % 3)) {
                     var a = client.randomPosition(&rng), b = client.randomPosition(&rng)
                     if (b.line, b.character) < (a.line, a.character) { swap(&a, &b) }

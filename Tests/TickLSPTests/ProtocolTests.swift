@@ -152,7 +152,7 @@ struct LargeInputTests {
         let env = ServerEnvironment(fileSystem: LocalFileSystem(), now: { try! Now(parsing: "2026-12-02T10:00") }, settings: Settings(),
                                     folder: nil, environment: [:])
         let server = LanguageServer(env) { pieces.append($0) }
-        for message: JSONValue in [
+        for message: JSON in [
             .object(["jsonrpc": .string("2.0"), "id": .int(1), "method": .string("initialize"), "params": .object(["capabilities": .object([])])]),
             .object(["jsonrpc": .string("2.0"), "method": .string("initialized"), "params": .object([])]),
             .object(["jsonrpc": .string("2.0"), "method": .string("textDocument/didOpen"), "params": .object(["textDocument": .object([

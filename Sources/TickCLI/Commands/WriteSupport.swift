@@ -49,8 +49,12 @@ extension Invocation {
     /// task already so (`flag` on a flagged one) is `false`. `was` holds the refs the tasks were
     /// shown under before the change: each object has it as `"was"`, and a task whose ref changed gets
     /// the line `Renamed: OLD is now NEW` (the old ref leads to it still, README "Refs").
-    func report(_ lines: [String], tasks: [TaskID], changed: [Bool], in library: Library, was: [TaskID: String] = [:]) {
+    /// Prints what a change did: `lines` (unless `--quiet`), or with `--json` each task with `was`, its
+    /// ref before the change when that differs. Neither is worked out when nothing prints it.
+    func report(_ lines: @autoclosure () -> [String], tasks: [TaskID], changed: [Bool], in library: Library,
+                was: @autoclosure () -> [TaskID: String] = [:]) {
         if global.json {
+            let was = was()
             out.jsonArray(Array(zip(tasks, changed))) { id, changed in
                 let json = TaskRows.json(id, in: library)
                 guard case .object(var fields) = json else { return json }
@@ -59,7 +63,8 @@ extension Invocation {
                 return .object(fields)
             }
         } else if !global.quiet {
-            for line in lines { out.line(line) }
+            for line in lines() { out.line(line) }
+            let was = was()
             for id in tasks {
                 if let old = was[id], case let new = library.ref(id), old != new { out.line("Renamed: \(old) is now \(new)") }
             }

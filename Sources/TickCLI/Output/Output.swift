@@ -82,3 +82,24 @@ public final class Output {
         }
     }
 }
+
+extension Output {
+    /// Writes one JSON value on its own line.
+    func json(_ value: JSON) {
+        line(value.text)
+    }
+
+    /// Writes a JSON array with one element per line, streaming: elements are rendered one at a time.
+    func jsonArray<S: Sequence>(_ elements: S, _ transform: (S.Element) -> JSON) {
+        var first = true
+        var text = ""
+        for element in elements {
+            text.removeAll(keepingCapacity: true)
+            text += first ? "[\n" : ",\n"
+            first = false
+            transform(element).render(into: &text)
+            write(text)
+        }
+        line(first ? "[]" : "\n]")
+    }
+}

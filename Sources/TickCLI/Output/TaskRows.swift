@@ -369,34 +369,9 @@ struct TaskRows: Sendable {
 
     // MARK: - JSON
 
-    /// The task object of `--json`, with exactly the keys the README documents.
+    /// The task object of `--json`, with exactly the keys the README documents (`TaskFields`).
     static func json(_ id: TaskID, in library: Library) -> JSON {
-        let task = library.task(id)
-        let list = library.list(id)
-        return .object([
-            ("ref", .string(library.ref(id))),
-            ("id", .optional(task.id)),
-            ("list", .string(list.name)),
-            ("file", .string(list.file.path)),
-            ("line", .int(task.line)),
-            ("title", .string(task.title)),
-            ("done", .bool(task.done)),
-            ("due", .optional(task.due.map { "\($0)" })),
-            ("priority", .int(task.priority.number)),
-            ("flagged", .bool(task.flagged)),
-            ("tags", .array(task.tags.map(JSON.string))),
-            ("notes", .string(library.notes(id))),
-            ("section", .optional(task.section)),
-            ("parent", .optional(library.parent(of: id).map(library.ref))),
-            ("doneDate", .optional(task.doneDate.map { "\($0)" })),
-            ("recurrence", task.recurrence.map { rule in
-                .object([("interval", .string("\(rule)")), ("mode", .string(rule.modeName)),
-                         ("until", .optional(task.until.map { "\($0)" }))])
-            } ?? .null),
-            ("scheduled", .optional(task.scheduled.map { "\($0)" })),
-            ("start", .optional(task.start.map { "\($0)" })),
-            ("repeat", .optional(task.repeatPhrase)),
-        ])
+        TaskFields.json(TaskFacts(id, in: library))
     }
 }
 

@@ -154,7 +154,7 @@ public final class TaskFolder {
             let mine = byPath[path]!.map { edits[$0] }
             changes.append((path, { bytes in
                 guard let bytes else { throw MutationError.listGone(path: path) }
-                let result = try self.folder.document(bytes).applying(mine)
+                let result = try self.folder.editableDocument(bytes).applying(mine)
                 results.value[path] = result
                 return .write(result.document.serialize())
             }))

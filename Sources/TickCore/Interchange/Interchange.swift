@@ -40,18 +40,6 @@ public struct InterchangeError: Error, Equatable, Sendable, CustomStringConverti
     public var description: String { "\(place): \(reason)" }
 }
 
-/// One task of the folder as an exporter sees it.
-public struct ExportedTask: Sendable {
-    public var ref: String
-    /// The ref of the enclosing task of a subtask.
-    public var parentRef: String?
-    /// The list's display name and file path.
-    public var listName: String
-    public var listPath: String
-    public var info: TaskInfo
-    public var notes: String
-}
-
 /// What an export leaves out or changes, counted for its summary on standard error.
 public struct ExportSummary: Sendable, Equatable {
     public var tasks = 0
@@ -72,14 +60,9 @@ public struct ExportSummary: Sendable, Equatable {
 
 public enum Interchange {
     /// The tasks of `lists` (every list when nil), in folder order, as exporters read them.
-    public static func tasks(of library: Library, lists: [Int]? = nil) -> [ExportedTask] {
+    public static func tasks(of library: Library, lists: [Int]? = nil) -> [TaskFacts] {
         let chosen = Set(lists ?? Array(library.lists.indices))
-        return library.ids.filter { chosen.contains($0.list) }.map { id in
-            let list = library.list(id)
-            return ExportedTask(ref: library.ref(id), parentRef: library.parent(of: id).map(library.ref),
-                                listName: list.name, listPath: list.file.path, info: library.task(id),
-                                notes: library.notes(id))
-        }
+        return library.ids.filter { chosen.contains($0.list) }.map { TaskFacts($0, in: library) }
     }
 
     /// Whether `name` can be a tick tag as it is (FORMAT.md 5.5).

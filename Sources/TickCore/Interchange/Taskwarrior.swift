@@ -13,7 +13,7 @@ public enum Taskwarrior {
     /// one repeating tick task), are skipped and counted. `keepIDs` writes each uuid as an `id:`.
     public static func read(_ bytes: [UInt8], list: String?, keepIDs: Bool, now: Now) throws(InterchangeError) -> ImportReading {
         var reader = JSONReader(bytes)
-        var records: [(JSONValue, Int)] = []
+        var records: [(JSON, Int)] = []
         if reader.atEnd { return ImportReading() }
         let first = try reader.value()
         if case .array(let items) = first {
@@ -32,7 +32,7 @@ public enum Taskwarrior {
         return reading
     }
 
-    private static func task(_ record: JSONValue, place: String, list fixedList: String?, keepIDs: Bool, now: Now,
+    private static func task(_ record: JSON, place: String, list fixedList: String?, keepIDs: Bool, now: Now,
                              reading: inout ImportReading) throws(InterchangeError) -> ImportedTask? {
         guard case .object(let members) = record else { throw InterchangeError(place, "not a task object") }
         func text(_ key: String) throws(InterchangeError) -> String? {
@@ -159,13 +159,13 @@ public enum Taskwarrior {
     // MARK: - Writing
 
     /// A JSON array that `task import` reads, one task object a line, in folder order.
-    public static func render(_ tasks: [ExportedTask], now: Now) -> (text: String, summary: ExportSummary) {
+    public static func render(_ tasks: [TaskFacts], now: Now) -> (text: String, summary: ExportSummary) {
         var summary = ExportSummary()
         var lines: [String] = []
         var seen: [String: Int] = [:]
         for task in tasks {
             summary.tasks += 1
-            if task.parentRef != nil { summary.lost["subtasks flattened", default: 0] += 1 }
+            TaskFields.countLosses(task, in: .taskwarrior, into: &summary)
             // Tasks that share a ref (same title and fields in one list) are told apart by their turn.
             let key = task.listPath + "\u{0}" + task.ref
             let turn = seen[key, default: 0]
@@ -175,10 +175,10 @@ public enum Taskwarrior {
         return ("[\n" + lines.joined(separator: ",\n") + (lines.isEmpty ? "" : "\n") + "]\n", summary)
     }
 
-    static func record(_ task: ExportedTask, turn: Int, now: Now, summary: inout ExportSummary) -> JSONValue {
+    static func record(_ task: TaskFacts, turn: Int, now: Now, summary: inout ExportSummary) -> JSON {
         let info = task.info
         let nowStamp = stamp(day: now.day, minutes: now.minutes)
-        var members: [(String, JSONValue)] = []
+        var members: [(key: String, value: JSON)] = []
         let uuid = info.id.flatMap { isUUID($0) ? $0.lowercased() : nil } ?? derivedUUID(task, turn: turn)
         members.append(("uuid", .string(uuid)))
         var words = info.title.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
@@ -203,7 +203,7 @@ public enum Taskwarrior {
         if let due = info.due { members.append(("due", .string(stamp(day: due.day, minutes: due.minutes ?? 0)))) }
         var tags = info.tags
         if info.flagged { tags.append("next") }
-        if !tags.isEmpty { members.append(("tags", .array(tags.map(JSONValue.string)))) }
+        if !tags.isEmpty { members.append(("tags", .array(tags.map(JSON.string)))) }
         if let rule = info.recurrence {
             if let recur = recur(rule) {
                 members.append(("recur", .string(recur)))
@@ -212,7 +212,7 @@ public enum Taskwarrior {
                 summary.lost["rules Taskwarrior cannot repeat by (in an annotation)", default: 0] += 1
             }
         }
-        var annotations: [JSONValue] = []
+        var annotations: [JSON] = []
         for line in task.notes.split(separator: "\n", omittingEmptySubsequences: true) {
             var text = String(line)
             var when = entry
@@ -261,7 +261,7 @@ public enum Taskwarrior {
     }
 
     /// A uuid made from the task's list and ref, so that exporting again gives the same one.
-    static func derivedUUID(_ task: ExportedTask, turn: Int) -> String {
+    static func derivedUUID(_ task: TaskFacts, turn: Int) -> String {
         func fnv(_ text: String, _ seed: UInt64) -> UInt64 {
             var h: UInt64 = 0xcbf29ce484222325 ^ seed
             for byte in text.utf8 { h = (h ^ UInt64(byte)) &* 0x100000001b3 }

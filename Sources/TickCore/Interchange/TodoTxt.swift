@@ -115,20 +115,19 @@ public enum TodoTxt {
 
     /// One todo.txt line per task, in folder order. Notes are dropped and subtasks become lines of
     /// their own with `parent:REF`; both are counted in the summary.
-    public static func render(_ tasks: [ExportedTask]) -> (text: String, summary: ExportSummary) {
+    public static func render(_ tasks: [TaskFacts]) -> (text: String, summary: ExportSummary) {
         var summary = ExportSummary()
         var out = ""
         for task in tasks {
             summary.tasks += 1
-            if !task.notes.isEmpty { summary.lost["notes dropped", default: 0] += 1 }
-            if task.parentRef != nil { summary.lost["subtasks flattened", default: 0] += 1 }
+            TaskFields.countLosses(task, in: .todoTxt, into: &summary)
             out += line(task) + "\n"
         }
         return (out, summary)
     }
 
     /// The todo.txt line of one task.
-    public static func line(_ task: ExportedTask) -> String {
+    public static func line(_ task: TaskFacts) -> String {
         let info = task.info
         var words = info.title.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
         var created: String? = nil

@@ -187,7 +187,8 @@ public struct FolderScan: Equatable, Sendable {
     public var lists: [ListFile] = []
     /// In the order found.
     public var problems: [FolderProblem] = []
-    /// Temporary files an interrupted tick left beside the lists (`.NAME.tick-PID-N`), relative paths.
+    /// The hidden files the scan was asked to collect (`Folder.scan(leftovers:)`), relative paths:
+    /// for the writer, the temporary files an interrupted tick left beside the lists.
     public var leftovers: [String] = []
 }
 
@@ -213,14 +214,17 @@ public struct Folder: Sendable {
     /// named `x.md` is a folder, not a list. A folder below with a `.tick/` of its own is another
     /// task folder: the walk does not enter it. Symbolic links are followed, to files and to folders;
     /// a folder already visited (a loop, or a second link to it) is not entered again.
-    public func scan() -> FolderScan {
+    ///
+    /// `isLeftover` picks the hidden names to collect in `leftovers`: the writer passes its rule for
+    /// the temporary files it makes, so that it can recover from the one scan; a read collects none.
+    public func scan(leftovers isLeftover: ((String) -> Bool)? = nil) -> FolderScan {
         var result = FolderScan()
         guard location.exists else { return result }
         var visited = Set<FileID>()
         if let root = try? fileSystem.status(path), root.kind == .directory {
             visited.insert(FileID(root))
         }
-        walk(relative: "", ancestors: visited, visited: &visited, into: &result)
+        walk(relative: "", ancestors: visited, visited: &visited, into: &result, isLeftover: isLeftover)
         // Paths sort by their bytes; each folder was walked in that order, but "a/b.md" must come
         // after "a.md" and before "a0.md" as bytes, which a depth-first walk does not guarantee.
         let lists = result.lists
@@ -231,6 +235,9 @@ public struct Folder: Sendable {
     /// A list's bytes read as this folder reads its lists (with its global filter): the one way
     /// views, changes and `tick check` parse a list.
     func document(_ bytes: [UInt8]) -> Document { Document(bytes: bytes, globalFilter: globalFilter) }
+
+    /// The list file `bytes` read to be edited (`Document.init(editing:globalFilter:)`).
+    func editableDocument(_ bytes: [UInt8]) -> Document { Document(editing: bytes, globalFilter: globalFilter) }
 
     /// The absolute path of a path relative to the folder.
     public func absolute(_ relative: String) -> String { Path.join(path, relative) }
@@ -247,7 +254,7 @@ public struct Folder: Sendable {
     }
 
     private func walk(relative: String, ancestors: Set<FileID>, visited: inout Set<FileID>,
-                      into result: inout FolderScan) {
+                      into result: inout FolderScan, isLeftover: ((String) -> Bool)?) {
         let names: [String]
         do {
             names = try fileSystem.contents(ofDirectory: absolute(relative))
@@ -268,7 +275,7 @@ public struct Folder: Sendable {
         for name in sorted {
             let child = relative.isEmpty ? name : relative + "/" + name
             if name.hasPrefix(".") {
-                if FolderWriter.isTemporaryName(name) { result.leftovers.append(child) }
+                if let isLeftover, isLeftover(name) { result.leftovers.append(child) }
                 continue
             }
             let isListName = name.hasSuffix(".md")
@@ -304,7 +311,7 @@ public struct Folder: Sendable {
                 guard visited.insert(id).inserted else { continue }
                 var inner = ancestors
                 inner.insert(id)
-                walk(relative: child, ancestors: inner, visited: &visited, into: &result)
+                walk(relative: child, ancestors: inner, visited: &visited, into: &result, isLeftover: isLeftover)
             case .file:
                 if isListName { result.lists.append(ListFile(path: child, inFolder: path, status: status)) }
             case .symlink, .other:

@@ -261,6 +261,10 @@ extension Library {
     func retiredRefs(after before: Library, changing paths: Set<String>,
                      handEdits: [(path: String, shown: WrittenRefs)] = [],
                      following: [(before: TaskID, after: TaskKey?)] = [], renamed: [String: String] = [:]) -> RetiredRefs {
+        if handEdits.isEmpty, renamed.isEmpty,
+           let same = retiredRefsKeepingEveryRef(after: before, changing: paths, following: following) {
+            return same
+        }
         var vanished: [Ref] = []
         if !handEdits.isEmpty {
             // The refs tick's last write showed there that no task of the folder as the change found
@@ -344,5 +348,34 @@ extension Library {
         }
         let retired = first.updated(adding: gone)
         return retired.updated(adding: [], notes: notes.filter { retired.contains($0.key) })
+    }
+}
+
+extension Library {
+    /// The refs retired after tick's change of the lists at `paths` when the change left every task of
+    /// them where it was and shown under the ref it had (a completion, a new date, a flag): the
+    /// shared title refs added as `retiredRefs(after:changing:…)` adds them, and nothing else, for
+    /// then no task's ref moves and none is given up. Nil when that is not plain from the records
+    /// (a list's tasks or their record refs differ, a ref is shown instead of a record's, a followed
+    /// task's key changed, or a shared title ref is not retired yet): the full comparison decides.
+    /// One pass over the lists' records instead of that comparison's several.
+    fileprivate func retiredRefsKeepingEveryRef(after before: Library, changing paths: Set<String>,
+                                                following: [(before: TaskID, after: TaskKey?)]) -> RetiredRefs? {
+        for path in paths {
+            guard let a = before.list(at: path), let b = list(at: path) else { return nil }
+            let old = before.lists[a], new = lists[b]
+            guard old.taskCount == new.taskCount else { return nil }
+            for i in 0..<old.taskCount {
+                guard old.segment.refRecord(i).refHash == new.segment.refRecord(i).refHash,
+                      before.shownInstead.isEmpty || before.shownInstead[old.firstTask + i] == nil,
+                      shownInstead.isEmpty || shownInstead[new.firstTask + i] == nil
+                else { return nil }
+            }
+        }
+        let keysBefore = before.keys(following.map(\.before))
+        for (task, key) in zip(following, keysBefore) where task.after != key { return nil }
+        let shared = before.sharedTitleRefs(inListsAt: paths) + sharedTitleRefs(inListsAt: paths)
+        guard shared.allSatisfy({ before.retired.contains($0.hash) }) else { return nil }
+        return before.retired.updated(adding: shared)
     }
 }

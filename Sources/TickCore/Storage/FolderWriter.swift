@@ -144,7 +144,7 @@ public final class FolderWriter {
         journal = Journal(directory: FolderLocation.stateFolderName + "/journal", fileSystem: state)
         aside = AsideStore(directory: FolderLocation.stateFolderName + "/aside", fileSystem: state)
         let folder = Folder(location: FolderLocation(path: root, source: .option, exists: true), fileSystem: fileSystem)
-        scan = folder.scan()
+        scan = folder.scan(leftovers: Self.isTemporaryName)
         var notes: [String] = []
         entries = try journal.entries(notes: &notes)
         recoveryNotes = notes

@@ -11,7 +11,7 @@ struct RecurrenceEditTests {
 
     func folder(_ files: [String: String]) throws -> (TemporaryFolder, Folder) {
         let dir = TemporaryFolder()
-        try Posix.mkdir(dir.path + "/.tick")
+        try Disk.makeFolder(dir.path + "/.tick")
         for (name, text) in files { try dir.write(name, text) }
         return (dir, Folder(location: FolderLocation(path: dir.path, source: .option, exists: true), fileSystem: LocalFileSystem()))
     }

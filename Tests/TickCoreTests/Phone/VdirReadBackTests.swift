@@ -10,7 +10,7 @@ struct VdirReadBackTests {
 
     func folder(_ files: [String: String]) throws -> (TemporaryFolder, TaskFolder) {
         let dir = TemporaryFolder()
-        try Posix.mkdir(dir.path + "/.tick")
+        try Disk.makeFolder(dir.path + "/.tick")
         for (name, text) in files { try dir.write(name, text) }
         let folder = Folder(location: FolderLocation(path: dir.path, source: .option, exists: true), fileSystem: LocalFileSystem())
         return (dir, try TaskFolder(folder, create: false, environment: ["TICK_NO_CACHE": "1"]))

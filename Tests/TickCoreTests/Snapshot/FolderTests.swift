@@ -126,6 +126,21 @@ struct FolderScanTests {
         #expect(scan(tmp).lists.map(\.path) == ["visible.md"])
     }
 
+    @Test("a scan collects the hidden names its caller's rule picks as leftovers, at every depth; a read collects none")
+    func leftovers() throws {
+        let tmp = try FolderFixture()
+        try tmp.write("a.md")
+        try tmp.write(".a.md.tick-12-1")
+        try tmp.write("sub/.b.md.tick-12-2")
+        try tmp.write("sub/.draft.md")
+        try tmp.write(".tick/.c.md.tick-12-3")
+        let folder = Folder(location: FolderLocation(path: tmp.path, source: .option, exists: true), fileSystem: LocalFileSystem())
+        #expect(folder.scan().leftovers.isEmpty)
+        let picked = folder.scan(leftovers: { $0.contains(".tick-") })
+        #expect(picked.leftovers == [".a.md.tick-12-1", "sub/.b.md.tick-12-2"])
+        #expect(picked.lists == folder.scan().lists)
+    }
+
     @Test("a folder named x.md is a folder, not a list")
     func folderNamedMd() throws {
         let tmp = try FolderFixture()

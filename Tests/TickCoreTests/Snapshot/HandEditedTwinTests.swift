@@ -12,7 +12,7 @@ struct HandEditedTwinTests {
     /// line of `text`, and the library after.
     static func run(_ text: String, edited: String) throws -> (before: [Int: Ref], after: Library) {
         let folder = TemporaryFolder()
-        try Posix.mkdir(folder.path + "/.tick")
+        try Disk.makeFolder(folder.path + "/.tick")
         try folder.write("shop.md", "# Shop\n")
         let tick = Folder(location: FolderLocation(path: folder.path, source: .option, exists: true), fileSystem: LocalFileSystem())
         func mutator() throws -> TaskFolder { try TaskFolder(tick, create: false, environment: [:]) }

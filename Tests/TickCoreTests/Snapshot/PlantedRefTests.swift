@@ -14,7 +14,7 @@ fileprivate final class PlantedFolders {
     private var planted = 0
 
     init(_ lists: [String: String]) throws {
-        for folder in [real, copy] { try Posix.mkdir(folder.path + "/.tick") }
+        for folder in [real, copy] { try Disk.makeFolder(folder.path + "/.tick") }
         for (path, text) in lists {
             try real.write(path, text)
             try copy.write(path, text)
@@ -40,7 +40,7 @@ fileprivate final class PlantedFolders {
             let lines = Set(library.ids.filter { $0.list == list && library.task($0).id == nil }.map { library.task($0).line - 1 })
             guard !lines.isEmpty else { continue }
             let path = library.lists[list].file.path
-            let bytes = try Posix.readFile(copy.path + "/" + path).bytes
+            let bytes = try Disk.bytes(copy.path + "/" + path)
             var text = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
             for line in lines.sorted() {
                 planted += 1
@@ -311,7 +311,7 @@ struct PlantedRefTests {
             note.value.to.map { to in real.ids.contains { real.fullRef($0) == to } } ?? false
         })
         let other = try #require(real.ids.first { real.fullRef($0) != forwarded.value.to })
-        let text = try Posix.readFile(pair.real.path + "/.tick/retired").bytes
+        let text = try Disk.bytes(pair.real.path + "/.tick/retired")
         let line = Ref(hash: forwarded.key).description
         var lines = String(decoding: text, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let k = try #require(lines.firstIndex { $0.hasPrefix(line + " ") })

@@ -145,7 +145,7 @@ struct RetiredRefsTests {
     @Test("a symbolic link, a folder or an oversized file reads as no retired refs")
     func untrusted() throws {
         let folder = TemporaryFolder()
-        try Posix.mkdir(folder.path + "/.tick")
+        try Disk.makeFolder(folder.path + "/.tick")
         let path = folder.path + "/.tick/retired"
         try RetiredRefs([Ref(hash: 7)]).save(root: folder.path, fileSystem: LocalFileSystem())
         #expect(RetiredRefs.load(root: folder.path, fileSystem: LocalFileSystem()).refs == [Ref(hash: 7)])
@@ -229,7 +229,7 @@ struct RefPropertyTests {
     @Test("every shown ref resolves to its task, is gone, or is ambiguous with it (and the old rule fails)")
     func property() throws {
         let folder = TemporaryFolder()
-        try Posix.mkdir(folder.path + "/.tick")
+        try Disk.makeFolder(folder.path + "/.tick")
         try folder.write("a.md", "# A\n")
         try folder.write("b.md", "# B\n\n## Errands\n")
         let location = FolderLocation(path: folder.path, source: .option, exists: true)
@@ -318,7 +318,7 @@ struct RefPropertyTests {
                 let groups = byTitle.values.filter { $0.count >= 2 }.sorted { $0[0] < $1[0] }
                 guard !groups.isEmpty else { continue }
                 let group = groups[Int(random.next() % UInt64(groups.count))]
-                let bytes = try Posix.readFile(folder.path + "/" + path).bytes
+                let bytes = try Disk.bytes(folder.path + "/" + path)
                 var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
                 let line = { (i: Int) in library.task(TaskID(list: l, index: i)).line - 1 }
                 if roll < 86 {

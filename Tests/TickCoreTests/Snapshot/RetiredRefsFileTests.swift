@@ -14,7 +14,7 @@ struct RetiredRefsFileTests {
         let elsewhere = TemporaryFolder()
         try RetiredRefs([Ref(hash: 7)]).save(root: elsewhere.path, fileSystem: LocalFileSystem())  // no .tick there: nothing written
         #expect(elsewhere.read(".tick/retired") == nil)
-        try Posix.mkdir(elsewhere.path + "/.tick")
+        try Disk.makeFolder(elsewhere.path + "/.tick")
         try RetiredRefs([Ref(hash: 7)]).save(root: elsewhere.path, fileSystem: LocalFileSystem())
         #expect(RetiredRefs.load(root: elsewhere.path, fileSystem: LocalFileSystem()).refs == [Ref(hash: 7)])
 
@@ -27,7 +27,7 @@ struct RetiredRefsFileTests {
     @Test("a retired file of ours readable by others is narrowed to 0600 when read")
     func narrowed() throws {
         let folder = TemporaryFolder()
-        try Posix.mkdir(folder.path + "/.tick")
+        try Disk.makeFolder(folder.path + "/.tick")
         try folder.write(".tick/retired", "\(Ref(hash: 5))\n")
         #expect(chmod(folder.path + "/.tick/retired", 0o644) == 0)
         #expect(RetiredRefs.load(root: folder.path, fileSystem: LocalFileSystem()).refs == [Ref(hash: 5)])

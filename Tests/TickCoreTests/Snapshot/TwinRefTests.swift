@@ -101,7 +101,7 @@ struct TwinRefPropertyTests {
     @Test("every shown ref names its task or is gone, rows never share a ref, a repeating task keeps its ref")
     func property() throws {
         let folder = TemporaryFolder()
-        try Posix.mkdir(folder.path + "/.tick")
+        try Disk.makeFolder(folder.path + "/.tick")
         try folder.write("a.md", "# A\n")
         try folder.write("b.md", "# B\n\n## Errands\n")
         try folder.write("r.md", "# R\n\n- [ ] Water plants due:2026-03-14 rec:+1w\n")

@@ -70,7 +70,7 @@ struct CacheCorruptionTests {
     static func makeFolder(lists: Int, tasksPerList: ClosedRange<Int>, seed: UInt64) throws -> TemporaryFolder {
         var random = SeededRandom(seed: seed)
         let dir = TemporaryFolder()
-        try Posix.mkdir(dir.path + "/.tick")
+        try Disk.makeFolder(dir.path + "/.tick")
         let words = ["call", "plumber", "milk", "bread", "café", "report", "tax", "garden", "Zoë", "fix"]
         for l in 0..<lists {
             var text = l % 2 == 0 ? "---\nsymbol: ★\ncolor: blue\n---\n" : ""
@@ -99,14 +99,12 @@ struct CacheCorruptionTests {
     }
 
     static func cacheBytes(_ dir: TemporaryFolder) -> [UInt8] {
-        (try? Posix.readFile(dir.path + "/.tick/cache").bytes) ?? []
+        (try? Disk.bytes(dir.path + "/.tick/cache")) ?? []
     }
 
     static func writeCache(_ dir: TemporaryFolder, _ bytes: [UInt8]) throws {
-        Posix.unlink(dir.path + "/.tick/cache")
-        let fd = try Posix.open(dir.path + "/.tick/cache", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        defer { close(fd) }
-        try Posix.writeAll(fd, bytes, "cache")
+        try Disk.remove(dir.path + "/.tick/cache")
+        try Disk.write(dir.path + "/.tick/cache", bytes)
     }
 
     /// The byte ranges of a sound cache file that no checksum covers: alignment padding only,
@@ -294,7 +292,7 @@ struct CacheCorruptionTests {
     @Test("a search proves the text it reads; a damaged tail is read from the file")
     func noteChecks() throws {
         let dir = TemporaryFolder()
-        try Posix.mkdir(dir.path + "/.tick")
+        try Disk.makeFolder(dir.path + "/.tick")
         var text = "# Home\n\n"
         for t in 0..<40 {
             text += "- [ ] Task \(t)\n"

@@ -13,7 +13,7 @@ struct CacheDeltaTests {
     typealias Damage = CacheCorruptionTests
 
     static func bytes(_ dir: TemporaryFolder, _ name: String) -> [UInt8]? {
-        try? Posix.readFile(dir.path + "/.tick/" + name).bytes
+        try? Disk.bytes(dir.path + "/.tick/" + name)
     }
 
     static func setTimes(_ path: String, seconds: Int) {
@@ -47,7 +47,7 @@ struct CacheDeltaTests {
     @Test("an entry tick's write left is used only while its file holds the bytes it was built from")
     func checkedEntry() throws {
         let dir = TemporaryFolder()
-        try Posix.mkdir(dir.path + "/.tick")
+        try Disk.makeFolder(dir.path + "/.tick")
         try dir.write("a.md", "- [ ] call the plumber\n- [ ] milk\n")
         Self.setTimes(dir.path + "/a.md", seconds: 1_700_000_000)
         let folder = Damage.folder(dir.path)
@@ -80,7 +80,7 @@ struct CacheDeltaTests {
     @Test("a racy entry whose file still holds its bytes is read, not parsed, and the cache is not rewritten")
     func racyButSame() throws {
         let dir = TemporaryFolder()
-        try Posix.mkdir(dir.path + "/.tick")
+        try Disk.makeFolder(dir.path + "/.tick")
         try dir.write("a.md", "- [ ] one\n- [ ] two\n")
         let folder = Damage.folder(dir.path)
         #expect(folder.load().parsedPaths == ["a.md"])
@@ -97,7 +97,7 @@ struct CacheDeltaTests {
           arguments: [false, true])
     func checkedEntrySettles(writtenByTick: Bool) throws {
         let dir = TemporaryFolder()
-        try Posix.mkdir(dir.path + "/.tick")
+        try Disk.makeFolder(dir.path + "/.tick")
         try dir.write("a.md", "- [ ] one\n- [ ] two\n")
         try dir.write("b.md", "- [ ] three\n")
         Self.setTimes(dir.path + "/a.md", seconds: 1_700_000_000)
@@ -167,14 +167,12 @@ struct CacheDeltaTests {
         _ = folder.load()
         let firstDelta = try #require(Self.bytes(dir, "cache-delta"))
         // A new base (written whole, as after compaction), then the old delta put back beside it.
-        Posix.unlink(dir.path + "/.tick/cache")
+        try Disk.remove(dir.path + "/.tick/cache")
         try dir.write("list0.md", "# List 0\n\n- [ ] second change\n")
         Self.setTimes(dir.path + "/list0.md", seconds: 1_700_000_200)
         _ = folder.load()
         #expect(Self.bytes(dir, "cache-delta") == nil)
-        let fd = try Posix.open(dir.path + "/.tick/cache-delta", O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        try Posix.writeAll(fd, firstDelta, "cache-delta")
-        close(fd)
+        try Disk.write(dir.path + "/.tick/cache-delta", firstDelta)
         let loaded = folder.load(saveCache: false)
         #expect(loaded.parsedPaths.isEmpty)
         #expect(loaded.library.task(TaskID(list: 0, index: 0)).title == "second change")

@@ -16,7 +16,7 @@ import Testing
 @Suite("Failed writes")
 struct FolderWriterFailureTests {
     /// The names in a folder, sorted.
-    static func names(_ path: String) -> [String] { Posix.entries(path).sorted() }
+    static func names(_ path: String) -> [String] { Disk.names(path) }
 
     /// Expects a storage error from `operation` with this errno.
     static func expectIOFailure(code: Int32, sourceLocation: SourceLocation = #_sourceLocation,
@@ -63,7 +63,7 @@ struct FolderWriterFailureTests {
                 return .write((before ?? []) + Array("- [ ] two\n".utf8))
             }
         }
-        #expect(Posix.lstat(folder.path + "/a.md").map { $0.st_mode & S_IFMT } == S_IFDIR)
+        #expect(Disk.linkStatus(folder.path + "/a.md").map { $0.st_mode & S_IFMT } == S_IFDIR)
         #expect(Self.names(folder.path + "/a.md") == ["inside"])
         #expect(Self.names(folder.path) == [".tick", "a.md"])
     }

@@ -16,13 +16,11 @@ final class TemporaryFolder {
     deinit { try? LocalFileSystem().removeTree(path) }
 
     func write(_ name: String, _ text: String) throws {
-        let fd = try Posix.open(path + "/" + name, O_WRONLY | O_CREAT | O_TRUNC)
-        defer { close(fd) }
-        try Posix.writeAll(fd, Array(text.utf8), name)
+        try Disk.write(path + "/" + name, Array(text.utf8))
     }
 
     func read(_ name: String) -> String? {
-        (try? Posix.readFile(path + "/" + name)).map { String(decoding: $0.bytes, as: UTF8.self) }
+        (try? Disk.bytes(path + "/" + name)).map { String(decoding: $0, as: UTF8.self) }
     }
 }
 
@@ -41,7 +39,7 @@ struct FolderWriterTests {
         let writer = try FolderWriter(root: folder.path, environment: [:])
         try writer.change("add two", path: "a.md", appending("- [ ] two"))
         #expect(folder.read("a.md") == "- [ ] one\n- [ ] two\n")
-        #expect(Posix.stat(folder.path + "/a.md").map { $0.st_mode & 0o777 } == 0o600)
+        #expect(Disk.status(folder.path + "/a.md").map { $0.st_mode & 0o777 } == 0o600)
         #expect(folder.read(".tick/.gitignore") == "*\n!.gitignore\n")
     }
 
@@ -68,7 +66,7 @@ struct FolderWriterTests {
         let writer = try FolderWriter(root: folder.path, environment: [:])
         try writer.change("add", path: "alias.md", appending("- [ ] two"))
         #expect(folder.read("real.md") == "- [ ] one\n- [ ] two\n")
-        #expect(Posix.lstat(folder.path + "/alias.md").map { $0.st_mode & S_IFMT } == S_IFLNK)
+        #expect(Disk.linkStatus(folder.path + "/alias.md").map { $0.st_mode & S_IFMT } == S_IFLNK)
         #expect(throws: StorageError.self) { try writer.change("add", path: "far.md", appending("- [ ] two")) }
         #expect(outside.read("far.md") == "- [ ] far\n")
     }

@@ -14,7 +14,7 @@ struct ListCacheClockTests {
     @Test("an entry is racy or not by the time stamp the caller gives, not by when the cache was written")
     func stampFromTheCaller() throws {
         let dir = TemporaryFolder()
-        try Posix.mkdir(dir.path + "/.tick")
+        try Disk.makeFolder(dir.path + "/.tick")
         try dir.write("a.md", "- [ ] one\n")
         let library = folder(dir.path).load(useCache: false).library
         let modified = try #require(library.lists.first?.file.status?.modified)

@@ -25,7 +25,7 @@ struct ListCacheSettingsTests {
     /// A folder whose list is older than the racy window, so that an unchanged cache serves it whole.
     func vault() throws -> TemporaryFolder {
         let dir = TemporaryFolder()
-        try Posix.mkdir(dir.path + "/.tick")
+        try Disk.makeFolder(dir.path + "/.tick")
         try dir.write("vault.md", Self.vault)
         var times = [timespec(tv_sec: 1_700_000_000, tv_nsec: 0), timespec(tv_sec: 1_700_000_000, tv_nsec: 0)]
         utimensat(AT_FDCWD, dir.path + "/vault.md", &times, 0)

@@ -29,13 +29,13 @@ struct ListCacheTests {
     @Test("a cached load equals an uncached scan, after edits that keep size and modification time")
     func sameSizeSameTimeEdit() throws {
         let dir = TemporaryFolder()
-        try Posix.mkdir(dir.path + "/.tick")
+        try Disk.makeFolder(dir.path + "/.tick")
         try dir.write("a.md", "# A\n- [ ] call the plumber due:2026-12-01\n- [ ] milk\n")
         try dir.write("b.md", "- [ ] bread #flag\n  note: plumber\n")
         setTimes(dir.path + "/a.md", seconds: 1_700_000_000)
         setTimes(dir.path + "/b.md", seconds: 1_700_000_000)
         let first = folder(dir.path).load()
-        #expect(Posix.stat(dir.path + "/.tick/cache") != nil)
+        #expect(Disk.status(dir.path + "/.tick/cache") != nil)
         #expect(answer(first.library) == answer(folder(dir.path).load(useCache: false).library))
 
         // Same size, same modification time: only the status-change time tells.
@@ -50,7 +50,7 @@ struct ListCacheTests {
     @Test("a cache written in gathered pieces and one piece larger than them reads back as an uncached scan")
     func largeCache() throws {
         let dir = TemporaryFolder()
-        try Posix.mkdir(dir.path + "/.tick")
+        try Disk.makeFolder(dir.path + "/.tick")
         var random = SeededRandom(seed: 21)
         func words(_ count: Int) -> String {
             (0..<count).map { _ in String((0..<6).map { _ in Character(UnicodeScalar(UInt8.random(in: 0x61...0x7A, using: &random))) }) }
@@ -75,14 +75,14 @@ struct ListCacheTests {
     @Test("lists added and removed behind tick's back show up at once")
     func addedAndRemoved() throws {
         let dir = TemporaryFolder()
-        try Posix.mkdir(dir.path + "/.tick")
+        try Disk.makeFolder(dir.path + "/.tick")
         try dir.write("a.md", "- [ ] one\n")
         _ = folder(dir.path).load()
         try dir.write("b.md", "- [ ] two\n")
         let added = folder(dir.path).load()
         #expect(added.library.lists.map(\.file.path) == ["a.md", "b.md"])
         #expect(answer(added.library) == answer(folder(dir.path).load(useCache: false).library))
-        Posix.unlink(dir.path + "/a.md")
+        try Disk.remove(dir.path + "/a.md")
         let removed = folder(dir.path).load()
         #expect(removed.library.lists.map(\.file.path) == ["b.md"])
         #expect(answer(removed.library) == answer(folder(dir.path).load(useCache: false).library))
@@ -91,7 +91,7 @@ struct ListCacheTests {
     @Test("a list changed within the racy window of the cache's writing is parsed again, not trusted")
     func racyEntries() throws {
         let dir = TemporaryFolder()
-        try Posix.mkdir(dir.path + "/.tick")
+        try Disk.makeFolder(dir.path + "/.tick")
         try dir.write("a.md", "- [ ] one\n")
         _ = folder(dir.path).load()  // written now: a.md's entry is racy
         let cached = try #require(ListCache(folder: folder(dir.path), environment: [:])?.load())
@@ -102,7 +102,7 @@ struct ListCacheTests {
     @Test("a list unchanged for longer than the racy window is served from the cache")
     func servedFromCache() throws {
         let dir = TemporaryFolder()
-        try Posix.mkdir(dir.path + "/.tick")
+        try Disk.makeFolder(dir.path + "/.tick")
         try dir.write("a.md", "- [ ] one\n")
         setTimes(dir.path + "/a.md", seconds: 1_700_000_000)
         _ = folder(dir.path).load()
@@ -115,7 +115,7 @@ struct ListCacheTests {
     @Test("each list finds its own cached entry, by position while the lists are the same and by path once one is added or removed")
     func entriesByPositionAndPath() throws {
         let dir = TemporaryFolder()
-        try Posix.mkdir(dir.path + "/.tick")
+        try Disk.makeFolder(dir.path + "/.tick")
         // Each list holds as many tasks as its place, so that an entry shows whose it is.
         for (k, name) in ["a.md", "b.md", "c.md"].enumerated() {
             try dir.write(name, String(repeating: "- [ ] task\n", count: k + 1))
@@ -129,7 +129,7 @@ struct ListCacheTests {
         #expect(same.entries.map { $0?.1.taskCount } == [1, 2, 3])
 
         // b.md gone and d.md new: the others found by path, d.md not at all.
-        Posix.unlink(dir.path + "/b.md")
+        try Disk.remove(dir.path + "/b.md")
         try dir.write("d.md", "- [ ] new\n")
         let changed = cached.entries(for: folder(dir.path).scan().lists)
         #expect(!changed.samePaths)
@@ -146,14 +146,14 @@ struct ListCacheTests {
         let cache = try #require(ListCache(folder: folder(dir.path), environment: ["XDG_CACHE_HOME": home.path]))
         #expect(cache.path.hasPrefix(home.path + "/tick/"))
         _ = folder(dir.path).load(environment: ["XDG_CACHE_HOME": home.path])
-        #expect(Posix.stat(cache.path) != nil)
-        #expect(Posix.stat(dir.path + "/.tick") == nil)
+        #expect(Disk.status(cache.path) != nil)
+        #expect(Disk.status(dir.path + "/.tick") == nil)
     }
 
     @Test("a cache file of another layout or garbage is ignored")
     func corruptCache() throws {
         let dir = TemporaryFolder()
-        try Posix.mkdir(dir.path + "/.tick")
+        try Disk.makeFolder(dir.path + "/.tick")
         try dir.write("a.md", "- [ ] one\n")
         try dir.write(".tick/cache", String(repeating: "garbage ", count: 100))
         let loaded = folder(dir.path).load()
@@ -163,7 +163,7 @@ struct ListCacheTests {
     /// A folder of `count` small lists, each dated back out of the racy window.
     func smallLists(_ count: Int) throws -> TemporaryFolder {
         let dir = TemporaryFolder()
-        try Posix.mkdir(dir.path + "/.tick")
+        try Disk.makeFolder(dir.path + "/.tick")
         for l in 0..<count {
             try dir.write("l\(l).md", "# List \(l)\n- [ ] call the plumber \(l)\n  a note\n- [x] milk \(l) #flag\n")
             setTimes(dir.path + "/l\(l).md", seconds: 1_700_000_000)
@@ -188,9 +188,9 @@ struct ListCacheTests {
                                                statuses: [path: status])
         let cache = try #require(ListCache(folder: folder(dir.path), environment: [:]))
         cache.save(changed, created: 1_700_000_100, ahead: ahead)
-        let withAhead = try Posix.readFile(dir.path + "/.tick/cache").bytes
+        let withAhead = try Disk.bytes(dir.path + "/.tick/cache")
         cache.save(changed, created: 1_700_000_100)
-        let without = try Posix.readFile(dir.path + "/.tick/cache").bytes
+        let without = try Disk.bytes(dir.path + "/.tick/cache")
         // Compared as one truth, so that a failure does not print both caches.
         let same = withAhead == without
         #expect(same, "the cache differs by \(zip(withAhead, without).filter { $0 != $1 }.count) bytes")
@@ -208,9 +208,9 @@ struct ListCacheTests {
         #expect(none.segments.isEmpty)
         let cache = try #require(ListCache(folder: folder(dir.path), environment: [:]))
         cache.save(library, created: 1_700_000_100, ahead: none)
-        let withNone = try Posix.readFile(dir.path + "/.tick/cache").bytes
+        let withNone = try Disk.bytes(dir.path + "/.tick/cache")
         cache.save(library, created: 1_700_000_100)
-        let same = withNone == (try Posix.readFile(dir.path + "/.tick/cache").bytes)
+        let same = withNone == (try Disk.bytes(dir.path + "/.tick/cache"))
         #expect(same)
     }
 
@@ -222,10 +222,10 @@ struct ListCacheTests {
         let longest = library.lists.map { $0.segment.length - $0.segment.coldOffset }.max()!
         cache.largestTail = longest - 1
         cache.save(library, created: 1_700_000_100)
-        #expect(Posix.stat(dir.path + "/.tick/cache") == nil)
+        #expect(Disk.status(dir.path + "/.tick/cache") == nil)
         cache.largestTail = longest
         cache.save(library, created: 1_700_000_100)
-        #expect(Posix.stat(dir.path + "/.tick/cache") != nil)
+        #expect(Disk.status(dir.path + "/.tick/cache") != nil)
         #expect(answer(folder(dir.path).load().library) == answer(library))
     }
 

@@ -40,7 +40,7 @@ struct ListProblemCountTests {
     @Test("a list's count read from the cache is the count of parsing it")
     func cachedCount() throws {
         let dir = TemporaryFolder()
-        try Posix.mkdir(dir.path + "/.tick")
+        try Disk.makeFolder(dir.path + "/.tick")
         try dir.write("work.md", Self.troubled)
         try dir.write("home.md", "- [ ] clean\n")
         for name in ["work.md", "home.md"] {

@@ -24,13 +24,13 @@ struct PickMemoryTests {
         #expect(try memory.clear())
         #expect(memory.load() == nil)
         #expect(try !memory.clear())
-        #expect(Posix.entries(folder.path + "/.tick").sorted() == [".gitignore"])
+        #expect(Disk.names(folder.path + "/.tick") == [".gitignore"])
     }
 
     @Test("a later save replaces the earlier one; an existing .gitignore is kept")
     func replaces() throws {
         let folder = TemporaryFolder()
-        try Posix.mkdir(folder.path + "/.tick")
+        try Disk.makeFolder(folder.path + "/.tick")
         try folder.write(".tick/.gitignore", "pick\n")
         let memory = PickMemory(root: folder.path, fileSystem: LocalFileSystem())
         try memory.save(PickedTask(path: "a.md", title: "One", occurrence: 0))
@@ -45,7 +45,7 @@ struct PickMemoryTests {
     ])
     func nonsense(text: String) throws {
         let folder = TemporaryFolder()
-        try Posix.mkdir(folder.path + "/.tick")
+        try Disk.makeFolder(folder.path + "/.tick")
         try folder.write(".tick/pick", text)
         #expect(PickMemory(root: folder.path, fileSystem: LocalFileSystem()).load() == nil)
     }
@@ -53,7 +53,7 @@ struct PickMemoryTests {
     @Test("where .tick cannot be written, the pick is simply not remembered")
     func cannotWrite() throws {
         // sysfs refuses new files even to root: a state folder that leads there cannot be written.
-        guard Posix.stat("/sys/kernel") != nil else { return }
+        guard Disk.status("/sys/kernel") != nil else { return }
         let folder = TemporaryFolder()
         #expect(symlink("/sys/kernel", folder.path + "/.tick") == 0)
         let memory = PickMemory(root: folder.path, fileSystem: LocalFileSystem())

@@ -12,13 +12,13 @@ struct StateFileTests {
         Folder(location: FolderLocation(path: path, source: .option, exists: true), fileSystem: LocalFileSystem())
     }
 
-    func mode(_ path: String) -> mode_t? { Posix.lstat(path).map { $0.st_mode & 0o7777 } }
-    func kind(_ path: String) -> mode_t? { Posix.lstat(path).map { $0.st_mode & S_IFMT } }
+    func mode(_ path: String) -> mode_t? { Disk.linkStatus(path).map { $0.st_mode & 0o7777 } }
+    func kind(_ path: String) -> mode_t? { Disk.linkStatus(path).map { $0.st_mode & S_IFMT } }
 
     /// A folder with one list, dated long ago, and its `.tick/`.
     func taskFolder() throws -> TemporaryFolder {
         let dir = TemporaryFolder()
-        try Posix.mkdir(dir.path + "/.tick")
+        try Disk.makeFolder(dir.path + "/.tick")
         try dir.write("a.md", "# A\n- [ ] call the plumber due:2026-11-01\n- [x] milk\n")
         var times = [timespec(tv_sec: 1_700_000_000, tv_nsec: 0), timespec(tv_sec: 1_700_000_000, tv_nsec: 0)]
         utimensat(AT_FDCWD, dir.path + "/a.md", &times, 0)
@@ -26,7 +26,7 @@ struct StateFileTests {
     }
 
     func leftovers(_ dir: TemporaryFolder) -> [String] {
-        Posix.entries(dir.path + "/.tick").filter { $0.hasSuffix(".tmp") }
+        Disk.names(dir.path + "/.tick").filter { $0.hasSuffix(".tmp") }
     }
 
     @Test("a FIFO at .tick/cache does not hang a read, and is replaced by a regular cache file")
@@ -47,15 +47,15 @@ struct StateFileTests {
         let outside = TemporaryFolder()
         _ = folder(dir.path).load()
         // A sound cache of this very folder, behind a link: still not used, and never overwritten.
-        let sound = try Posix.readFile(dir.path + "/.tick/cache").bytes
+        let sound = try Disk.bytes(dir.path + "/.tick/cache")
         try outside.write("target", String(decoding: sound, as: UTF8.self))
-        let before = try Posix.readFile(outside.path + "/target").bytes
-        Posix.unlink(dir.path + "/.tick/cache")
+        let before = try Disk.bytes(outside.path + "/target")
+        try Disk.remove(dir.path + "/.tick/cache")
         #expect(symlink(outside.path + "/target", dir.path + "/.tick/cache") == 0)
         let cache = try #require(ListCache(folder: folder(dir.path), environment: [:]))
         #expect(cache.load() == nil)
         _ = folder(dir.path).load()
-        #expect(try Posix.readFile(outside.path + "/target").bytes == before)
+        #expect(try Disk.bytes(outside.path + "/target") == before)
         #expect(kind(dir.path + "/.tick/cache") == S_IFREG)
         #expect(cache.load() != nil)
     }
@@ -72,7 +72,7 @@ struct StateFileTests {
     @Test("a folder at .tick/cache is left alone, and the failed rename leaves no temporary file")
     func folderCache() throws {
         let dir = try taskFolder()
-        try Posix.mkdir(dir.path + "/.tick/cache")
+        try Disk.makeFolder(dir.path + "/.tick/cache")
         try dir.write(".tick/cache/keep", "mine\n")
         let loaded = folder(dir.path).load()
         #expect(loaded.library.taskCount == 2)
@@ -88,7 +88,7 @@ struct StateFileTests {
         try dir.write("a.md", "- [ ] one\n")
         #expect(symlink(outside.path, dir.path + "/.tick") == 0)
         _ = folder(dir.path).load(environment: ["XDG_CACHE_HOME": outside.path + "/xdg"])
-        #expect(Posix.entries(outside.path).isEmpty)
+        #expect(Disk.names(outside.path).isEmpty)
     }
 
     @Test("the cache file is 0600, and an existing cache more readable than that is narrowed on reading")
@@ -98,9 +98,9 @@ struct StateFileTests {
         #expect(mode(dir.path + "/.tick/cache") == 0o600)
         _ = folder(dir.path).load()  // a sound cache: served as it is, not rewritten
         chmod(dir.path + "/.tick/cache", 0o644)
-        let inode = Posix.lstat(dir.path + "/.tick/cache")?.st_ino
+        let inode = Disk.linkStatus(dir.path + "/.tick/cache")?.st_ino
         _ = folder(dir.path).load()
-        #expect(Posix.lstat(dir.path + "/.tick/cache")?.st_ino == inode)
+        #expect(Disk.linkStatus(dir.path + "/.tick/cache")?.st_ino == inode)
         #expect(mode(dir.path + "/.tick/cache") == 0o600)
     }
 
@@ -124,7 +124,7 @@ struct StateFileTests {
         let cache = try #require(ListCache(folder: folder(dir.path), environment: ["XDG_CACHE_HOME": home.path]))
         #expect(mode(cache.path) == 0o600)
         chmod(home.path + "/tick", 0o755)
-        Posix.unlink(cache.path)
+        try Disk.remove(cache.path)
         _ = folder(dir.path).load(environment: ["XDG_CACHE_HOME": home.path])
         #expect(mode(home.path + "/tick") == 0o700)
         #expect(mode(cache.path) == 0o600)
@@ -139,14 +139,14 @@ struct StateFileTests {
         #expect(symlink(outside.path, home.path + "/tick") == 0)
         let loaded = folder(dir.path).load(environment: ["XDG_CACHE_HOME": home.path])
         #expect(loaded.library.taskCount == 1)
-        #expect(Posix.entries(outside.path).isEmpty)
+        #expect(Disk.names(outside.path).isEmpty)
     }
 
     @Test("a FIFO, a folder or a link at .tick/pick is no current pick, and never hangs")
     func hostilePick() throws {
         let dir = TemporaryFolder()
         let outside = TemporaryFolder()
-        try Posix.mkdir(dir.path + "/.tick")
+        try Disk.makeFolder(dir.path + "/.tick")
         let memory = PickMemory(root: dir.path, fileSystem: LocalFileSystem())
         let picked = PickedTask(path: "a.md", title: "One", occurrence: 0)
 
@@ -163,8 +163,8 @@ struct StateFileTests {
         #expect(kind(dir.path + "/.tick/pick") == S_IFREG)
         #expect(memory.load() == picked)
 
-        Posix.unlink(dir.path + "/.tick/pick")
-        try Posix.mkdir(dir.path + "/.tick/pick")
+        try Disk.remove(dir.path + "/.tick/pick")
+        try Disk.makeFolder(dir.path + "/.tick/pick")
         #expect(memory.load() == nil)
         #expect(try !memory.save(picked))
         #expect(try !memory.clear())

@@ -8,7 +8,7 @@ final class ServerHarness {
     let server: LanguageServer
     private var reader = FrameReader()
     /// Every message the server sent, in order.
-    private(set) var received: [JSONValue] = []
+    private(set) var received: [JSON] = []
     private var nextID = 1
 
     init(now: String = "2026-12-02T10:00", settings: Settings = Settings(), folder: String? = nil) {
@@ -32,25 +32,25 @@ final class ServerHarness {
     func write(_ bytes: [UInt8]) { server.receive(bytes) }
 
     /// Sends one message, framed.
-    func write(_ message: JSONValue) { write(framed(message)) }
+    func write(_ message: JSON) { write(framed(message)) }
 
     /// A request's response (the whole message).
     @discardableResult
-    func request(_ method: String, _ params: JSONValue = .object([])) -> JSONValue {
+    func request(_ method: String, _ params: JSON = .object([])) -> JSON {
         let id = nextID
         nextID += 1
         write(.object(["jsonrpc": .string("2.0"), "id": .int(id), "method": .string(method), "params": params]))
         return received.last { $0["id"] == .int(id) } ?? .null
     }
 
-    func notify(_ method: String, _ params: JSONValue = .object([])) {
+    func notify(_ method: String, _ params: JSON = .object([])) {
         write(.object(["jsonrpc": .string("2.0"), "method": .string(method), "params": params]))
     }
 
     /// Initializes, offering `utf-8` positions when asked.
     @discardableResult
-    func start(utf8: Bool = false, options: JSONValue = .null) -> JSONValue {
-        let capabilities: JSONValue = utf8 ? .object(["general": .object(["positionEncodings": .array([.string("utf-8"), .string("utf-16")])])]) : .object([])
+    func start(utf8: Bool = false, options: JSON = .null) -> JSON {
+        let capabilities: JSON = utf8 ? .object(["general": .object(["positionEncodings": .array([.string("utf-8"), .string("utf-16")])])]) : .object([])
         let result = request("initialize", .object(["capabilities": capabilities, "initializationOptions": options]))
         notify("initialized")
         return result
@@ -62,7 +62,7 @@ final class ServerHarness {
     }
 
     /// The last diagnostics published for `uri`.
-    func diagnostics(_ uri: String) -> [JSONValue] {
+    func diagnostics(_ uri: String) -> [JSON] {
         received.last { $0["method"]?.string == "textDocument/publishDiagnostics" && $0.at("params.uri")?.string == uri }?
             .at("params.diagnostics")?.array ?? []
     }
@@ -71,14 +71,14 @@ final class ServerHarness {
     func text(_ uri: String) -> String { String(decoding: server.documents[uri]!.text.bytes, as: UTF8.self) }
 }
 
-func position(_ line: Int, _ character: Int) -> JSONValue { .object(["line": .int(line), "character": .int(character)]) }
+func position(_ line: Int, _ character: Int) -> JSON { .object(["line": .int(line), "character": .int(character)]) }
 
-func range(_ a: (Int, Int), _ b: (Int, Int)) -> JSONValue { .object(["start": position(a.0, a.1), "end": position(b.0, b.1)]) }
+func range(_ a: (Int, Int), _ b: (Int, Int)) -> JSON { .object(["start": position(a.0, a.1), "end": position(b.0, b.1)]) }
 
-func document(_ uri: String) -> JSONValue { .object(["uri": .string(uri)]) }
+func document(_ uri: String) -> JSON { .object(["uri": .string(uri)]) }
 
 /// `text` with LSP TextEdits applied (positions in `encoding`), as a client applies them.
-func applying(_ edits: [JSONValue], to text: String, encoding: PositionEncoding) -> String {
+func applying(_ edits: [JSON], to text: String, encoding: PositionEncoding) -> String {
     var doc = TextDocument(bytes: Array(text.utf8), version: 0)
     // From the last to the first, so that earlier positions hold.
     let sorted = edits.sorted {

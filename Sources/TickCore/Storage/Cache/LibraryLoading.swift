@@ -2,6 +2,7 @@ import Dispatch
 import TickFormat
 
 // Loading a folder into a Library: from the cache where it is proven, else by parsing on all cores.
+// It lives with the cache, which it reads: Storage builds on Snapshot, never the reverse.
 
 /// A folder's lists, read and parsed (or taken from the cache), and what could not be read.
 public struct LoadResult: Sendable {
@@ -137,27 +138,5 @@ extension Folder {
         // Ref lengths that fail their checksum are computed again, and the cache written anew.
         let unchanged = parsed.isEmpty && sameLists && library.refLengths.table != nil
         return (library, readErrors, unchanged, parsed.map { files[$0].path }, checked)
-    }
-}
-
-/// Fixed slots that concurrent workers fill, each worker its own index.
-final class ResultSlots<Value>: @unchecked Sendable {
-    private let base: UnsafeMutablePointer<Value?>
-    private let count: Int
-
-    init(count: Int) {
-        self.count = count
-        base = UnsafeMutablePointer<Value?>.allocate(capacity: max(count, 1))
-        base.initialize(repeating: nil, count: count)
-    }
-
-    deinit {
-        base.deinitialize(count: count)
-        base.deallocate()
-    }
-
-    subscript(i: Int) -> Value? {
-        get { base[i] }
-        set { base[i] = newValue }
     }
 }

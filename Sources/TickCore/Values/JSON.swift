@@ -1,58 +1,105 @@
-/// A JSON value, as the interchange formats read and write it (Foundation is not linked).
-public indirect enum JSONValue: Sendable, Equatable {
+/// A JSON value: what `--json` prints, the interchange formats read and write, and the language
+/// server speaks. Objects keep their members in the order written, and a number is kept as its text,
+/// so that what is read is written back as it was (Foundation is not linked).
+public enum JSON: Sendable, Equatable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral,
+                           ExpressibleByBooleanLiteral {
     case null
     case bool(Bool)
     /// A number as written.
     case number(String)
     case string(String)
-    case array([JSONValue])
+    case array([JSON])
     /// Members in the order written.
-    case object([(String, JSONValue)])
+    case object([(key: String, value: JSON)])
 
-    public static func == (a: JSONValue, b: JSONValue) -> Bool {
+    public init(stringLiteral value: String) { self = .string(value) }
+    public init(integerLiteral value: Int) { self = .int(value) }
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+
+    /// A whole number.
+    public static func int(_ n: Int) -> JSON { .number(String(n)) }
+
+    /// A string, or null.
+    public static func optional(_ value: String?) -> JSON { value.map(JSON.string) ?? .null }
+
+    /// An object whose members are written in this order.
+    public static func object(_ members: KeyValuePairs<String, JSON>) -> JSON {
+        .object(members.map { (key: $0.key, value: $0.value) })
+    }
+
+    public static func == (a: JSON, b: JSON) -> Bool {
         switch (a, b) {
         case (.null, .null): return true
         case let (.bool(x), .bool(y)): return x == y
         case let (.number(x), .number(y)): return x == y
         case let (.string(x), .string(y)): return x == y
         case let (.array(x), .array(y)): return x == y
-        case let (.object(x), .object(y)): return x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        case let (.object(x), .object(y)): return x.count == y.count && zip(x, y).allSatisfy { $0.key == $1.key && $0.value == $1.value }
         default: return false
         }
     }
 
-    /// The member `key` of an object.
-    public subscript(key: String) -> JSONValue? {
-        if case .object(let members) = self { return members.first { $0.0 == key }?.1 }
+    // MARK: - Reading a value
+
+    /// The member `key` of an object (its first, when written twice).
+    public subscript(key: String) -> JSON? {
+        if case .object(let members) = self { return members.first { $0.key == key }?.value }
         return nil
+    }
+
+    /// The member at a dotted path (`textDocument.uri`).
+    public func at(_ path: String) -> JSON? {
+        var value: JSON? = self
+        for key in path.split(separator: ".") { value = value?[String(key)] }
+        return value
     }
 
     public var string: String? { if case .string(let s) = self { return s }; return nil }
 
-    /// The compact text of the value.
+    public var bool: Bool? { if case .bool(let b) = self { return b }; return nil }
+
+    public var array: [JSON]? { if case .array(let items) = self { return items }; return nil }
+
+    public var isNull: Bool { if case .null = self { return true }; return false }
+
+    /// A whole number: written as one, or as a fraction-free number below 10^15 (`3.0`, `1e2`).
+    public var int: Int? {
+        guard case .number(let text) = self else { return nil }
+        if let n = Int(text) { return n }
+        guard let d = Double(text), d.rounded() == d, abs(d) < 1e15 else { return nil }
+        return Int(d)
+    }
+
+    // MARK: - Writing
+
+    /// The compact text of the value, on one line.
     public var text: String {
         var out = ""
         render(into: &out)
         return out
     }
 
-    private func render(into out: inout String) {
+    /// Appends the compact text of the value.
+    public func render(into out: inout String) {
         switch self {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .number(let n): out += n
-        case .string(let s): JSONValue.quote(s, into: &out)
+        case .string(let s): JSON.quote(s, into: &out)
         case .array(let items):
             out += "["
-            for (i, item) in items.enumerated() { if i > 0 { out += "," }; item.render(into: &out) }
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += "," }
+                item.render(into: &out)
+            }
             out += "]"
         case .object(let members):
             out += "{"
-            for (i, (key, value)) in members.enumerated() {
+            for (i, member) in members.enumerated() {
                 if i > 0 { out += "," }
-                JSONValue.quote(key, into: &out)
+                JSON.quote(member.key, into: &out)
                 out += ":"
-                value.render(into: &out)
+                member.value.render(into: &out)
             }
             out += "}"
         }
@@ -118,14 +165,14 @@ public struct JSONReader {
     }
 
     /// The next value.
-    public mutating func value(depth: Int = 0) throws(InterchangeError) -> JSONValue {
+    public mutating func value(depth: Int = 0) throws(InterchangeError) -> JSON {
         skipSpace()
         guard i < b.count else { throw fail("unexpected end of the file") }
         guard depth < maxDepth else { throw fail("nested too deeply") }
         switch b[i] {
         case UInt8(ascii: "{"):
             i += 1
-            var members: [(String, JSONValue)] = []
+            var members: [(key: String, value: JSON)] = []
             skipSpace()
             if i < b.count, b[i] == UInt8(ascii: "}") { i += 1; return .object(members) }
             while true {
@@ -144,7 +191,7 @@ public struct JSONReader {
             }
         case UInt8(ascii: "["):
             i += 1
-            var items: [JSONValue] = []
+            var items: [JSON] = []
             skipSpace()
             if i < b.count, b[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
             while true {
@@ -167,7 +214,7 @@ public struct JSONReader {
         }
     }
 
-    private mutating func literal(_ word: String, _ value: JSONValue) throws(InterchangeError) -> JSONValue {
+    private mutating func literal(_ word: String, _ value: JSON) throws(InterchangeError) -> JSON {
         let w = Array(word.utf8)
         guard i + w.count <= b.count, Array(b[i..<(i + w.count)]) == w else { throw fail("unexpected text") }
         i += w.count
