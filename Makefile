@@ -73,7 +73,8 @@ build: deps
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
 
-# The end-to-end tests run the tick binary, which no test target depends on: build it first.
+# The CLI tests run the command line in-process (TickCLI) and, where a run needs a process, the
+# tick binary: TickCLITests depends on the tick target, and the build makes sure the binary is there.
 # Swift Testing runs tests concurrently; --parallel also spreads XCTest cases over workers.
 test: deps test-deps
 	$(SWIFT) build $(SWIFTPM_FLAGS)

@@ -7,6 +7,7 @@ let package = Package(
         .executable(name: "tick", targets: ["tick"]),
         .library(name: "TickFormat", targets: ["TickFormat"]),
         .library(name: "TickCore", targets: ["TickCore"]),
+        .library(name: "TickCLI", targets: ["TickCLI"]),
     ],
     targets: [
         .systemLibrary(
@@ -24,15 +25,21 @@ let package = Package(
         .target(name: "CCmarkArena", dependencies: ["CCmark"]),
         .target(name: "TickFormat", dependencies: ["CCmark", "CCmarkArena"]),
         .target(name: "TickCore", dependencies: ["TickFormat", "CTickSystem", "CLz4"]),
-        // MemberImportVisibility: the CLI sees only what TickCore declares, not members that
-        // TickFormat's extensions would otherwise leak through it.
         // `tick lsp`: the language server, over TickCore's ListBuffer.
         .target(name: "TickLSP", dependencies: ["TickCore"]),
-        .executableTarget(name: "tick", dependencies: ["TickCore", "TickLSP"],
+        // The command line as a library: a run takes everything from the `Context` it is given, so
+        // that tests run it in-process. MemberImportVisibility: it sees only what TickCore declares,
+        // not members that TickFormat's extensions would otherwise leak through it.
+        .target(name: "TickCLI", dependencies: ["TickCore", "TickLSP"],
+                swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
+        // The executable: main.swift gathers the process's surroundings and calls TickCLI.
+        .executableTarget(name: "tick", dependencies: ["TickCLI", "TickCore"],
                           swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         .testTarget(name: "TickFormatTests", dependencies: ["TickFormat", "TickCore", "CCmarkArena", "TickLSP"], exclude: ["Fixtures"]),
         .testTarget(name: "TickCoreTests", dependencies: ["TickCore", "TickFormat"]),
         .testTarget(name: "TickLSPTests", dependencies: ["TickLSP", "TickCore"]),
-        .testTarget(name: "TickCLITests", dependencies: ["TickCore", "TickFormat", "CTickSystem"], exclude: ["Fixtures"]),
+        // The CLI tests run TickCLI in-process, and the `tick` binary where a run needs a process.
+        .testTarget(name: "TickCLITests", dependencies: ["TickCLI", "tick", "TickCore", "TickFormat", "CTickSystem"],
+                    exclude: ["Fixtures"]),
     ]
 )

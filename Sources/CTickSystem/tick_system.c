@@ -36,3 +36,25 @@ int tick_malloc_one_arena(void) {
 const void *tick_memmem(const void *haystack, size_t haystack_length, const void *needle, size_t needle_length) {
     return memmem(haystack, haystack_length, needle, needle_length);
 }
+
+#include <spawn.h>
+
+int tick_spawn_add_chdir(void *actions, const char *directory) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 29))
+    return posix_spawn_file_actions_addchdir_np((posix_spawn_file_actions_t *)actions, directory);
+#else
+    (void)actions;
+    (void)directory;
+    return ENOSYS;
+#endif
+}
+
+int tick_spawn_add_close_from(void *actions, int lowest) {
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    return posix_spawn_file_actions_addclosefrom_np((posix_spawn_file_actions_t *)actions, lowest);
+#else
+    (void)actions;
+    (void)lowest;
+    return ENOSYS;
+#endif
+}

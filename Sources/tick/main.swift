@@ -1,5 +1,8 @@
+import TickCLI
 import TickCore
 
+// The `tick` executable: gathers this process's surroundings into a `Context` and runs the
+// command line library in it. What is process-wide is done here: signals, the exit status.
 CurrentProcess.ignoreWriteSignals()
 
 let fileSystem = LocalFileSystem()
@@ -8,7 +11,10 @@ let context = Context(
     fileSystem: fileSystem,
     currentDirectory: (try? fileSystem.currentDirectory()) ?? "/",
     out: Output(.output),
-    err: Output(.error, capacity: 4096))
+    err: Output(.error, capacity: 4096),
+    input: Input.standardInput(),
+    terminals: TerminalFacts.ofProcess(),
+    executable: CurrentProcess.executablePath)
 // The runtime finds the command line through /proc on Linux: when reading it fails (EIO), it has
 // none, not even the program's name. Never run then as if no argument had been given.
 if CommandLine.arguments.isEmpty {

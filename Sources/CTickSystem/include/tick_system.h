@@ -23,4 +23,15 @@ int tick_errno(void);
 /// Glibc module leaves out). Returns 1 when set, 0 when refused or on another C library.
 int tick_malloc_one_arena(void);
 
+/// Makes a child started with `actions` change to `directory` before it runs (glibc's
+/// posix_spawn_file_actions_addchdir_np, which Swift's Glibc module leaves out). Returns 0, or an
+/// error number (ENOSYS on a C library without it).
+int tick_spawn_add_chdir(void *actions, const char *directory);
+
+/// Makes a child started with `actions` close every descriptor from `lowest` up before it runs
+/// (glibc's posix_spawn_file_actions_addclosefrom_np): a child gets only the descriptors it is
+/// given, never one another thread of tick's process has open. Returns 0, or an error number
+/// (ENOSYS on a C library without it).
+int tick_spawn_add_close_from(void *actions, int lowest);
+
 #endif

@@ -8,25 +8,27 @@ public enum Git {
         public var succeeded: Bool { status == .exited(0) }
     }
 
-    /// Runs `git` with `arguments` in `directory` (the current one when nil); its standard
-    /// output is captured, its standard error passed through unless `quiet`. Nil when git could
-    /// not be started.
-    public static func run(_ arguments: [String], in directory: String? = nil, quiet: Bool = false) -> Output? {
+    /// Runs `git` (found on the PATH of `surroundings`) with `arguments` in `directory` (the
+    /// surroundings' own when nil); its standard output is captured, its standard error passed
+    /// through unless `quiet`. Nil when git could not be started.
+    public static func run(_ arguments: [String], in directory: String? = nil, quiet: Bool = false,
+                           surroundings: Subprocess.Surroundings) -> Output? {
         var command = ["git"]
         if let directory { command += ["-C", directory] }
-        return capture("/usr/bin/env", ["env"] + command + arguments, quiet: quiet)
+        return capture("/usr/bin/env", ["env"] + command + arguments, quiet: quiet, surroundings: surroundings)
     }
 
     /// Starts `executable` with `arguments`, reads its standard output to the end and waits for it
     /// (`Subprocess.capture`).
-    public static func capture(_ executable: String, _ arguments: [String], quiet: Bool) -> Output? {
-        Subprocess.capture(executable, arguments: arguments, quiet: quiet)
+    public static func capture(_ executable: String, _ arguments: [String], quiet: Bool,
+                               surroundings: Subprocess.Surroundings) -> Output? {
+        Subprocess.capture(executable, arguments: arguments, quiet: quiet, in: surroundings)
             .map { Output(status: $0.termination, stdout: $0.output) }
     }
 
     /// The installed git's version as (major, minor), or nil.
-    public static func version() -> (major: Int, minor: Int)? {
-        guard let out = run(["--version"], quiet: true), out.succeeded else { return nil }
+    public static func version(surroundings: Subprocess.Surroundings) -> (major: Int, minor: Int)? {
+        guard let out = run(["--version"], quiet: true, surroundings: surroundings), out.succeeded else { return nil }
         // "git version 2.39.5"
         let words = out.text.split(separator: " ")
         guard words.count >= 3 else { return nil }
@@ -43,8 +45,8 @@ public enum Git {
     /// `git merge-file` on three byte strings, through files in a private temporary folder: the
     /// merged bytes and whether they hold conflicts. Nil when git could not merge them.
     public static func mergeFile(base: [UInt8], ours: [UInt8], theirs: [UInt8], markerSize: Int,
-                                 labels: MergeLabels) -> (bytes: [UInt8], conflicted: Bool)? {
-        guard let folder = TemporaryFolder() else { return nil }
+                                 labels: MergeLabels, surroundings: Subprocess.Surroundings) -> (bytes: [UInt8], conflicted: Bool)? {
+        guard let folder = TemporaryFolder(environment: surroundings.environment) else { return nil }
         defer { folder.remove() }
         let paths = ["base", "ours", "theirs"].map { folder.path + "/" + $0 }
         for (path, bytes) in zip(paths, [base, ours, theirs]) {
@@ -52,7 +54,7 @@ public enum Git {
         }
         guard let out = capture("/usr/bin/env", ["env", "git", "merge-file", "-p", "--marker-size=\(markerSize)",
                                                  "-L", labels.ours, "-L", labels.base, "-L", labels.theirs,
-                                                 paths[1], paths[0], paths[2]], quiet: true),
+                                                 paths[1], paths[0], paths[2]], quiet: true, surroundings: surroundings),
               case .exited(let code) = out.status, code < 128
         else { return nil }
         return (out.stdout, code != 0)

@@ -21,15 +21,58 @@ public enum Subprocess {
         public var code: Int32
     }
 
+    /// Where a child runs: exactly this environment (`NAME=value` entries) and this working folder.
+    /// A command passes its own run's (the `Context`'s), never the process's: a run of the command
+    /// line inside another program (the tests) has surroundings of its own.
+    public struct Surroundings: Sendable {
+        /// `NAME=value` entries, in this order.
+        public var environment: [String]
+        /// The working folder, or nil for this process's.
+        public var directory: String?
+
+        public init(environment: [String], directory: String? = nil) {
+            self.environment = environment
+            self.directory = directory
+        }
+
+        /// The surroundings of `environment` (entries sorted by name) and `directory`.
+        public init(environment: [String: String], directory: String? = nil) {
+            self.init(environment: environment.sorted { $0.key < $1.key }.map { $0.key + "=" + $0.value },
+                      directory: directory)
+        }
+    }
+
     /// Starts `executable` (an absolute path) with `arguments` (the first is its name, by custom the
-    /// executable) and this process's environment, waits for it and says how it ended.
-    public static func run(_ executable: String, arguments: [String]) throws(Failure) -> Termination {
+    /// executable) in `surroundings`, waits for it and says how it ended. Its standard input, output
+    /// and error are this process's.
+    public static func run(_ executable: String, arguments: [String], in surroundings: Surroundings) throws(Failure) -> Termination {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        let pid = try spawn(executable, arguments: arguments, actions: &actions, in: surroundings)
+        return try waitFor(pid)
+    }
+
+    /// Starts `executable` with `arguments`, `actions` and `surroundings`; its process id. The
+    /// child keeps standard input, output and error (as `actions` leave them) and no other
+    /// descriptor: not one that another thread has open at that moment (where the C library can
+    /// close them: glibc 2.34 and later).
+    static func spawn(_ executable: String, arguments: [String], actions: inout posix_spawn_file_actions_t,
+                      in surroundings: Surroundings) throws(Failure) -> pid_t {
+        if let directory = surroundings.directory {
+            let added = tick_spawn_add_chdir(&actions, directory)
+            guard added == 0 else { throw Failure(operation: "start", code: added) }
+        }
+        let closing = tick_spawn_add_close_from(&actions, 3)
+        guard closing == 0 || closing == ENOSYS else { throw Failure(operation: "start", code: closing) }
         var cArguments = arguments.map { strdup($0) } + [nil]
         defer { cArguments.forEach { free($0) } }
+        var cEnvironment = surroundings.environment.map { strdup($0) } + [nil]
+        defer { cEnvironment.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, nil, nil, &cArguments, environ)
+        let spawned = posix_spawn(&pid, executable, &actions, nil, &cArguments, &cEnvironment)
         guard spawned == 0 else { throw Failure(operation: "start", code: spawned) }
-        return try waitFor(pid)
+        return pid
     }
 
     /// Waits for the child `pid` to end and says how it ended.
@@ -49,11 +92,11 @@ public enum Subprocess {
         public var output: [UInt8]
     }
 
-    /// Starts `executable` (an absolute path) with `arguments` (the first is its name) and this
-    /// process's environment, reads its standard output to the end and waits for it. Its standard
-    /// error goes to this process's, or to /dev/null when `quiet`. Nil when it could not be started
-    /// or waited for.
-    public static func capture(_ executable: String, arguments: [String], quiet: Bool) -> Captured? {
+    /// Starts `executable` (an absolute path) with `arguments` (the first is its name) in
+    /// `surroundings`, reads its standard output to the end and waits for it. Its standard error goes
+    /// to this process's, or to /dev/null when `quiet`. Nil when it could not be started or waited for.
+    public static func capture(_ executable: String, arguments: [String], quiet: Bool,
+                               in surroundings: Surroundings) -> Captured? {
         var pipeEnds: [Int32] = [0, 0]
         guard pipe(&pipeEnds) == 0 else { return nil }
         var actions = posix_spawn_file_actions_t()
@@ -63,20 +106,18 @@ public enum Subprocess {
         posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
         posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
         if quiet { posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0) }
-        return spawnReading(executable, arguments: arguments, actions: &actions, output: pipeEnds[0], childEnds: [pipeEnds[1]])
+        return spawnReading(executable, arguments: arguments, actions: &actions, in: surroundings,
+                            output: pipeEnds[0], childEnds: [pipeEnds[1]])
     }
 
     /// Starts `executable` with `actions`, closes `childEnds` (the pipe ends only the child uses)
     /// once it is started, reads `output` to its end and waits for it. Nil when it could not be
     /// started or waited for. `output` is closed in every case.
     static func spawnReading(_ executable: String, arguments: [String], actions: inout posix_spawn_file_actions_t,
-                             output: Int32, childEnds: [Int32]) -> Captured? {
-        var cArguments = arguments.map { strdup($0) } + [nil]
-        defer { cArguments.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, &cArguments, environ)
+                             in surroundings: Surroundings, output: Int32, childEnds: [Int32]) -> Captured? {
+        let spawned = try? spawn(executable, arguments: arguments, actions: &actions, in: surroundings)
         for end in childEnds { close(end) }
-        guard spawned == 0 else {
+        guard let pid = spawned else {
             close(output)
             return nil
         }

@@ -10,7 +10,8 @@ extension Subprocess {
     /// `input` on its standard input (small: it is written whole before the program runs), reads
     /// its standard output and error together to the end and waits for it. Nil when it could not
     /// be started or waited for. Never through a shell.
-    public static func converse(_ executable: String, arguments: [String], input: [UInt8]) -> Captured? {
+    public static func converse(_ executable: String, arguments: [String], input: [UInt8],
+                                in surroundings: Surroundings) -> Captured? {
         precondition(input.count <= 4096, "input larger than a pipe's buffer")
         var inputEnds: [Int32] = [0, 0]
         var outputEnds: [Int32] = [0, 0]
@@ -35,7 +36,7 @@ extension Subprocess {
         posix_spawn_file_actions_addclose(&actions, inputEnds[0])
         posix_spawn_file_actions_addclose(&actions, outputEnds[0])
         posix_spawn_file_actions_addclose(&actions, outputEnds[1])
-        return spawnReading(executable, arguments: arguments, actions: &actions, output: outputEnds[0],
+        return spawnReading(executable, arguments: arguments, actions: &actions, in: surroundings, output: outputEnds[0],
                             childEnds: [inputEnds[0], outputEnds[1]])
     }
 }

@@ -5,12 +5,14 @@ import Musl
 #endif
 import CTickSystem
 
-/// A folder of mode 0700 under `$TMPDIR` (else `/tmp`), for the files `git merge-file` reads.
+/// A folder of mode 0700 under `TMPDIR` (of the environment given: the run's, not the process's;
+/// else `/tmp`), for the files `git merge-file` reads.
 struct TemporaryFolder {
     let path: String
 
-    init?() {
-        let root = getenv("TMPDIR").map { String(cString: $0) }.flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
+    init?(environment: [String]) {
+        let given = environment.last { $0.hasPrefix("TMPDIR=") }.map { String($0.dropFirst("TMPDIR=".count)) }
+        let root = given.flatMap { $0.hasPrefix("/") ? $0 : nil } ?? "/tmp"
         var template = Array((root + "/tick-merge-XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else { return nil }
         path = String(cString: made)

@@ -143,8 +143,8 @@ struct SystemBoundaryTests {
         "Sources/TickCore/Storage/Cache/ListCache.swift": ["MappedFile", "StateFolder"],
         "Sources/TickCore/Storage/Cache/SegmentProof.swift": ["MappedFile"],
         "Sources/tick/main.swift": ["LocalFileSystem"],
-        "Sources/tick/Commands/GitCommands.swift": ["LocalFileSystem"],
-        "Sources/tick/Commands/EditCommand.swift": ["LocalFileSystem"],
+        "Sources/TickCLI/Commands/GitCommands.swift": ["LocalFileSystem"],
+        "Sources/TickCLI/Commands/EditCommand.swift": ["LocalFileSystem"],
     ]
 
     @Test("outside System, files are reached through FileSystem, but for the listed exceptions")
@@ -160,32 +160,62 @@ struct SystemBoundaryTests {
         Self.expect(uses, listedIn: Self.besideFileSystem, "reaches the disk through")
     }
 
-    @Test("terminal colour codes are written only by tick/Output/Colors.swift")
+    @Test("terminal colour codes are written only by TickCLI/Output/Colors.swift")
     func coloursInOneFile() throws {
         // TickFormat/Text.swift reads escape sequences to measure a width, and writes none.
-        let allowed = ["Sources/TickFormat/Text.swift", "Sources/tick/Output/Colors.swift"]
+        let allowed = ["Sources/TickCLI/Output/Colors.swift", "Sources/TickFormat/Text.swift"]
         let escaping = Self.files(try Self.sources(), matching: /\\u\{(?:00)?1[Bb]\}|0x1[Bb](?![0-9A-Fa-f])|\\e\[|\\033/)
         #expect(escaping == allowed)
     }
 
-    @Test("the command line and the language server never import the format library: they reach it through TickCore")
-    func commandLineImportsTickCoreOnly() throws {
-        let cli = try Self.sources().filter { $0.path.hasPrefix("Sources/tick/") || $0.path.hasPrefix("Sources/TickLSP/") }
-        #expect(!cli.isEmpty)
-        let imports = cli.flatMap { file in
+    /// Each import line of the files under `folders`, as "PATH: LINE".
+    static func importLines(under folders: [String]) throws -> [String] {
+        let files = try sources().filter { file in folders.contains { file.path.hasPrefix($0) } }
+        #expect(!files.isEmpty)
+        return files.flatMap { file in
             file.text.split(separator: "\n").filter { $0.hasPrefix("import ") || $0.hasPrefix("@_exported") }
                 .map { "\(file.path): \($0)" }
         }
+    }
+
+    @Test("the command line and the language server never import the format library: they reach it through TickCore")
+    func commandLineImportsTickCoreOnly() throws {
+        let imports = try Self.importLines(under: ["Sources/TickCLI/", "Sources/TickLSP/"])
         // `tick lsp` runs the server of the TickLSP target, which sits on TickCore as the command line does.
         #expect(imports.filter { !$0.hasSuffix(": import TickCore") && !$0.hasSuffix(": import TickLSP") } == [])
         #expect(imports.filter { $0.hasPrefix("Sources/TickLSP/") && $0.hasSuffix(": import TickLSP") } == [])
+        #expect(imports.contains { $0.hasPrefix("Sources/TickCLI/") && $0.hasSuffix(": import TickCore") })
     }
 
-    @Test("Package.swift builds the command line with MemberImportVisibility, so no TickFormat member leaks through TickCore")
-    func memberImportVisibility() throws {
+    @Test("the executable is main.swift alone, and it imports only the command line library and TickCore")
+    func executableIsThin() throws {
+        let imports = try Self.importLines(under: ["Sources/tick/"])
+        #expect(Set(imports) == ["Sources/tick/main.swift: import TickCLI", "Sources/tick/main.swift: import TickCore"])
+        #expect(try Self.sources().filter { $0.path.hasPrefix("Sources/tick/") }.map(\.path) == ["Sources/tick/main.swift"])
+    }
+
+    /// Where the command line library may reach the process itself: the `Context` (which gathers
+    /// the process's facts for `main.swift`) and `Output` (which writes to a standard stream).
+    static let processReaders: Set = ["Sources/TickCLI/CommandLine/Context.swift", "Sources/TickCLI/Output/Output.swift"]
+
+    @Test("a run of the command line takes its environment, input, terminals, clock and binary from its Context, not the process")
+    func runsTakeTheProcessFromTheContext() throws {
+        let files = try Self.sources()
+        let cli = files.filter { $0.path.hasPrefix("Sources/TickCLI/") }
+        #expect(cli.count > 40)
+        let reading = Self.files(cli, matching: /CurrentProcess\.(?:environment|executablePath)|StandardInput|StandardStream|Now\.system/)
+        #expect(Set(reading) == Self.processReaders, "\(reading)")
+        // A child program gets the run's environment: nothing passes the process's own `environ`.
+        #expect(Self.files(files, matching: /\benviron\b/.wordBoundaryKind(.simple))
+                == ["Sources/TickCore/System/CurrentProcess.swift"])
+    }
+
+    @Test("Package.swift builds the command line library and the executable with MemberImportVisibility, so no TickFormat member leaks through TickCore",
+          arguments: [".target(name: \"TickCLI\"", ".executableTarget(name: \"tick\""])
+    func memberImportVisibility(_ declaration: String) throws {
         let manifest = try String(contentsOf: Fixtures.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
-        let tick = try #require(manifest.range(of: ".executableTarget(name: \"tick\""))
-        let target = manifest[tick.lowerBound...].prefix { $0 != ")" }
+        let found = try #require(manifest.range(of: declaration))
+        let target = manifest[found.lowerBound...].prefix { $0 != ")" }
         #expect(target.contains("enableUpcomingFeature(\"MemberImportVisibility\""))
     }
 }

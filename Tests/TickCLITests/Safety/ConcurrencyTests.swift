@@ -18,6 +18,8 @@ struct ConcurrencyTests {
     @Test("8 tick processes × 100 random changes of every kind on one folder lose nothing")
     func manyWriters() throws {
         let sandbox = try Sandbox()
+        // Separate processes: overlapping runs on one folder, as in use (temporary names carry the process id).
+        sandbox.alwaysSubprocess = true
         let folder = sandbox.path("lists")
         try sandbox.write("lists/alpha.md", "# Alpha\n\nShared by every worker.\n")
         try sandbox.write("lists/beta.md", "---\ncolor: blue\n---\n# Beta\n\n* [ ] A task nobody touches\n")
@@ -40,6 +42,8 @@ struct ConcurrencyTests {
     @Test("8 tick writers, a reader and an editor saving by rename or append, at once: nothing lost, nothing clobbered")
     func writersReadersAndAnEditor() throws {
         let sandbox = try Sandbox()
+        // Separate processes: overlapping runs on one folder, as in use (temporary names carry the process id).
+        sandbox.alwaysSubprocess = true
         let folder = sandbox.path("lists")
         try sandbox.write("lists/alpha.md", "# Alpha\n\nShared by everyone.\n")
         try sandbox.write("lists/beta.md", "# Beta\n\n- [ ] A task nobody touches\n")
@@ -110,6 +114,8 @@ struct ConcurrencyTests {
     @Test("soak: 4 tick writers with rename, in-place, append and blind-append editors: nothing acknowledged or saved is lost, nothing twice")
     func soak() throws {
         let sandbox = try Sandbox()
+        // Separate processes: overlapping runs on one folder, as in use (temporary names carry the process id).
+        sandbox.alwaysSubprocess = true
         let folder = sandbox.path("lists")
         for list in Self.lists { try sandbox.write("lists/\(list).md", "# \(list.capitalized)\n\n- [ ] Kept by \(list)\n") }
         expectRun(try sandbox.run(["init", folder]), status: 0)

@@ -89,18 +89,53 @@ final class Sandbox {
         try Data(text.utf8).write(to: url)
     }
 
+    /// Every run of this sandbox starts the real binary (`.subprocess`), for tests whose runs
+    /// overlap on one folder from several processes, or whose outside programs run tick.
+    var alwaysSubprocess = false
+
+    /// How a run is made: `TickCLI` inside the test process where it can be, else the binary.
+    enum Mode {
+        /// In-process unless the run needs a process of its own (see `needsProcess`).
+        case automatic
+        /// The real `tick` binary, as a child process.
+        case subprocess
+    }
+
     /// Runs `tick` with `arguments` in `directory` (relative to the sandbox; default: its root).
-    /// A `launcher` (a program and its arguments) runs tick through that program.
+    /// A `launcher` (a program and its arguments) runs tick through that program. The run is made
+    /// in-process (`InProcessRun`) with the same surroundings the binary would have, unless it
+    /// needs a process of its own.
     func run(_ arguments: [String], in directory: String = "", environment extra: [String: String] = [:],
-             launcher: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws -> TickResult {
+             launcher: [String] = [], mode: Mode = .automatic,
+             sourceLocation: SourceLocation = #_sourceLocation) throws -> TickResult {
+        let environment = self.environment.merging(extra) { $1 }
+        let folder = directory.isEmpty ? root : root.appendingPathComponent(directory)
+        if mode == .automatic, !alwaysSubprocess, launcher.isEmpty, !Self.needsProcess(arguments, environment) {
+            return InProcessRun.run(arguments, environment: environment, currentDirectory: folder.path)
+        }
+        return try runBinary(arguments, environment: environment, directory: folder, launcher: launcher,
+                             sourceLocation: sourceLocation)
+    }
+
+    /// Whether a run needs its own process: a time zone of its own (`TZ` is read by the C library
+    /// for the whole process, see `LocalTimeZone`), or `vdir` (reading a phone's `TZID` time sets
+    /// `TZ` for the process during the call), or `lsp` (the server sets malloc to one arena for the
+    /// process).
+    static func needsProcess(_ arguments: [String], _ environment: [String: String]) -> Bool {
+        environment["TZ"] != nil || arguments.contains("vdir") || arguments.contains("lsp")
+    }
+
+    /// Runs the built `tick` binary as a child process.
+    func runBinary(_ arguments: [String], environment: [String: String], directory: URL, launcher: [String],
+                   sourceLocation: SourceLocation) throws -> TickResult {
         let binary = try #require(TickBinary.path, "no built tick binary found; run `swift build` first",
                                   sourceLocation: sourceLocation)
         let process = Process()
         let command = launcher + [binary] + arguments
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst())
-        process.environment = environment.merging(extra) { $1 }
-        process.currentDirectoryURL = directory.isEmpty ? root : root.appendingPathComponent(directory)
+        process.environment = environment
+        process.currentDirectoryURL = directory
         // Output goes to files, not pipes: a large output cannot fill a pipe and stall the run.
         let outURL = root.appendingPathComponent(".stdout-\(UUID().uuidString)")
         let errURL = root.appendingPathComponent(".stderr-\(UUID().uuidString)")

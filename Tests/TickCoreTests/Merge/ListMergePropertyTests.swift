@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TickFormat
 @testable import TickCore
@@ -299,7 +300,8 @@ struct ListMergeRobustnessTests {
 
     @Test("the same with git merge-file merging the regions outside tasks", arguments: 1000..<1150)
     func randomEditsWithGit(_ seed: UInt64) throws {
-        let merge = ListMerge { b, o, t in Git.mergeFile(base: b, ours: o, theirs: t, markerSize: 7, labels: MergeLabels()) }
+        let merge = ListMerge { b, o, t in Git.mergeFile(base: b, ours: o, theirs: t, markerSize: 7, labels: MergeLabels(),
+                                                                       surroundings: Subprocess.Surroundings(environment: ProcessInfo.processInfo.environment)) }
         try check(seed, merge: merge)
     }
 

@@ -1,15 +1,5 @@
 import TickCore
 
-/// The process's surroundings, gathered once at start-up and passed down.
-struct Context {
-    var environment: [String: String]
-    var fileSystem: any FileSystem
-    var currentDirectory: String
-    /// Standard output (results) and standard error (messages).
-    var out: Output
-    var err: Output
-}
-
 /// One run of one command: what it was given and where it runs.
 struct Invocation {
     /// The commands from the root to the one that runs.
@@ -88,6 +78,12 @@ struct Invocation {
         // Every list is read with the global filter (FORMAT.md 11): views, refs and changes alike.
         folder.globalFilter = settings.globalFilter
         return folder
+    }
+
+    /// Runs git (`Git.run`) in this run's surroundings: its environment, and its current folder
+    /// unless `directory` is given.
+    func git(_ arguments: [String], in directory: String? = nil, quiet: Bool = false) -> Git.Output? {
+        Git.run(arguments, in: directory, quiet: quiet, surroundings: context.surroundings)
     }
 
     /// Writes `tick: warning: …` to standard error.

@@ -28,19 +28,19 @@ struct Terminal: Sendable {
     }
 
     /// The width to fit: the terminal's when standard output is one, else `COLUMNS` if set, else none.
-    static func width(isTerminal: Bool, environment: [String: String]) -> Int? {
-        if isTerminal, let columns = StandardStream.output.terminalColumns { return columns }
+    static func width(isTerminal: Bool, columns terminalColumns: Int?, environment: [String: String]) -> Int? {
+        if isTerminal, let columns = terminalColumns { return columns }
         if let columns = environment["COLUMNS"].flatMap({ Int($0) }), columns > 0 { return columns }
         return isTerminal ? 80 : nil
     }
 
-    /// The terminal facts for standard output.
-    static func detect(choice: ColorChoice, environment: [String: String]) -> Terminal {
-        let isTerminal = StandardStream.output.isTerminal
+    /// What standard output can do, from the run's terminal `facts`.
+    static func detect(choice: ColorChoice, environment: [String: String], facts: TerminalFacts) -> Terminal {
+        let isTerminal = facts.output
         let colorTerm = environment["COLORTERM"] ?? ""
         return Terminal(
             color: colorEnabled(choice: choice, isTerminal: isTerminal, environment: environment),
             trueColor: colorTerm == "truecolor" || colorTerm == "24bit",
-            width: width(isTerminal: isTerminal, environment: environment))
+            width: width(isTerminal: isTerminal, columns: facts.columns, environment: environment))
     }
 }

@@ -32,18 +32,20 @@ extension Commands {
     let pinned = invocation.global.now != nil || invocation.context.environment["TICK_NOW"] != nil
     let fixed = invocation.now
     let now: () -> Now = pinned ? { fixed } : {
-        var now = Now.system()
+        var now = invocation.context.clock()
         now.tonight = fixed.tonight
         now.weekStart = fixed.weekStart
         return now
     }
     let environment = ServerEnvironment(fileSystem: invocation.fileSystem, now: now, settings: invocation.settings,
                                         folder: folder, environment: invocation.context.environment)
+    let out = invocation.out
     let server = LanguageServer(environment) { bytes in
-        _ = bytes.withUnsafeBufferPointer { StandardStream.output.write($0) }
+        out.write(bytes: bytes)
+        out.flush()
     }
     while server.exitStatus == nil {
-        let bytes = StandardInput.chunk()
+        let bytes = invocation.context.input.chunk()
         if bytes.isEmpty { break }
         server.receive(bytes)
     }

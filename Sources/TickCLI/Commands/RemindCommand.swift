@@ -258,8 +258,10 @@ private func runProgram(_ program: String, _ values: [(String, String)], notific
                       notification.title, notification.body]
     }
     do {
-        let termination = try Subprocess.run(program, arguments: arguments,
-                                             environment: programEnvironment(invocation, values))
+        let termination = try Subprocess.runWithoutInput(
+            program, arguments: arguments,
+            in: Subprocess.Surroundings(environment: programEnvironment(invocation, values),
+                                        directory: invocation.context.currentDirectory))
         switch termination {
         case .exited(0): return true
         case .exited(let code): invocation.warn("'\(program)' exited with status \(code) for \(about)")

@@ -87,7 +87,7 @@ enum ParsedCommandLine {
 /// a command's own options after the command word. `--help` and `--version` win over every
 /// error found after the command word has been resolved.
 enum ArgumentParser {
-    static func parse(_ words: [String], root: Command) throws -> ParsedCommandLine {
+    static func parse(_ words: [String], root: Command, clock: () -> Now) throws -> ParsedCommandLine {
         var path = [root]
         var command = root
         var global = GlobalOptions()
@@ -179,9 +179,9 @@ enum ArgumentParser {
         if let now = global.now {
             var reading: Now?
             _ = try Now(option: now, clock: {
-                let clock = reading ?? Now.system()
-                reading = clock
-                return clock
+                let now = reading ?? clock()
+                reading = now
+                return now
             })
             global.clockReading = reading
         }

@@ -16,7 +16,7 @@ enum AutoCommit {
     static func before(_ invocation: Invocation) -> Snapshot? {
         guard invocation.effect == .write, invocation.settings.autocommit == true,
               let location = try? invocation.folder().location, location.exists,
-              Git.run(["rev-parse", "--is-inside-work-tree"], in: location.path, quiet: true)?.succeeded == true
+              invocation.git(["rev-parse", "--is-inside-work-tree"], in: location.path, quiet: true)?.succeeded == true
         else { return nil }
         return Snapshot(root: location.path, files: uncommitted(location.path, invocation))
     }
@@ -30,7 +30,7 @@ enum AutoCommit {
             return (now[path] ?? read(path, snapshot.root, invocation)) != old
         }.sorted()
         guard !paths.isEmpty else { return }
-        func git(_ arguments: [String]) -> Git.Output? { Git.run(arguments, in: snapshot.root, quiet: true) }
+        func git(_ arguments: [String]) -> Git.Output? { invocation.git(arguments, in: snapshot.root, quiet: true) }
         let environment = invocation.context.environment
         let hasName = environment["GIT_COMMITTER_NAME"] != nil || git(["config", "user.name"])?.succeeded == true
         let hasEmail = environment["GIT_COMMITTER_EMAIL"] != nil || environment["EMAIL"] != nil
@@ -73,7 +73,7 @@ enum AutoCommit {
 
     /// The folder's files that differ from the last commit, or are new, with their bytes.
     private static func uncommitted(_ root: String, _ invocation: Invocation) -> [String: [UInt8]?] {
-        guard let out = Git.run(["ls-files", "-z", "--modified", "--deleted", "--others", "--exclude-standard", "--", "."],
+        guard let out = invocation.git(["ls-files", "-z", "--modified", "--deleted", "--others", "--exclude-standard", "--", "."],
                                 in: root, quiet: true), out.succeeded else { return [:] }
         var files: [String: [UInt8]?] = [:]
         for entry in out.stdout.split(separator: 0) {

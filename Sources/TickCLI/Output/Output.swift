@@ -1,32 +1,49 @@
 import TickCore
 
-/// A large buffered writer on standard output or standard error: output is gathered into one
+/// A large buffered writer on standard output or standard error, or into memory (a run inside
+/// another program, which reads `captured` after it): output is gathered into one
 /// buffer and written with few `write` calls, so that printing many rows costs little; it
 /// streams, never holding more than one buffer.
 ///
 /// A failed write is remembered (`failure`) and later output is dropped. A closed pipe (EPIPE,
 /// `tick all | head`) is not a failure: the reader simply wanted no more.
-final class Output {
-    let stream: StandardStream
+public final class Output {
+    private enum Sink {
+        case stream(StandardStream)
+        case memory
+    }
+
+    private let sink: Sink
+    /// What was written to an in-memory output, and flushed.
+    public private(set) var captured: [UInt8] = []
     private var buffer: [UInt8] = []
     private let capacity: Int
     /// Set once the reader has gone away.
-    private(set) var closed = false
+    public private(set) var closed = false
     /// The first write error other than a closed pipe.
-    private(set) var failure: Int32?
+    public private(set) var failure: Int32?
 
-    init(_ stream: StandardStream, capacity: Int = 1 << 16) {
-        self.stream = stream
+    /// Output to `stream`, written in pieces of about `capacity` bytes.
+    public init(_ stream: StandardStream, capacity: Int = 1 << 16) {
+        sink = .stream(stream)
         self.capacity = capacity
         buffer.reserveCapacity(capacity)
     }
 
-    func write(_ text: String) {
+    /// Output kept in memory (`captured`), buffered as a stream's is.
+    public static func memory(capacity: Int = 1 << 16) -> Output { Output(memoryCapacity: capacity) }
+
+    private init(memoryCapacity capacity: Int) {
+        sink = .memory
+        self.capacity = capacity
+    }
+
+    public func write(_ text: String) {
         var text = text
         text.withUTF8 { write(bytes: $0) }
     }
 
-    func write(bytes: UnsafeBufferPointer<UInt8>) {
+    public func write(bytes: UnsafeBufferPointer<UInt8>) {
         if buffer.count + bytes.count > capacity { flush() }
         if bytes.count >= capacity {
             emit(bytes)
@@ -35,18 +52,18 @@ final class Output {
         }
     }
 
-    func write(bytes: [UInt8]) {
+    public func write(bytes: [UInt8]) {
         bytes.withUnsafeBufferPointer { write(bytes: $0) }
     }
 
     /// Writes `text` and a line feed.
-    func line(_ text: String = "") {
+    public func line(_ text: String = "") {
         write(text)
         buffer.append(0x0A)
         if buffer.count >= capacity { flush() }
     }
 
-    func flush() {
+    public func flush() {
         guard !buffer.isEmpty else { return }
         buffer.withUnsafeBufferPointer { emit($0) }
         buffer.removeAll(keepingCapacity: true)
@@ -54,6 +71,10 @@ final class Output {
 
     private func emit(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard !closed, failure == nil else { return }
+        guard case .stream(let stream) = sink else {
+            captured.append(contentsOf: bytes)
+            return
+        }
         switch stream.write(bytes) {
         case .written: break
         case .closed: closed = true

@@ -1,11 +1,12 @@
 import TickCore
 
 /// The top level: parse, run, and turn every outcome into output and an exit status.
-enum Tick {
+public enum Tick {
     static let version = "0.1.0"
 
-    /// Runs one command line and returns the process's exit status.
-    static func main(arguments: [String], context: Context) -> ExitStatus {
+    /// Runs one command line (`arguments`, without the program's name) in `context` and returns
+    /// its exit status; both outputs are flushed.
+    public static func main(arguments: [String], context: Context) -> ExitStatus {
         var status: ExitStatus
         do {
             status = try execute(arguments, context: context)
@@ -26,7 +27,7 @@ enum Tick {
         // `tick __complete -- WORDS...` (which the completion scripts run) and `tick __manpage README`
         // (which make install runs) are in no help or completion.
         let root = [Commands.complete.name, Commands.manPage.name].contains(arguments.first ?? "") ? Commands.rootWithHidden : Commands.root
-        let parsed = try ArgumentParser.parse(arguments, root: root)
+        let parsed = try ArgumentParser.parse(arguments, root: root, clock: context.clock)
         switch parsed {
         case .version:
             context.out.line("tick \(version)")
@@ -39,7 +40,7 @@ enum Tick {
             // configured tonight), else TICK_NOW (an invalid one is bad input for every command), else the clock.
             let settings = readSettings(global, context: context)
             var now = try Now.resolve(option: global.now, environment: context.environment["TICK_NOW"], clock: {
-                var clock = global.clockReading ?? Now.system()
+                var clock = global.clockReading ?? context.clock()
                 clock.tonight = settings.tonight ?? Now.defaultTonight
                 clock.endOfDay = settings.endOfDay ?? Now.defaultEndOfDay
                 clock.dateOrder = settings.dateOrder
@@ -53,7 +54,7 @@ enum Tick {
             let invocation = Invocation(
                 path: path, arguments: arguments, global: global, context: context,
                 terminal: Terminal.detect(choice: colorChoice(global, settings, context.environment),
-                                          environment: context.environment),
+                                          environment: context.environment, facts: context.terminals),
                 now: now, settings: settings)
             let snapshot = AutoCommit.before(invocation)
             let status = try path.last!.run!(invocation)

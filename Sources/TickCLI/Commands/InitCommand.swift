@@ -14,9 +14,9 @@ import TickCore
         }
     }
     if invocation.flag(Commands.gitOption) {
-        let inRepository = Git.run(["rev-parse", "--show-toplevel"], in: path, quiet: true)?.succeeded ?? false
+        let inRepository = invocation.git(["rev-parse", "--show-toplevel"], in: path, quiet: true)?.succeeded ?? false
         if !inRepository {
-            guard let made = Git.run(["init", "--quiet", path], quiet: false), made.succeeded else {
+            guard let made = invocation.git(["init", "--quiet", path], quiet: false), made.succeeded else {
                 throw CommandFailure(.noRepository, "git init failed in '\(path)'")
             }
         }

@@ -15,7 +15,7 @@ let gitAttributesLine = "*.md merge=tick"
 
 /// What `init --git` and `git-setup` share: the state folder, `.gitattributes` and the driver.
 func setUpGit(root: String, invocation: Invocation) throws {
-    guard let top = Git.run(["rev-parse", "--show-toplevel"], in: root, quiet: true), top.succeeded else {
+    guard let top = invocation.git(["rev-parse", "--show-toplevel"], in: root, quiet: true), top.succeeded else {
         throw CommandFailure(.noRepository, "'\(root)' is not in a git repository (run 'tick init --git' or 'git init')")
     }
     try Folder.prepareState(in: root, fileSystem: invocation.fileSystem)
@@ -28,7 +28,7 @@ func setUpGit(root: String, invocation: Invocation) throws {
         bytes += Array((gitAttributesLine + "\n").utf8)
         try writeWhole(attributes, bytes, invocation: invocation)
     }
-    let driver = try registerDriver(root: root)
+    let driver = try registerDriver(root: root, invocation: invocation)
     if !invocation.global.quiet, !invocation.global.json {
         invocation.out.line("Registered the tick merge driver in \(String(decoding: top.stdout, as: UTF8.self).trimmingNewline)")
         invocation.out.line("  merge.tick.driver = \(driver)")
@@ -38,10 +38,10 @@ func setUpGit(root: String, invocation: Invocation) throws {
 
 /// Registers the merge driver (`merge.tick.name`, `merge.tick.driver`: tick itself) in the git
 /// configuration of the repository holding `root`; returns the driver's command.
-func registerDriver(root: String) throws -> String {
-    let driver = driverCommand()
+func registerDriver(root: String, invocation: Invocation) throws -> String {
+    let driver = driverCommand(invocation)
     for (key, value) in [("merge.tick.name", "tick: task-aware merge of list files"), ("merge.tick.driver", driver)] {
-        guard let out = Git.run(["config", key, value], in: root), out.succeeded else {
+        guard let out = invocation.git(["config", key, value], in: root), out.succeeded else {
             throw CommandFailure(.io, "cannot set \(key) with git config")
         }
     }
@@ -50,9 +50,9 @@ func registerDriver(root: String) throws -> String {
 
 /// Whether `.gitattributes` sends list files to the driver (`merge=tick`) and whether the
 /// repository has it registered: a fresh clone has the first without the second.
-func driverState(root: String) -> (routed: Bool, registered: Bool) {
-    let attribute = Git.run(["check-attr", "merge", "--", "list.md"], in: root, quiet: true)
-    let driver = Git.run(["config", "--get", "merge.tick.driver"], in: root, quiet: true)
+func driverState(root: String, invocation: Invocation) -> (routed: Bool, registered: Bool) {
+    let attribute = invocation.git(["check-attr", "merge", "--", "list.md"], in: root, quiet: true)
+    let driver = invocation.git(["config", "--get", "merge.tick.driver"], in: root, quiet: true)
     return (attribute?.text.hasSuffix(": merge: tick\n") ?? false, driver?.succeeded == true && driver!.text.contains("merge-driver"))
 }
 
@@ -60,16 +60,16 @@ func driverState(root: String) -> (routed: Bool, registered: Bool) {
 /// (git 2.44 and later). The binary is named `tick` when the `tick` on PATH is this binary (the
 /// setting then survives upgrades and reads the same on every machine); else by its absolute path,
 /// so that git runs this tick and no other.
-func driverCommand() -> String {
-    let me = CurrentProcess.executablePath
-    let program = onPath("tick").map(realPath) == realPath(me) ? "tick" : driverQuoted(me)
+func driverCommand(_ invocation: Invocation) -> String {
+    let me = invocation.context.executable
+    let program = onPath("tick", invocation).map(realPath) == realPath(me) ? "tick" : driverQuoted(me)
     var command = program + " merge-driver %O %A %B %L %P"
-    if let version = Git.version(), Git.supportsDriverLabels(version) { command += " %S %X %Y" }
+    if let version = Git.version(surroundings: invocation.context.surroundings), Git.supportsDriverLabels(version) { command += " %S %X %Y" }
     return command
 }
 
-private func onPath(_ name: String) -> String? {
-    Subprocess.find(name, searchPath: CurrentProcess.environment["PATH"])
+private func onPath(_ name: String, _ invocation: Invocation) -> String? {
+    Subprocess.find(name, searchPath: invocation.context.environment["PATH"])
 }
 
 private func realPath(_ path: String) -> String {
@@ -98,21 +98,21 @@ private func writeWhole(_ path: String, _ bytes: [UInt8], invocation: Invocation
 @Sendable func runDoctor(_ invocation: Invocation) throws -> ExitStatus {
     let root = try invocation.folder().location.path
     var checks: [(ok: Bool, what: String, fix: String)] = []
-    let top = Git.run(["rev-parse", "--show-toplevel"], in: root, quiet: true)
+    let top = invocation.git(["rev-parse", "--show-toplevel"], in: root, quiet: true)
     let inRepository = top?.succeeded ?? false
     checks.append((inRepository, inRepository ? "git repository: \(top!.text.trimmingNewline)" : "not in a git repository",
                    "tick init --git"))
     if inRepository {
-        let driver = Git.run(["config", "--get", "merge.tick.driver"], in: root, quiet: true)
+        let driver = invocation.git(["config", "--get", "merge.tick.driver"], in: root, quiet: true)
         let registered = driver?.succeeded == true && driver!.text.contains("merge-driver")
         checks.append((registered, registered ? "merge driver: \(driver!.text.trimmingNewline)" : "merge driver not registered",
                        "tick git-setup"))
-        let attribute = Git.run(["check-attr", "merge", "--", "list.md"], in: root, quiet: true)
+        let attribute = invocation.git(["check-attr", "merge", "--", "list.md"], in: root, quiet: true)
         let routed = attribute?.text.hasSuffix(": merge: tick\n") ?? false
         checks.append((routed, routed ? "list files use the driver (.gitattributes)" : "list files do not use the driver (.gitattributes)",
                        "tick git-setup"))
-        let ignored = Git.run(["check-ignore", "-q", ".tick/journal"], in: root, quiet: true)?.succeeded ?? false
-        let markerTracked = !(Git.run(["check-ignore", "-q", ".tick/.gitignore"], in: root, quiet: true)?.succeeded ?? true)
+        let ignored = invocation.git(["check-ignore", "-q", ".tick/journal"], in: root, quiet: true)?.succeeded ?? false
+        let markerTracked = !(invocation.git(["check-ignore", "-q", ".tick/.gitignore"], in: root, quiet: true)?.succeeded ?? true)
         checks.append((ignored && markerTracked,
                        ignored && markerTracked ? ".tick/ state is ignored; .tick/.gitignore is shared"
                            : (ignored ? ".tick/.gitignore is ignored: a clone will not find the task folder"

@@ -163,7 +163,7 @@ struct ValueOption: OptionKey {
 
 /// The exit statuses of `tick`, documented in the README; `tick --help` renders its table from
 /// `meaning`.
-enum ExitStatus: Int32, Sendable, CaseIterable {
+public enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Done.
     case success = 0
     /// A negative answer: not found, ambiguous, conflict, problems found.

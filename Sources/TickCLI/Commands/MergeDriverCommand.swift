@@ -30,7 +30,8 @@ import TickCore
     var arguments = ["tick", "merge-driver", "--in-process", "--", paths.base, paths.ours, paths.theirs, String(markerSize),
                      invocation.value(Commands.repositoryPathArgument) ?? ""]
     if !given.isEmpty { arguments += given }
-    if let child = Git.capture(CurrentProcess.executablePath, arguments, quiet: false) {
+    if let child = Git.capture(invocation.context.executable, arguments, quiet: false,
+                                  surroundings: invocation.context.surroundings) {
         switch child.status {
         case .exited(let code) where code == 0 || code == 1:
             do {
@@ -47,7 +48,7 @@ import TickCore
         }
     }
     return lineMerge(base: absolute(paths.base), ours: absolute(paths.ours), theirs: absolute(paths.theirs),
-                     markerSize: markerSize, labels: labels)
+                     markerSize: markerSize, labels: labels, surroundings: invocation.context.surroundings)
 }
 
 /// The status of a child that found a version it does not merge task by task.
@@ -68,8 +69,9 @@ private func mergeInProcess(_ invocation: Invocation, base: String, ours: String
         }
         versions.append(try fileSystem.readFile(path))
     }
+    let surroundings = invocation.context.surroundings
     let merge = ListMerge(markerSize: markerSize, labels: labels) { b, o, t in
-        Git.mergeFile(base: b, ours: o, theirs: t, markerSize: markerSize, labels: labels)
+        Git.mergeFile(base: b, ours: o, theirs: t, markerSize: markerSize, labels: labels, surroundings: surroundings)
     }
     guard let outcome = merge.merge(base: versions[0], ours: versions[1], theirs: versions[2]) else {
         return ExitStatus(rawValue: childWantsLineMerge)!
@@ -79,10 +81,11 @@ private func mergeInProcess(_ invocation: Invocation, base: String, ours: String
 }
 
 /// `git merge-file` on the three files, writing OURS; 0 when clean, 1 otherwise.
-private func lineMerge(base: String, ours: String, theirs: String, markerSize: Int, labels: MergeLabels) -> ExitStatus {
+private func lineMerge(base: String, ours: String, theirs: String, markerSize: Int, labels: MergeLabels,
+                       surroundings: Subprocess.Surroundings) -> ExitStatus {
     let out = Git.capture("/usr/bin/env", ["env", "git", "merge-file", "--marker-size=\(markerSize)",
                                            "-L", labels.ours, "-L", labels.base, "-L", labels.theirs,
-                                           ours, base, theirs], quiet: false)
+                                           ours, base, theirs], quiet: false, surroundings: surroundings)
     if let out, out.status == .exited(0) { return .success }
     return .negative
 }

@@ -31,7 +31,7 @@ extension Invocation {
         let ids = library.find(try query(text), now: now)
         guard !ids.isEmpty else { throw CommandFailure(.negative, "no task matches '\(text)'; nothing changed") }
         guard ids.count > Self.bulkLimit, !flag(Commands.yesOption) else { return ids }
-        guard StandardInput.isTerminal else {
+        guard context.terminals.input else {
             throw UsageError.invalidInput("--where '\(text)' matches \(ids.count) tasks; more than \(Self.bulkLimit) "
                                           + "change only with --yes or when confirmed on a terminal; nothing changed")
         }
@@ -41,7 +41,7 @@ extension Invocation {
         // Both are buffered: the list and the question must be on the screen before tick waits for the answer.
         out.flush()
         err.flush()
-        let answer = (StandardInput.readLine() ?? "").trimmingCharacters(in: " \t\r").lowercased()
+        let answer = (context.input.readLine() ?? "").trimmingCharacters(in: " \t\r").lowercased()
         guard answer == "y" || answer == "yes" else { throw CommandFailure(.negative, "nothing changed") }
         return ids
     }

@@ -66,7 +66,7 @@ extension Commands {
 func vdirRound(_ invocation: Invocation, directory given: String?, driving: Bool, dryRun: Bool) throws
     -> (VdirSyncReport, ExitStatus) {
     let settings = invocation.settings
-    guard let directory = given ?? settings.vdirPath.map(expandHome) else {
+    guard let directory = given ?? settings.vdirPath.map({ expandHome($0, environment: invocation.context.environment) }) else {
         throw UsageError.invalidValue(option: "DIR", value: "", reason: "no DIR given and no vdir.path setting")
     }
     guard !directory.isEmpty else {
@@ -77,7 +77,7 @@ func vdirRound(_ invocation: Invocation, directory given: String?, driving: Bool
         guard let pair = settings.vdirPair else {
             throw UsageError.invalidValue(option: "--vdirsyncer", value: "", reason: "no vdir.pair setting names the pair")
         }
-        guard let program = Subprocess.find("vdirsyncer", searchPath: CurrentProcess.environment["PATH"]) else {
+        guard let program = Subprocess.find("vdirsyncer", searchPath: invocation.context.environment["PATH"]) else {
             throw CommandFailure(.network, "vdirsyncer is not on PATH")
         }
         vdirsyncer = Vdirsyncer(program: program, pair: pair, invocation: invocation)
@@ -181,8 +181,8 @@ func vdirSummary(_ report: VdirSyncReport, dryRun: Bool) -> [String] {
 }
 
 /// `~/…` in the home folder.
-func expandHome(_ path: String) -> String {
-    guard path.hasPrefix("~/"), let home = CurrentProcess.environment["HOME"] else { return path }
+func expandHome(_ path: String, environment: [String: String]) -> String {
+    guard path.hasPrefix("~/"), let home = environment["HOME"] else { return path }
     return Path.join(home, String(path.dropFirst(2)))
 }
 
@@ -198,7 +198,8 @@ struct Vdirsyncer {
     /// "changed on both sides", or a metadata conflict) is exit status 1.
     func run(_ arguments: [String], answering: Bool = false) throws {
         let input = answering ? Array(String(repeating: "y\n", count: 64).utf8) : []
-        guard let result = Subprocess.converse(program, arguments: ["vdirsyncer"] + arguments, input: input) else {
+        guard let result = Subprocess.converse(program, arguments: ["vdirsyncer"] + arguments, input: input,
+                                                   in: invocation.context.surroundings) else {
             throw CommandFailure(.network, "cannot run \(program)")
         }
         let output = String(decoding: result.output, as: UTF8.self)

@@ -83,7 +83,7 @@ func installTimer(_ invocation: Invocation, program: String?, notify asked: Bool
         throw UsageError.invalidInput("--install-timer writes under $XDG_CONFIG_HOME or $HOME, and neither is an absolute path")
     }
     let folder = try invocation.folder().path
-    let binary = CurrentProcess.executablePath
+    let binary = invocation.context.executable
     // The --exec program by its resolved path: a relative one (`./prog`) gained the working folder's.
     let paths = [("the task folder", folder), ("the tick binary", binary)] + (program.map { [("the --exec program", $0)] } ?? [])
     for (what, path) in paths

@@ -10,7 +10,7 @@ import TickCore
     }
     let folder = try invocation.folder()
     let root = folder.location.path
-    func git(_ arguments: [String], quiet: Bool = true) -> Git.Output? { Git.run(arguments, in: root, quiet: quiet) }
+    func git(_ arguments: [String], quiet: Bool = true) -> Git.Output? { invocation.git(arguments, in: root, quiet: quiet) }
     guard git(["rev-parse", "--show-toplevel"])?.succeeded == true else {
         throw CommandFailure(.noRepository, "'\(root)' is not in a git repository (run 'tick init --git')")
     }
@@ -37,9 +37,9 @@ import TickCore
 
     // A clone whose .gitattributes sends list files to the driver that it has not registered
     // would merge them line by line, and conflict where the driver would not: register it first.
-    let driver = driverState(root: root)
+    let driver = driverState(root: root, invocation: invocation)
     if driver.routed, !driver.registered {
-        let command = try registerDriver(root: root)
+        let command = try registerDriver(root: root, invocation: invocation)
         invocation.say("Registered the tick merge driver for this clone, as .gitattributes asks (merge.tick.driver = \(command))")
     }
 
@@ -94,7 +94,7 @@ import TickCore
 /// Whether a merge, rebase or cherry-pick is under way in the repository holding `root`.
 private func operationInProgress(_ root: String, _ invocation: Invocation) -> Bool {
     for name in ["MERGE_HEAD", "rebase-merge", "rebase-apply", "CHERRY_PICK_HEAD"] {
-        guard let out = Git.run(["rev-parse", "--git-path", name], in: root, quiet: true), out.succeeded else { continue }
+        guard let out = invocation.git(["rev-parse", "--git-path", name], in: root, quiet: true), out.succeeded else { continue }
         let path = Path.absolute(out.text.trimmingNewline, from: root)
         if (try? invocation.fileSystem.status(path, followSymlinks: false)) ?? nil != nil { return true }
     }

@@ -130,7 +130,8 @@ private func runEditor(_ invocation: Invocation) throws -> ExitStatus {
     let text = try loaded.folder.text(of: id, in: loaded.library)
     let original = text.editable
 
-    let (edited, file) = try editInEditor(original, editor: editor, environment: environment)
+    let (edited, file) = try editInEditor(original, editor: editor, environment: environment,
+                                              workingFolder: invocation.context.currentDirectory)
     var keep = false
     defer { if !keep { try? LocalFileSystem().removeFile(file) } }
     guard edited != original else {
@@ -177,7 +178,8 @@ private struct KeptText: Error, ReportableError {
 /// Writes `text` to a temporary file, runs the editor on it and returns what it holds after, with
 /// the file's path (the caller removes it). An editor that cannot start or exits non-zero changes
 /// nothing, and the file goes.
-private func editInEditor(_ text: String, editor: String, environment: [String: String]) throws -> (text: String, file: String) {
+private func editInEditor(_ text: String, editor: String, environment: [String: String],
+                          workingFolder: String) throws -> (text: String, file: String) {
     let directory = environment["TMPDIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/tmp"
     let local = LocalFileSystem()
     let path = try local.createTemporaryFile(in: directory, prefix: "tick-edit-", suffix: ".md", contents: Array(text.utf8))
@@ -187,7 +189,8 @@ private func editInEditor(_ text: String, editor: String, environment: [String: 
     // Like git: the editor's value is shell text, so `EDITOR="code --wait"` works.
     let termination: Subprocess.Termination
     do {
-        termination = try Subprocess.run("/bin/sh", arguments: ["/bin/sh", "-c", editor + " \"$@\"", editor, path])
+        termination = try Subprocess.run("/bin/sh", arguments: ["/bin/sh", "-c", editor + " \"$@\"", editor, path],
+                                         in: Subprocess.Surroundings(environment: environment, directory: workingFolder))
     } catch {
         throw CommandFailure(.negative, error.operation == "start" ? "cannot start the editor '\(editor)'; nothing changed"
                                  : "lost the editor '\(editor)'; nothing changed")

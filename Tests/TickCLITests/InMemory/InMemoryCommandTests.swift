@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import TickCore
+
+/// The command line run in-process over `InMemoryFileSystem` (TickCore's fake disk, shared with
+/// TickCoreTests), with its failure injection: a write command that meets a failing call reports
+/// it and loses nothing; one that succeeds writes what the real disk would get.
+@Suite("commands over the in-memory file system")
+struct InMemoryCommandTests {
+    static let home = """
+        # Home
+
+        - [ ] Water plants due:2026-03-14
+        - [ ] Mow the lawn
+
+        """
+
+    static let work = """
+        # Work
+
+        - [ ] Send the report
+
+        """
+
+    /// A fake disk with `/tasks/home.md` and `/tasks/work.md`. The cache is off (`TICK_NO_CACHE`):
+    /// it maps its files from the real disk.
+    static func disk() -> InMemoryFileSystem {
+        let fs = InMemoryFileSystem()
+        fs.put("/tasks/home.md", home)
+        fs.put("/tasks/work.md", work)
+        fs.mkdir("/tasks/.tick")
+        return fs
+    }
+
+    static let environment = ["TICK_NOW": Sandbox.now, "TICK_NO_CACHE": "1", "HOME": "/home", "LC_ALL": "C.UTF-8"]
+
+    static func tick(_ fs: InMemoryFileSystem, _ arguments: [String]) -> TickResult {
+        InProcessRun.run(["--dir", "/tasks"] + arguments, environment: environment, currentDirectory: "/", fileSystem: fs)
+    }
+
+    /// Every task line of every list, sorted: what "nothing lost" compares.
+    static func taskLines(_ fs: InMemoryFileSystem) -> [String] {
+        ["/tasks/home.md", "/tasks/work.md"].flatMap { path in
+            (fs.text(path) ?? "").split(separator: "\n").filter { $0.hasPrefix("- [") }.map(String.init)
+        }.sorted()
+    }
+
+    @Test("add writes the new task into the list on the fake disk")
+    func addWrites() throws {
+        let fs = Self.disk()
+        let result = Self.tick(fs, ["add", "Fix the gate", "--list", "home"])
+        expectRun(result, status: 0)
+        #expect(fs.text("/tasks/home.md") == Self.home + "- [ ] Fix the gate\n")
+        #expect(fs.text("/tasks/work.md") == Self.work)
+    }
+
+    @Test("done, then undo, gives back the list byte for byte")
+    func doneThenUndo() throws {
+        let fs = Self.disk()
+        expectRun(Self.tick(fs, ["done", "Mow the lawn"]), status: 0)
+        #expect(fs.text("/tasks/home.md") != Self.home)
+        expectRun(Self.tick(fs, ["undo"]), status: 0)
+        #expect(fs.text("/tasks/home.md") == Self.home)
+    }
+
+    @Test("done whose write fails with EIO: exit 3, the error names the list, the list unchanged",
+          arguments: [InMemoryFileSystem.Operation.create, .rename, .exchange])
+    func doneFailing(_ operation: InMemoryFileSystem.Operation) throws {
+        let fs = Self.disk()
+        fs.fail(operation, path: "/tasks/", with: EIO)
+        let result = Self.tick(fs, ["done", "Mow the lawn"])
+        let failed = fs.log.contains { $0.operation == operation }
+        if failed {
+            expectRun(result, status: 3)
+            #expect(result.stderr.hasPrefix("tick: "), "\(result)")
+            #expect(fs.text("/tasks/home.md") == Self.home)
+        } else {
+            // The writer did not use this call for this change: the change went through whole.
+            expectRun(result, status: 0)
+        }
+        #expect(fs.text("/tasks/work.md") == Self.work)
+    }
+
+    @Test("mv with each of its calls failing in turn loses no task and moves it at most once")
+    func mvFailingAtEachCall() throws {
+        let clean = Self.disk()
+        let calls = { () -> Int in
+            expectRun(Self.tick(clean, ["mv", "Mow the lawn", "work"]), status: 0)
+            return clean.log.count
+        }()
+        #expect(calls > 3)
+        let moved = Self.taskLines(clean)
+        let original = Self.taskLines(Self.disk())
+        var failures = 0
+        for n in 1...calls {
+            let fs = Self.disk()
+            fs.fail(call: n, with: EIO)
+            let result = Self.tick(fs, ["mv", "Mow the lawn", "work"])
+            let lines = Self.taskLines(fs)
+            if result.status != 0 {
+                failures += 1
+                #expect(result.status == 3 || result.status == 1, "call \(n): \(result)")
+                #expect(!result.stderr.isEmpty, "call \(n)")
+            }
+            // Whole old or whole new: never the task in neither list, never in both.
+            #expect(lines == original || lines == moved, "call \(n): \(result)\n\(lines)")
+        }
+        #expect(failures > 0)
+    }
+}

@@ -1,0 +1,1 @@
+../../TickCoreTests/Support/InMemoryFileSystem.swift

@@ -1,0 +1,46 @@
+import Foundation
+import Testing
+@testable import TickCore
+
+/// A program tick starts runs in the surroundings it is given (the run's environment and current
+/// folder, not the process's) and gets no descriptor of tick's process but the standard three:
+/// with the command line run in-process (the CLI tests), another thread may hold a file open
+/// without close-on-exec at the moment of the start.
+@Suite("programs tick starts")
+struct SubprocessTests {
+    /// Runs `script` with `/bin/sh` in `surroundings` and returns what it wrote to `out` in `folder`.
+    static func run(_ script: String, environment: [String: String], directory: String?) throws -> Subprocess.Termination {
+        try Subprocess.run("/bin/sh", arguments: ["/bin/sh", "-c", script],
+                           in: Subprocess.Surroundings(environment: environment, directory: directory))
+    }
+
+    @Test("a descriptor open in tick's process without close-on-exec does not reach the child")
+    func noStrayDescriptor() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tick-subprocess-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let marker = folder + "/marker"
+        // Opened without O_CLOEXEC, as a file another thread is writing might be.
+        let fd = open(marker, O_WRONLY | O_CREAT, 0o600)
+        try #require(fd > 2)
+        defer { close(fd) }
+        let termination = try Self.run("if [ -e /proc/$$/fd/\(fd) ]; then echo open; else echo closed; fi > seen",
+                                       environment: ["PATH": "/usr/bin:/bin"], directory: folder)
+        #expect(termination == .exited(0))
+        #expect(try String(contentsOfFile: folder + "/seen", encoding: .utf8) == "closed\n")
+    }
+
+    @Test("the child gets exactly the environment and the current folder given, not the process's")
+    func surroundingsAreTheGivenOnes() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tick-subprocess-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let termination = try Self.run(#"pwd > seen; env | sort >> seen"#,
+                                       environment: ["PATH": "/usr/bin:/bin", "TICK_PROBE": "given"], directory: folder)
+        #expect(termination == .exited(0))
+        let seen = try String(contentsOfFile: folder + "/seen", encoding: .utf8).split(separator: "\n").map(String.init)
+        #expect(seen.first == folder)
+        #expect(seen.contains("TICK_PROBE=given"))
+        #expect(!seen.contains { $0.hasPrefix("HOME=") })
+    }
+}
