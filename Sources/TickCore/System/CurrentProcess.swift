@@ -31,6 +31,23 @@ public enum CurrentProcess {
         return result
     }
 
+    /// Each environment entry's bytes (`NAME=value`, as the process got them), by the name that
+    /// `environment` gives it: the first definition of a repeated name, as in `getenv`.
+    static var entries: [String: [UInt8]] {
+        var result: [String: [UInt8]] = [:]
+        var entry = environ
+        while let pointer = entry.pointee {
+            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self),
+                                            count: strlen(pointer))
+            if let eq = bytes.firstIndex(of: UInt8(ascii: "=")) {
+                let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<eq]), as: UTF8.self)
+                if result[name] == nil { result[name] = Array(bytes) }
+            }
+            entry += 1
+        }
+        return result
+    }
+
     /// Makes the signals that a write can raise into errors of that write: a reader that leaves
     /// early (`tick all | head`) is EPIPE (see `StandardStream`), and a file-size limit (`ulimit -f`)
     /// is EFBIG, reported like a full disk, instead of killing tick half-way through.

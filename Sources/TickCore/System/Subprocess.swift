@@ -25,20 +25,32 @@ public enum Subprocess {
     /// A command passes its own run's (the `Context`'s), never the process's: a run of the command
     /// line inside another program (the tests) has surroundings of its own.
     public struct Surroundings: Sendable {
-        /// `NAME=value` entries, in this order.
-        public var environment: [String]
+        /// `NAME=value` entries, in this order, as the child gets them.
+        var entries: [[UInt8]]
         /// The working folder, or nil for this process's.
         public var directory: String?
 
+        /// The entries as text.
+        public var environment: [String] { entries.map { String(decoding: $0, as: UTF8.self) } }
+
         public init(environment: [String], directory: String? = nil) {
-            self.environment = environment
+            entries = environment.map { Array($0.utf8) }
             self.directory = directory
         }
 
-        /// The surroundings of `environment` (entries sorted by name) and `directory`.
+        /// The surroundings of `environment` (entries sorted by name) and `directory`. A name whose
+        /// value is the one this process has passes on this process's bytes, so that a value that
+        /// is not UTF-8 (a path in another encoding) reaches the child as it reached tick.
         public init(environment: [String: String], directory: String? = nil) {
-            self.init(environment: environment.sorted { $0.key < $1.key }.map { $0.key + "=" + $0.value },
-                      directory: directory)
+            let own = CurrentProcess.entries
+            entries = environment.sorted { $0.key < $1.key }.map { name, value in
+                if let bytes = own[name], bytes.starts(with: Array(name.utf8) + [UInt8(ascii: "=")]),
+                   String(decoding: bytes.dropFirst(name.utf8.count + 1), as: UTF8.self) == value {
+                    return bytes
+                }
+                return Array((name + "=" + value).utf8)
+            }
+            self.directory = directory
         }
     }
 
@@ -67,8 +79,15 @@ public enum Subprocess {
         guard closing == 0 || closing == ENOSYS else { throw Failure(operation: "start", code: closing) }
         var cArguments = arguments.map { strdup($0) } + [nil]
         defer { cArguments.forEach { free($0) } }
-        var cEnvironment = surroundings.environment.map { strdup($0) } + [nil]
-        defer { cEnvironment.forEach { free($0) } }
+        var cEnvironment: [UnsafeMutablePointer<CChar>?] = surroundings.entries.map { entry in
+            let copy = UnsafeMutablePointer<CChar>.allocate(capacity: entry.count + 1)
+            entry.withUnsafeBytes { raw in
+                if let base = raw.baseAddress { UnsafeMutableRawPointer(copy).copyMemory(from: base, byteCount: entry.count) }
+            }
+            copy[entry.count] = 0
+            return copy
+        } + [nil]
+        defer { cEnvironment.forEach { $0?.deallocate() } }
         var pid: pid_t = 0
         let spawned = posix_spawn(&pid, executable, &actions, nil, &cArguments, &cEnvironment)
         guard spawned == 0 else { throw Failure(operation: "start", code: spawned) }

@@ -43,4 +43,23 @@ struct SubprocessTests {
         #expect(seen.contains("TICK_PROBE=given"))
         #expect(!seen.contains { $0.hasPrefix("HOME=") })
     }
+
+    @Test("a value of the process's environment that is not UTF-8 reaches the child byte for byte; a value the run changed is the run's")
+    func processBytesPassOn() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tick-subprocess-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        // A Latin-1 path, as a C string: é is one byte 0xE9, not UTF-8.
+        let name = "TICK_PROBE_LATIN1_\(UUID().uuidString.prefix(8))"
+        let latin1: [CChar] = Array("/tmp/caf".utf8CString.dropLast()) + [CChar(bitPattern: 0xE9), 0]
+        #expect(setenv(name, latin1, 1) == 0)
+        defer { unsetenv(name) }
+        var environment = CurrentProcess.environment
+        environment["PATH"] = "/usr/bin:/bin"
+        environment["TICK_PROBE_CHANGED"] = "run"
+        #expect(try Self.run("printf %s \"$\(name)\" > seen; printf %s \"$TICK_PROBE_CHANGED\" > changed",
+                             environment: environment, directory: folder) == .exited(0))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/seen")) == Data("/tmp/caf".utf8 + [0xE9]))
+        #expect(try String(contentsOfFile: folder + "/changed", encoding: .utf8) == "run")
+    }
 }
