@@ -42,7 +42,11 @@ public enum Subprocess {
         /// value is the one this process has passes on this process's bytes, so that a value that
         /// is not UTF-8 (a path in another encoding) reaches the child as it reached tick.
         public init(environment: [String: String], directory: String? = nil) {
-            let own = CurrentProcess.entries
+            self.init(environment: environment, directory: directory, own: CurrentProcess.entries)
+        }
+
+        /// As `init(environment:directory:)`, with `own` as this process's entries by name.
+        init(environment: [String: String], directory: String?, own: [String: [UInt8]]) {
             entries = environment.sorted { $0.key < $1.key }.map { name, value in
                 if let bytes = own[name], bytes.starts(with: Array(name.utf8) + [UInt8(ascii: "=")]),
                    String(decoding: bytes.dropFirst(name.utf8.count + 1), as: UTF8.self) == value {

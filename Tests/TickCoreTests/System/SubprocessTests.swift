@@ -49,16 +49,15 @@ struct SubprocessTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tick-subprocess-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        // A Latin-1 path, as a C string: é is one byte 0xE9, not UTF-8.
-        let name = "TICK_PROBE_LATIN1_\(UUID().uuidString.prefix(8))"
-        let latin1: [CChar] = Array("/tmp/caf".utf8CString.dropLast()) + [CChar(bitPattern: 0xE9), 0]
-        #expect(setenv(name, latin1, 1) == 0)
-        defer { unsetenv(name) }
-        var environment = CurrentProcess.environment
-        environment["PATH"] = "/usr/bin:/bin"
-        environment["TICK_PROBE_CHANGED"] = "run"
-        #expect(try Self.run("printf %s \"$\(name)\" > seen; printf %s \"$TICK_PROBE_CHANGED\" > changed",
-                             environment: environment, directory: folder) == .exited(0))
+        // The process's entries as they would be with a Latin-1 path (é is the one byte 0xE9), given
+        // to the surroundings instead of set in this process, whose other tests run alongside.
+        let latin1 = Array("TICK_PROBE=/tmp/caf".utf8) + [0xE9]
+        let own = ["TICK_PROBE": latin1, "TICK_PROBE_CHANGED": Array("TICK_PROBE_CHANGED=process".utf8)]
+        let environment = ["PATH": "/usr/bin:/bin", "TICK_PROBE": String(decoding: latin1.dropFirst(11), as: UTF8.self),
+                           "TICK_PROBE_CHANGED": "run"]
+        let surroundings = Subprocess.Surroundings(environment: environment, directory: folder, own: own)
+        #expect(try Subprocess.run("/bin/sh", arguments: ["/bin/sh", "-c", #"printf %s "$TICK_PROBE" > seen; printf %s "$TICK_PROBE_CHANGED" > changed"#],
+                                   in: surroundings) == .exited(0))
         #expect(try Data(contentsOf: URL(fileURLWithPath: folder + "/seen")) == Data("/tmp/caf".utf8 + [0xE9]))
         #expect(try String(contentsOfFile: folder + "/changed", encoding: .utf8) == "run")
     }
