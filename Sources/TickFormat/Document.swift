@@ -108,7 +108,7 @@ public struct Document: Sendable {
         let at = splice.range.lowerBound
         guard at <= bytes.count, !splice.bytes.contains(0x0A), !splice.bytes.contains(0x0D) else { return false }
         let line = lines.line(containing: at)
-        guard splice.range.upperBound <= lines.contentEnd(line), let task = taskIndex(onTitleLine: line) else { return false }
+        guard splice.range.upperBound <= lines.contentEnd(line), let task = task(onLine: line) else { return false }
         let box = tasks[task].checkbox
         if splice.range == (box + 1)..<(box + 2) {
             return splice.bytes.count == 1 && [0x20, UInt8(ascii: "x"), UInt8(ascii: "X")].contains(splice.bytes[0])
@@ -116,8 +116,9 @@ public struct Document: Sendable {
         return at >= box + 4
     }
 
-    /// The task whose title line is line `n`, if any (the tasks are in line order).
-    private func taskIndex(onTitleLine n: Int) -> Int? {
+    /// The index of the task whose title line (the line of its box) is line `n` (1-based), or nil:
+    /// a binary search, the tasks being in line order.
+    public func task(onLine n: Int) -> Int? {
         var low = 0, high = tasks.count
         while low < high {
             let mid = (low + high) / 2

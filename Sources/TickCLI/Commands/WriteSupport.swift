@@ -48,9 +48,8 @@ extension Invocation {
     /// `changed` says, task by task, whether the command changed it (the JSON `changed` field): a
     /// task already so (`flag` on a flagged one) is `false`. `was` holds the refs the tasks were
     /// shown under before the change: each object has it as `"was"`, and a task whose ref changed gets
-    /// the line `Renamed: OLD is now NEW` (the old ref leads to it still, README "Refs").
-    /// Prints what a change did: `lines` (unless `--quiet`), or with `--json` each task with `was`, its
-    /// ref before the change when that differs. Neither is worked out when nothing prints it.
+    /// the line `Renamed: OLD is now NEW` (the old ref leads to it still, README "Refs"). `lines` and
+    /// `was` are worked out only when printed: `--quiet` needs neither, `--json` only `was`.
     func report(_ lines: @autoclosure () -> [String], tasks: [TaskID], changed: [Bool], in library: Library,
                 was: @autoclosure () -> [TaskID: String] = [:]) {
         if global.json {

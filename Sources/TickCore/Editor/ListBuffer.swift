@@ -90,15 +90,7 @@ public final class ListBuffer: @unchecked Sendable {
     public func lines(of i: Int) -> ClosedRange<Int> { document.lineRange(of: i) }
 
     /// The index of the task whose checkbox is on `line` (1-based), or nil.
-    public func task(onLine line: Int) -> Int? {
-        let tasks = document.tasks
-        var low = 0, high = tasks.count
-        while low < high {
-            let mid = (low + high) / 2
-            if tasks[mid].line < line { low = mid + 1 } else { high = mid }
-        }
-        return low < tasks.count && tasks[low].line == line ? low : nil
-    }
+    public func task(onLine line: Int) -> Int? { document.task(onLine: line) }
 
     /// The indexes of task `i`'s subtasks, at every depth.
     public func subtasks(of i: Int) -> Range<Int> { document.descendants(of: i) }

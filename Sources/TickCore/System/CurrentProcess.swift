@@ -12,36 +12,34 @@ public enum CurrentProcess {
     /// The environment as a dictionary (the first definition of a repeated name wins, as in `getenv`).
     public static var environment: [String: String] { environment(from: environ) }
 
-    /// The dictionary of a C environment list (`NAME=value` entries up to a null pointer): each
-    /// entry is split at its first `=` as bytes, before any text is made of it.
-    static func environment(from entries: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> [String: String] {
-        var result: [String: String] = [:]
-        var entry = entries
-        while let pointer = entry.pointee {
-            let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self),
-                                            count: strlen(pointer))
-            if let eq = bytes.firstIndex(of: UInt8(ascii: "=")) {
-                let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<eq]), as: UTF8.self)
-                if result[name] == nil {
-                    result[name] = String(decoding: UnsafeBufferPointer(rebasing: bytes[(eq + 1)...]), as: UTF8.self)
-                }
-            }
-            entry += 1
-        }
-        return result
+    /// One entry of a C environment list: its bytes (`NAME=value`) and where its value starts.
+    struct Entry: Sendable {
+        var bytes: [UInt8]
+        var valueStart: Int
+        /// The value as text.
+        var value: String { String(decoding: bytes[valueStart...], as: UTF8.self) }
     }
 
-    /// Each environment entry's bytes (`NAME=value`, as the process got them), by the name that
-    /// `environment` gives it: the first definition of a repeated name, as in `getenv`.
-    static var entries: [String: [UInt8]] {
-        var result: [String: [UInt8]] = [:]
-        var entry = environ
+    /// This process's entries, by the name that `environment` gives them.
+    static var entries: [String: Entry] { entries(from: environ) }
+
+    /// The dictionary of a C environment list (`NAME=value` entries up to a null pointer): each
+    /// entry is split at its first `=` as bytes, before any text is made of it.
+    static func environment(from list: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> [String: String] {
+        entries(from: list).mapValues(\.value)
+    }
+
+    /// The entries of a C environment list by name, split as `environment(from:)` splits them; the
+    /// first definition of a repeated name.
+    static func entries(from list: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>) -> [String: Entry] {
+        var result: [String: Entry] = [:]
+        var entry = list
         while let pointer = entry.pointee {
             let bytes = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self),
                                             count: strlen(pointer))
             if let eq = bytes.firstIndex(of: UInt8(ascii: "=")) {
                 let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[..<eq]), as: UTF8.self)
-                if result[name] == nil { result[name] = Array(bytes) }
+                if result[name] == nil { result[name] = Entry(bytes: Array(bytes), valueStart: eq + 1) }
             }
             entry += 1
         }

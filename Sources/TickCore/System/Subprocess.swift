@@ -46,12 +46,9 @@ public enum Subprocess {
         }
 
         /// As `init(environment:directory:)`, with `own` as this process's entries by name.
-        init(environment: [String: String], directory: String?, own: [String: [UInt8]]) {
+        init(environment: [String: String], directory: String?, own: [String: CurrentProcess.Entry]) {
             entries = environment.sorted { $0.key < $1.key }.map { name, value in
-                if let bytes = own[name], bytes.starts(with: Array(name.utf8) + [UInt8(ascii: "=")]),
-                   String(decoding: bytes.dropFirst(name.utf8.count + 1), as: UTF8.self) == value {
-                    return bytes
-                }
+                if let entry = own[name], entry.value == value { return entry.bytes }
                 return Array((name + "=" + value).utf8)
             }
             self.directory = directory

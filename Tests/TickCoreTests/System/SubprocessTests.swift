@@ -52,7 +52,8 @@ struct SubprocessTests {
         // The process's entries as they would be with a Latin-1 path (é is the one byte 0xE9), given
         // to the surroundings instead of set in this process, whose other tests run alongside.
         let latin1 = Array("TICK_PROBE=/tmp/caf".utf8) + [0xE9]
-        let own = ["TICK_PROBE": latin1, "TICK_PROBE_CHANGED": Array("TICK_PROBE_CHANGED=process".utf8)]
+        let own = ["TICK_PROBE": CurrentProcess.Entry(bytes: latin1, valueStart: 11),
+                   "TICK_PROBE_CHANGED": CurrentProcess.Entry(bytes: Array("TICK_PROBE_CHANGED=process".utf8), valueStart: 19)]
         let environment = ["PATH": "/usr/bin:/bin", "TICK_PROBE": String(decoding: latin1.dropFirst(11), as: UTF8.self),
                            "TICK_PROBE_CHANGED": "run"]
         let surroundings = Subprocess.Surroundings(environment: environment, directory: folder, own: own)
