@@ -44,16 +44,38 @@ extension Document {
         var splices: [Splice] = []
         splices.reserveCapacity(edits.count)
         var previous = -1
+        // The tasks whose title and tags are as read, and whether every task's are (see `setTitle`).
+        var asRead: [(task: Int, splices: Range<Int>)] = []
+        var allAsRead = true
+        var doneToken: (day: Day, text: String)? = nil
         for (i, edit) in edits {
             guard i > previous else { return nil }
             previous = i
-            let change = try lineChange(i, edit)
+            let change: LineChange
+            if case .done(let done, let day) = edit {
+                if doneToken?.day != day { doneToken = (day, "done:\(day)") }
+                change = try lineChange(i, settingDone: done, on: day, token: doneToken!.text)
+            } else {
+                change = try lineChange(i, edit)
+            }
             // A task's splices lie on its own title line, after those of the tasks before it.
             guard change.splices.first.map({ $0.range.lowerBound >= (splices.last?.range.upperBound ?? 0) }) ?? true else { return nil }
+            let start = splices.count
             splices += change.splices
             expected[i] = change.expected
+            if change.expected.titleAsRead { asRead.append((i, start..<splices.count)) } else { allAsRead = false }
         }
-        let document = reading(splicing(splices), splices: splices)
+        // Read over the kept outline only when every task's splices stay inside its title line;
+        // otherwise cmark reads the list again, and every title is checked against its scan here.
+        if !allAsRead {
+            for (i, range) in asRead {
+                let task = tasks[i]
+                let own = splices[range].filter { $0.range.lowerBound >= task.titleRange.lowerBound }
+                (expected[i].title, expected[i].tags) = titleAfter(task, Array(own))
+                expected[i].titleAsRead = false
+            }
+        }
+        let document = allAsRead ? reading(splicing(splices), overOutline: true) : reading(splicing(splices), splices: splices)
         guard keepsFileParts(document), document.reads(as: expected) else { return nil }
         return document
     }

@@ -97,7 +97,13 @@ public struct Document: Sendable {
     /// from the new bytes as any parse reads them. A seeded test and the fuzz target hold this to a
     /// full parse.
     func reading(_ bytes: [UInt8], splices: [Splice]) -> Document {
-        guard let outline, splices.allSatisfy(isInsideTitleLine) else { return reading(bytes) }
+        reading(bytes, overOutline: splices.allSatisfy { isInsideTitleLine($0) })
+    }
+
+    /// `bytes` read over this document's kept outline when `overOutline` (the caller has found
+    /// every splice inside a title line), else as this document was read.
+    func reading(_ bytes: [UInt8], overOutline: Bool) -> Document {
+        guard let outline, overOutline else { return reading(bytes) }
         return Document(bytes: bytes, globalFilter: globalFilter, outline: outline, keepingOutline: true, forCheck: false, partSize: nil)
     }
 
@@ -109,12 +115,23 @@ public struct Document: Sendable {
         guard at <= bytes.count, !splice.bytes.contains(0x0A), !splice.bytes.contains(0x0D) else { return false }
         let line = lines.line(containing: at)
         guard splice.range.upperBound <= lines.contentEnd(line), let task = task(onLine: line) else { return false }
-        let box = tasks[task].checkbox
+        return isInsideTitleLine(splice, of: tasks[task])
+    }
+
+    /// `isInsideTitleLine(_:)` for a splice on `task`'s title line: where the title line ends, and
+    /// where its box is, are the task's own.
+    func isInsideTitleLine(_ splice: Splice, of task: Task) -> Bool {
+        let box = task.checkbox
+        guard splice.range.lowerBound > box, splice.range.upperBound <= task.titleRange.upperBound,
+              !splice.bytes.contains(0x0A), !splice.bytes.contains(0x0D) else { return false }
         if splice.range == (box + 1)..<(box + 2) {
             return splice.bytes.count == 1 && [0x20, UInt8(ascii: "x"), UInt8(ascii: "X")].contains(splice.bytes[0])
         }
-        return at >= box + 4
+        return splice.range.lowerBound >= box + 4
     }
+
+    /// Whether this document keeps cmark's outline of its blocks (read for editing).
+    var keepsOutline: Bool { outline != nil }
 
     /// The index of the task whose title line (the line of its box) is line `n` (1-based), or nil:
     /// a binary search, the tasks being in line order.

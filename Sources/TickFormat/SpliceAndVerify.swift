@@ -23,6 +23,9 @@ extension Document {
         var scheduled: Day? = nil
         var start: Day? = nil
         var repeatPhrase: String? = nil
+        /// The title and tags are whatever the edited title line reads as (see `setTitle(of:_:after:allSplices:)`):
+        /// set only when the edited list is read over the kept outline, each title line scanned by the parse.
+        var titleAsRead = false
     }
 
     func expectedModel() -> [Expected] {
@@ -49,8 +52,10 @@ extension Document {
         private var inserted: [Expected] = []
         /// The tasks of `base` that the edit removes.
         private var removed = 0..<0
-        /// Tasks replaced, by their index in the edited list.
+        /// Tasks replaced, by their index in the edited list: a few in a table, or, once many are
+        /// announced (`reserveChanges`), one slot for every task.
         private var changed: [Int: Expected] = [:]
+        private var changedSlots: [Expected?]? = nil
         /// With several runs removed: the index in `base` of each task kept, and each task's
         /// index in the edited list (by its index in `base`).
         private var kept: [Int]? = nil
@@ -93,11 +98,21 @@ extension Document {
         var count: Int { (kept?.count ?? base.tasks.count - removed.count) + inserted.count }
 
         /// Makes room for `n` replaced tasks.
-        mutating func reserveChanges(_ n: Int) { changed.reserveCapacity(n) }
+        mutating func reserveChanges(_ n: Int) {
+            if n > 64 && n > count / 16 {
+                changedSlots = [Expected?](repeating: nil, count: count)
+            } else {
+                changed.reserveCapacity(n)
+            }
+        }
 
         subscript(i: Int) -> Expected {
             get {
-                if let e = changed[i] { return e }
+                if let changedSlots {
+                    if let e = changedSlots[i] { return e }
+                } else if let e = changed[i] {
+                    return e
+                }
                 if let kept {
                     var e = base.expected(kept[i])
                     e.parent = e.parent.map { newIndex[$0] }
@@ -112,13 +127,26 @@ extension Document {
                 }
                 return e
             }
-            set { changed[i] = newValue }
+            set {
+                if changedSlots != nil { changedSlots![i] = newValue } else { changed[i] = newValue }
+            }
         }
     }
 
     /// Whether this document's tasks read as `expected`, one task at a time.
     func reads(as expected: ExpectedTasks) -> Bool {
-        tasks.count == expected.count && tasks.indices.allSatisfy { self.expected($0) == expected[$0] }
+        tasks.count == expected.count && tasks.indices.allSatisfy { reads($0, as: expected[$0]) }
+    }
+
+    /// Whether task `i` reads as `e`: `expected(i) == e`, field by field without building `expected(i)`
+    /// (the title and tags as they are when `e.titleAsRead`).
+    func reads(_ i: Int, as e: Expected) -> Bool {
+        tasks[i].done == e.done && tasks[i].due == e.due && tasks[i].doneDate == e.doneDate
+            && tasks[i].priority == e.priority && tasks[i].flagged == e.flagged && tasks[i].id == e.id
+            && tasks[i].depth == e.depth && tasks[i].parent == e.parent && tasks[i].section == e.section
+            && tasks[i].recurrence == e.recurrence && tasks[i].until == e.until && tasks[i].scheduled == e.scheduled
+            && tasks[i].start == e.start && tasks[i].repeatPhrase == e.repeatPhrase && notes[i] == e.notes
+            && (e.titleAsRead || (tasks[i].title == e.title && tasks[i].tags == e.tags))
     }
 
     /// Whether this document's tasks read as `other`'s do (an edit that must not change any task).

@@ -9,20 +9,21 @@ extension Document {
         try apply(lineChange(i, settingDone: done, on: day), to: i)
     }
 
-    /// The splices of `settingDone(_:_:on:)` and what task `i` reads as after them.
-    func lineChange(_ i: Int, settingDone done: Bool, on day: Day) throws(EditError) -> LineChange {
+    /// The splices of `settingDone(_:_:on:)` and what task `i` reads as after them. `token` is
+    /// `done:DAY` for `day` (a change of many tasks writes it once).
+    func lineChange(_ i: Int, settingDone done: Bool, on day: Day, token: String? = nil) throws(EditError) -> LineChange {
         let task = try self.task(i)
         var splices: [Splice] = []
         let state = bytes[task.checkbox + 1]
         if done != task.done || (done && state == 0x20) {
             splices.append(Splice(range: (task.checkbox + 1)..<(task.checkbox + 2), bytes: [done ? UInt8(ascii: "x") : 0x20]))
         }
-        let tokenEdit = tokenSplices(task, kind: .done(day), text: done ? "done:\(day)" : nil)
+        let tokenEdit = tokenSplices(task, kind: .done(day), text: done ? token ?? "done:\(day)" : nil)
         splices += tokenEdit
         var expected = self.expected(i)
         expected.done = done
         expected.doneDate = done ? day : nil
-        (expected.title, expected.tags) = titleAfter(task, tokenEdit)
+        setTitle(of: &expected, task, after: tokenEdit, allSplices: splices)
         return LineChange(splices: splices, expected: expected)
     }
 
@@ -97,7 +98,7 @@ extension Document {
         change(&expected)
         expected.countPhraseFromCompletionWithoutDue()
         let splices = tokenSplices(task, kind: kind, text: text)
-        (expected.title, expected.tags) = titleAfter(task, splices)
+        setTitle(of: &expected, task, after: splices, allSplices: splices)
         return LineChange(splices: splices, expected: expected)
     }
 
@@ -283,6 +284,20 @@ extension Document {
     }
 
     /// The title and tags of task's title line once `splices` (inside it) are applied.
+    /// Sets what `task` reads as after `splices` (its token edits among `allSplices`) in the title
+    /// and tags of `expected`. When every splice stays inside the title line (`isInsideTitleLine`)
+    /// and this document keeps cmark's outline, the edited list is read over that outline, and its
+    /// title line is scanned there as any parse scans it: the title and tags it reads are what the
+    /// splices make of them, and scanning the line a second time here would only repeat that scan.
+    /// `expected` then takes the title and tags as read (`Expected.titleAsRead`).
+    func setTitle(of expected: inout Expected, _ task: Task, after splices: [Splice], allSplices: [Splice]) {
+        if keepsOutline, allSplices.allSatisfy({ isInsideTitleLine($0, of: task) }) {
+            expected.titleAsRead = true
+        } else {
+            (expected.title, expected.tags) = titleAfter(task, splices)
+        }
+    }
+
     func titleAfter(_ task: Task, _ splices: [Splice]) -> (title: String, tags: [String]) {
         var line = Array(bytes[task.titleRange])
         for s in splices.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {

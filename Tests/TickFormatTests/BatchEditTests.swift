@@ -37,12 +37,17 @@ struct BatchEditTests {
         }
     }
 
-    @Test("line edits of many tasks together write the bytes that one task at a time writes", arguments: seeds)
-    func lineEditsTogether(seed: UInt64) throws {
+    /// With `editing`, the list is read for editing (cmark's outline kept): edits inside title lines
+    /// are read again over that outline, and their titles are taken as read (`Expected.titleAsRead`).
+    /// The result must then also read as a full parse of its bytes reads.
+    @Test("line edits of many tasks together write the bytes that one task at a time writes",
+          arguments: seeds, [false, true])
+    func lineEditsTogether(seed: UInt64, editing: Bool) throws {
         var rng = SeededGenerator(seed: seed &* 104_729)
         var together = 0, cases = 0
         while cases < Self.casesPerSeed {
-            let document = Document(bytes: NastyDocument.generate(&rng))
+            let bytes = NastyDocument.generate(&rng)
+            let document = editing ? Document(editing: bytes) : Document(bytes: bytes)
             guard document.tasks.count >= 2 else { continue }
             cases += 1
             let edits = document.tasks.indices.filter { _ in !rng.chance(3) }.map { ($0, Self.randomEdit(&rng)) }
@@ -62,6 +67,7 @@ struct BatchEditTests {
                 together += 1
                 #expect(refusal == nil, "together wrote what one at a time refuses: \(String(describing: refusal))")
                 #expect(result.serialize() == alone?.serialize(), "\(String(decoding: document.serialize(), as: UTF8.self))")
+                #expect(result.readsLike(Document(bytes: result.serialize())), "\(String(decoding: document.serialize(), as: UTF8.self))")
             } catch {
                 #expect(refusal != nil, "together refused what one at a time writes: \(error)")
             }
@@ -113,5 +119,42 @@ struct BatchEditTests {
             }
         }
         #expect(together * 10 > cases * 7, "together \(together) of \(cases)")
+    }
+}
+
+@Suite("The check of an edit's tasks")
+struct ExpectedFieldsTests {
+    /// `reads(_:as:)` compares a task with what it should read as field by field: each field of
+    /// `Expected` changed alone is noticed, and a new field fails this until it is compared too.
+    @Test("every field of what a task should read as is compared")
+    func everyFieldCompared() throws {
+        let document = Document(editing: Array("# L\n\n## S\n\n- [ ] parent\n  - [ ] a #t due:2026-03-14 id:x1\n    note\n".utf8))
+        let e = document.expected(1)
+        #expect(document.reads(1, as: e))
+        let day = Day(year: 2027, month: 1, day: 2)!
+        let changes: [(String, (inout Document.Expected) -> Void)] = [
+            ("done", { $0.done.toggle() }), ("title", { $0.title += "!" }), ("due", { $0.due = DueDate(day: day) }),
+            ("doneDate", { $0.doneDate = day }), ("priority", { $0.priority = .high }), ("flagged", { $0.flagged.toggle() }),
+            ("id", { $0.id = "y2" }), ("tags", { $0.tags.append("u") }), ("depth", { $0.depth += 1 }),
+            ("parent", { $0.parent = nil }), ("section", { $0.section = "T" }), ("notes", { $0.notes += "!" }),
+            ("recurrence", { $0.recurrence = RecurrenceRule(count: 1, unit: .week, mode: .completion) }),
+            ("until", { $0.until = day }), ("scheduled", { $0.scheduled = day }), ("start", { $0.start = day }),
+            ("repeatPhrase", { $0.repeatPhrase = "every week" }),
+        ]
+        for (name, change) in changes {
+            var wrong = e
+            change(&wrong)
+            #expect(!document.reads(1, as: wrong), "\(name) changed is not noticed")
+        }
+        // Taken as read, the title and tags are not compared; the rest still is.
+        var asRead = e
+        asRead.title = "other"
+        asRead.tags = []
+        asRead.titleAsRead = true
+        #expect(document.reads(1, as: asRead))
+        asRead.done.toggle()
+        #expect(!document.reads(1, as: asRead))
+        #expect(Mirror(reflecting: e).children.count == changes.count + 1,
+                "Expected has a field reads(_:as:) may not compare: compare it, and change it here")
     }
 }

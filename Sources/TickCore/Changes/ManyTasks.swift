@@ -11,16 +11,21 @@ extension Document {
     /// not read as intended, every task is edited alone, which tries the structure fixes and names
     /// the task that fails. Returns the document and each key's task index in it, in the order given.
     func applying(_ work: [(key: TaskKey, edits: [TaskEdit])]) throws -> (document: Document, indexes: [Int]) {
-        var indexes = try indexes(of: work.map(\.key))
-        let order = work.indices.sorted { indexes[$0] < indexes[$1] }
+        try applying(at: indexes(of: work.map(\.key)), work.map(\.edits))
+    }
+
+    /// `applying(_:)` with each task's index in this document known (`edits[k]` for task `indexes[k]`).
+    func applying(at indexes: [Int], _ edits: [[TaskEdit]]) throws -> (document: Document, indexes: [Int]) {
+        var indexes = indexes
+        let order = indexes.indices.sorted { indexes[$0] < indexes[$1] }
         var together: [(task: Int, edit: LineEdit)] = []
         var alone: [Int] = []
         // A repeating task that moves on opens its done subtasks again, so the tasks under one edited
         // alone are edited after it, in order, as they always were.
         var aloneUntil = 0
         for k in order {
-            let i = indexes[k], edits = work[k].edits
-            if i >= aloneUntil, edits.count == 1, let edit = lineEdit(edits[0], at: i) {
+            let i = indexes[k], mine = edits[k]
+            if i >= aloneUntil, mine.count == 1, let edit = lineEdit(mine[0], at: i) {
                 together.append((i, edit))
             } else {
                 alone.append(k)
@@ -34,12 +39,12 @@ extension Document {
             alone = order
         }
         for k in alone {
-            let i = indexes[k], edits = work[k].edits, count = document.tasks.count
+            let i = indexes[k], count = document.tasks.count
             // Only a kept history adds a task: a completed copy right after the task's subtasks.
             let copyAt = document.descendants(of: i).upperBound
-            for edit in edits { document = try document.applying(edit, to: i) }
+            for edit in edits[k] { document = try document.applying(edit, to: i) }
             // A completion can also keep one by the Tasks plugin's convention (FORMAT.md 11).
-            let keepsHistory = edits.contains(where: \.isCompletion)
+            let keepsHistory = edits[k].contains(where: \.isCompletion)
             precondition(document.tasks.count == count || (keepsHistory && document.tasks.count == count + 1),
                          "an in-place edit added or removed tasks")
             if document.tasks.count > count {
@@ -71,6 +76,12 @@ extension Document {
 }
 
 extension Document {
+    /// Whether this document's tasks have the titles of `other`'s, byte for byte, in the same
+    /// order: then a key finds task i in one where it finds task i in the other.
+    func hasTitles(of other: Document) -> Bool {
+        tasks.count == other.tasks.count && tasks.indices.allSatisfy { sameBytes(tasks[$0].title, other.tasks[$0].title) }
+    }
+
     /// The keys of tasks `indexes` of this document, stored at `path`, in the order given:
     /// `key(of:path:)` of each, with one pass over the tasks up to the last one.
     func keys(of indexes: [Int], path: String) -> [TaskKey] {
@@ -82,6 +93,18 @@ extension Document {
         }
         return indexes.map { TaskKey(path: path, title: tasks[$0].title, occurrence: occurrence[$0]) }
     }
+}
+
+/// Whether two strings have the same UTF-8 bytes (as keys compare titles).
+func sameBytes(_ a: String, _ b: String) -> Bool {
+    var a = a, b = b
+    return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && x.elementsEqual(y) } }
+}
+
+/// Whether `a` has the UTF-8 bytes `b`.
+func sameBytes(_ a: String, _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+    var a = a
+    return a.withUTF8 { x in x.count == b.count && x.elementsEqual(b) }
 }
 
 /// A title that compares and hashes as its UTF-8 bytes, as keys compare titles (two canonically
@@ -157,6 +180,19 @@ extension Library {
     /// A task's subtasks at every depth, in file order.
     public func descendants(of id: TaskID) -> [TaskID] {
         (0..<subtaskCount(of: id)).map { TaskID(list: id.list, index: id.index + 1 + $0) }
+    }
+
+    /// Whether list `l` holds tasks with the titles of `document`'s, byte for byte, in the same order
+    /// (the list as read and the file as it is now): then task i of the list is task i of the
+    /// document, and a key finds the same task in both.
+    func hasTitles(ofList l: Int, in document: Document) -> Bool {
+        let segment = lists[l].segment
+        guard segment.taskCount == document.tasks.count else { return false }
+        segment.proveRecordsAndText()
+        for i in 0..<segment.taskCount where !sameBytes(document.tasks[i].title, segment.title(of: segment.cold(i))) {
+            return false
+        }
+        return true
     }
 
     /// The keys of the tasks `ids`, in that order: `key(_:)` of each, with one pass over each list.

@@ -24,6 +24,8 @@ public final class TaskFolder {
     /// The tasks the change being written removes (after: nil) or changes, with where each ends up:
     /// what `refresh` retires refs by (`Library.retiredRefs(after:changing:handEdits:following:)`).
     var following: [(before: TaskID, after: TaskKey?)] = []
+    /// Tasks the change being written changes in place, each keeping its key: followed as `following`'s are.
+    var followingKeepingKeys: [TaskID] = []
     /// The list the change being written renames: its old path to its new one.
     var renamedList: [String: String] = [:]
 
@@ -94,7 +96,9 @@ public final class TaskFolder {
     public func edit(_ plan: [(id: TaskID, edits: [TaskEdit])], summary: String) throws -> (library: Library, tasks: [Edited]) {
         let before = library
         var applying: [TaskID: [TaskEdit]] = [:]
+        applying.reserveCapacity(plan.count)
         var order: [TaskID] = []
+        order.reserveCapacity(plan.count)
         var subtasks: [TaskID: Int] = [:]
         for (id, edits) in plan {
             let applied = before.applicable(edits, to: id)
@@ -116,63 +120,93 @@ public final class TaskFolder {
                 applying[sub] = [complete.plain]
                 order.append(sub)
             }
-            subtasks[id] = open.count
+            if !open.isEmpty { subtasks[id] = open.count }
             taken = (id.list, id.index..<(id.index + 1 + before.subtaskCount(of: id)))
         }
         var after: [TaskID: TaskID] = [:]
+        after.reserveCapacity(order.count)
         if !order.isEmpty {
-            let keyed = Array(zip(before.keys(order), order.map { applying[$0]! }))
+            let work = order.map { (id: $0, edits: applying[$0]!) }
             let named = plan.map(\.id).filter { applying[$0] != nil }
             // Nothing written (the bytes came out the same): nothing changed, nothing to report.
-            if let ids = try update(keyed, of: order, summary: "\(summary) " + titles(named, in: before)) {
+            if let ids = try update(work, summary: "\(summary) " + titles(named, in: before)) {
                 for (id, new) in zip(order, ids) { after[id] = new }
             }
         }
         let now = library
         var reported: Set<TaskID> = []
+        reported.reserveCapacity(plan.count)
         let ids = plan.map(\.id).filter { reported.insert($0).inserted }
         // A task left as it was is where its key finds it now.
-        var found = after
-        let kept = ids.filter { found[$0] == nil }
-        for (id, task) in zip(kept, now.ids(of: before.keys(kept))) { found[id] = task }
+        let kept = ids.filter { after[$0] == nil }
+        var keptNow: [TaskID: TaskID] = [:]
+        for (id, task) in zip(kept, now.ids(of: before.keys(kept))) { keptNow[id] = task }
         let tasks = ids.map { id in
-            Edited(before: id, after: found[id], applied: after[id] == nil ? [] : applying[id] ?? [],
-                   subtasks: after[id] == nil ? 0 : subtasks[id] ?? 0)
+            guard let new = after[id] else { return Edited(before: id, after: keptNow[id], applied: [], subtasks: 0) }
+            return Edited(before: id, after: new, applied: applying[id] ?? [], subtasks: subtasks.isEmpty ? 0 : subtasks[id] ?? 0)
         }
         return (now, tasks)
     }
 
-    /// Applies each key's edits to its task (`ids`, in the library now) in one change: each file
+    /// Applies each task's edits to it (`work`, tasks of the library now) in one change: each file
     /// once, its tasks in document order. Returns the tasks afterwards, in the order given.
-    private func update(_ edits: [(key: TaskKey, edits: [TaskEdit])], of ids: [TaskID], summary: String) throws -> [TaskID?]? {
-        let keys = edits.map(\.key)
-        let results = Box<[String: (document: Document, indexes: [Int])]>([:])
+    ///
+    /// A file whose tasks have the titles of the list as read, in the same order, holds each task
+    /// at its index in the list: no key is worked out. When the edits leave every title where it
+    /// was too, each task keeps its key, and its refs follow it without one.
+    private func update(_ work: [(id: TaskID, edits: [TaskEdit])], summary: String) throws -> [TaskID?]? {
+        let before = library
+        let ids = work.map(\.id)
+        let results = Box<[String: (document: Document, indexes: [Int], keepsKeys: Bool)]>([:])
+        let keys = Box<[TaskKey]?>(nil)
         var byPath: [String: [Int]] = [:]
-        for (k, key) in keys.enumerated() { byPath[key.path, default: []].append(k) }
+        var paths: [String] = []
+        for (k, id) in ids.enumerated() {
+            let path = before.lists[id.list].file.path
+            if byPath[path] == nil { paths.append(path) }
+            byPath[path, default: []].append(k)
+        }
         var changes: [(path: String, edit: ([UInt8]?) throws -> FileOutcome)] = []
-        for path in orderedPaths(keys) {
-            let mine = byPath[path]!.map { edits[$0] }
+        for path in paths {
+            let mine = byPath[path]!
             changes.append((path, { bytes in
                 guard let bytes else { throw MutationError.listGone(path: path) }
-                let result = try self.folder.editableDocument(bytes).applying(mine)
-                results.value[path] = result
+                let document = self.folder.editableDocument(bytes)
+                let edits = mine.map { work[$0].edits }
+                let result: (document: Document, indexes: [Int])
+                var keepsKeys = false
+                if before.hasTitles(ofList: ids[mine[0]].list, in: document) {
+                    let at = mine.map { ids[$0].index }
+                    result = try document.applying(at: at, edits)
+                    keepsKeys = result.indexes == at && result.document.hasTitles(of: document)
+                } else {
+                    // Edited by hand since it was read: each task is found by its key.
+                    if keys.value == nil { keys.value = before.keys(ids) }
+                    result = try document.applying(at: document.indexes(of: mine.map { keys.value![$0] }), edits)
+                }
+                results.value[path] = (result.document, result.indexes, keepsKeys)
                 return .write(result.document.serialize())
             }))
         }
         guard try write(summary, changes) else { return nil }
         let indexes = results.value.mapValues(\.indexes)
         let documents = results.value.mapValues(\.document)
+        let keptKeys = results.value.values.allSatisfy(\.keepsKeys)
         results.value = [:]
-        // Each task's key afterwards, which the refs it had before forward to.
-        var keysAfter = [TaskKey?](repeating: nil, count: keys.count)
-        for (path, found) in indexes {
-            guard let document = documents[path] else { continue }
-            for (k, key) in zip(byPath[path]!, document.keys(of: found, path: path)) { keysAfter[k] = key }
+        if keptKeys {
+            followingKeepingKeys = ids
+        } else {
+            // Each task's key afterwards, which the refs it had before forward to.
+            var keysAfter = [TaskKey?](repeating: nil, count: ids.count)
+            for (path, found) in indexes {
+                guard let document = documents[path] else { continue }
+                for (k, key) in zip(byPath[path]!, document.keys(of: found, path: path)) { keysAfter[k] = key }
+            }
+            following = Array(zip(ids, keysAfter))
         }
-        following = Array(zip(ids, keysAfter))
         refresh(consume documents)
         // A list's tasks are the library's, in the same order.
-        var after = [TaskID?](repeating: nil, count: keys.count)
+        var after = [TaskID?](repeating: nil, count: ids.count)
         for (path, found) in indexes {
             guard let l = library.list(at: path) else { continue }
             for (k, i) in zip(byPath[path]!, found) { after[k] = TaskID(list: l, index: i) }
@@ -502,8 +536,10 @@ public final class TaskFolder {
                 handEdits.append((path, before.shownRefs(ofWritten: folder.document(consume written), path: path)))
             }
         }
-        keep(library.retiredRefs(after: before, changing: paths, handEdits: handEdits, following: following, renamed: renamedList))
+        keep(library.retiredRefs(after: before, changing: paths, handEdits: handEdits, following: following,
+                                 keepingKeys: followingKeepingKeys, renamed: renamedList))
         following = []
+        followingKeepingKeys = []
         // The next read finds the lists just written in the cache: their segments are the ones
         // built here, checked against the files' bytes before use.
         if let cache = loaded.cache {
@@ -526,8 +562,10 @@ public final class TaskFolder {
     }
 
     /// `"A", "B"`: titles for a change's summary in the journal (what `tick undo` prints).
+    /// The first ten, and how many more: a change of ten thousand tasks is not named by ten thousand titles.
     func titles(_ ids: [TaskID], in library: Library) -> String {
-        ids.map { "\"\(library.title($0))\"" }.joined(separator: ", ")
+        let named = ids.prefix(10).map { "\"\(library.title($0))\"" }.joined(separator: ", ")
+        return ids.count > 10 ? named + " and \(ids.count - 10) more" : named
     }
 }
 

@@ -257,14 +257,18 @@ extension Library {
     /// (nil: removed), and `renamed` the lists it renamed (old path to new); the other tasks of the lists
     /// are matched by their fields (`matchedTasks`). The ref of a task that is not shown under it
     /// afterwards is retired before the other refs are compared, so that no other task (a twin) is shown
-    /// under it, with a note that forwards it to the task's new ref (`RetiredNote`).
+    /// under it, with a note that forwards it to the task's new ref (`RetiredNote`). `keepingKeys` holds
+    /// tasks followed too, each changed in place with the key it had (its key is worked out only when
+    /// the full comparison needs it).
     func retiredRefs(after before: Library, changing paths: Set<String>,
                      handEdits: [(path: String, shown: WrittenRefs)] = [],
-                     following: [(before: TaskID, after: TaskKey?)] = [], renamed: [String: String] = [:]) -> RetiredRefs {
+                     following: [(before: TaskID, after: TaskKey?)] = [], keepingKeys: [TaskID] = [],
+                     renamed: [String: String] = [:]) -> RetiredRefs {
         if handEdits.isEmpty, renamed.isEmpty,
            let same = retiredRefsKeepingEveryRef(after: before, changing: paths, following: following) {
             return same
         }
+        let following = following + zip(keepingKeys, before.keys(keepingKeys)).map { ($0, Optional($1)) }
         var vanished: [Ref] = []
         if !handEdits.isEmpty {
             // The refs tick's last write showed there that no task of the folder as the change found
