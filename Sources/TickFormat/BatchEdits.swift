@@ -39,22 +39,23 @@ extension Document {
     /// structure): apply them one at a time then, which tries the structure fixes and names the
     /// line. An edit that cannot be made at all throws as it does alone.
     public func applyingTogether(_ edits: [(task: Int, edit: LineEdit)]) throws(EditError) -> Document? {
-        var expected = ExpectedTasks(self)
-        expected.reserveChanges(edits.count)
+        // What each edited task should read as, in task order (the others read as they do now).
+        var changed: [(task: Int, expected: Expected)] = []
+        changed.reserveCapacity(edits.count)
         var splices: [Splice] = []
         splices.reserveCapacity(edits.count)
         var previous = -1
         // The tasks whose title and tags are as read, and whether every task's are (see `setTitle`).
-        var asRead: [(task: Int, splices: Range<Int>)] = []
+        var asRead: [(changed: Int, splices: Range<Int>)] = []
         var allAsRead = true
-        var doneToken: (day: Day, text: String)? = nil
+        var doneToken: (day: Day, token: DoneToken)? = nil
         for (i, edit) in edits {
             guard i > previous else { return nil }
             previous = i
             let change: LineChange
             if case .done(let done, let day) = edit {
-                if doneToken?.day != day { doneToken = (day, "done:\(day)") }
-                change = try lineChange(i, settingDone: done, on: day, token: doneToken!.text)
+                if doneToken?.day != day { doneToken = (day, DoneToken(day)) }
+                change = try lineChange(i, settingDone: done, on: day, token: doneToken!.token)
             } else {
                 change = try lineChange(i, edit)
             }
@@ -62,21 +63,30 @@ extension Document {
             guard change.splices.first.map({ $0.range.lowerBound >= (splices.last?.range.upperBound ?? 0) }) ?? true else { return nil }
             let start = splices.count
             splices += change.splices
-            expected[i] = change.expected
-            if change.expected.titleAsRead { asRead.append((i, start..<splices.count)) } else { allAsRead = false }
+            if change.expected.titleAsRead { asRead.append((changed.count, start..<splices.count)) } else { allAsRead = false }
+            changed.append((i, change.expected))
         }
         // Read over the kept outline only when every task's splices stay inside its title line;
         // otherwise cmark reads the list again, and every title is checked against its scan here.
         if !allAsRead {
-            for (i, range) in asRead {
-                let task = tasks[i]
+            for (k, range) in asRead {
+                let task = tasks[changed[k].task]
                 let own = splices[range].filter { $0.range.lowerBound >= task.titleRange.lowerBound }
-                (expected[i].title, expected[i].tags) = titleAfter(task, Array(own))
-                expected[i].titleAsRead = false
+                (changed[k].expected.title, changed[k].expected.tags) = titleAfter(task, Array(own))
+                changed[k].expected.titleAsRead = false
             }
         }
         let document = allAsRead ? reading(splicing(splices), overOutline: true) : reading(splicing(splices), splices: splices)
-        guard keepsFileParts(document), document.reads(as: expected) else { return nil }
+        guard keepsFileParts(document), document.tasks.count == tasks.count else { return nil }
+        var c = 0
+        for i in tasks.indices {
+            if c < changed.count, changed[c].task == i {
+                guard document.reads(i, as: changed[c].expected) else { return nil }
+                c += 1
+            } else if !document.reads(i, as: expected(i)) {
+                return nil
+            }
+        }
         return document
     }
 }

@@ -52,10 +52,8 @@ extension Document {
         private var inserted: [Expected] = []
         /// The tasks of `base` that the edit removes.
         private var removed = 0..<0
-        /// Tasks replaced, by their index in the edited list: a few in a table, or, once many are
-        /// announced (`reserveChanges`), one slot for every task.
+        /// Tasks replaced, by their index in the edited list.
         private var changed: [Int: Expected] = [:]
-        private var changedSlots: [Expected?]? = nil
         /// With several runs removed: the index in `base` of each task kept, and each task's
         /// index in the edited list (by its index in `base`).
         private var kept: [Int]? = nil
@@ -97,22 +95,9 @@ extension Document {
 
         var count: Int { (kept?.count ?? base.tasks.count - removed.count) + inserted.count }
 
-        /// Makes room for `n` replaced tasks.
-        mutating func reserveChanges(_ n: Int) {
-            if n > 64 && n > count / 16 {
-                changedSlots = [Expected?](repeating: nil, count: count)
-            } else {
-                changed.reserveCapacity(n)
-            }
-        }
-
         subscript(i: Int) -> Expected {
             get {
-                if let changedSlots {
-                    if let e = changedSlots[i] { return e }
-                } else if let e = changed[i] {
-                    return e
-                }
+                if let e = changed[i] { return e }
                 if let kept {
                     var e = base.expected(kept[i])
                     e.parent = e.parent.map { newIndex[$0] }
@@ -127,9 +112,7 @@ extension Document {
                 }
                 return e
             }
-            set {
-                if changedSlots != nil { changedSlots![i] = newValue } else { changed[i] = newValue }
-            }
+            set { changed[i] = newValue }
         }
     }
 

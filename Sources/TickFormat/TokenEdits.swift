@@ -9,16 +9,30 @@ extension Document {
         try apply(lineChange(i, settingDone: done, on: day), to: i)
     }
 
-    /// The splices of `settingDone(_:_:on:)` and what task `i` reads as after them. `token` is
-    /// `done:DAY` for `day` (a change of many tasks writes it once).
-    func lineChange(_ i: Int, settingDone done: Bool, on day: Day, token: String? = nil) throws(EditError) -> LineChange {
+    /// `done:DAY` for one day, as text and as the bytes added after a title (a change of many tasks
+    /// makes them once).
+    struct DoneToken {
+        let text: String
+        let added: [UInt8]
+        init(_ day: Day) {
+            text = "done:\(day)"
+            added = [0x20] + Array(text.utf8)
+        }
+    }
+
+    private static let checkedMark: [UInt8] = [UInt8(ascii: "x")]
+    private static let openMark: [UInt8] = [0x20]
+
+    /// The splices of `settingDone(_:_:on:)` and what task `i` reads as after them.
+    func lineChange(_ i: Int, settingDone done: Bool, on day: Day, token: DoneToken? = nil) throws(EditError) -> LineChange {
         let task = try self.task(i)
         var splices: [Splice] = []
         let state = bytes[task.checkbox + 1]
         if done != task.done || (done && state == 0x20) {
-            splices.append(Splice(range: (task.checkbox + 1)..<(task.checkbox + 2), bytes: [done ? UInt8(ascii: "x") : 0x20]))
+            splices.append(Splice(range: (task.checkbox + 1)..<(task.checkbox + 2), bytes: done ? Self.checkedMark : Self.openMark))
         }
-        let tokenEdit = tokenSplices(task, kind: .done(day), text: done ? token ?? "done:\(day)" : nil)
+        let token = token ?? DoneToken(day)
+        let tokenEdit = tokenSplices(task, kind: .done(day), text: done ? token.text : nil, added: token.added)
         splices += tokenEdit
         var expected = self.expected(i)
         expected.done = done
@@ -209,7 +223,8 @@ extension Document {
     /// Removing takes repeated tokens of the sort too, or the next one would count instead.
     /// Malformed words of the sort (`due:2026-11-31`, `Due:…`) never stay beside a token tick
     /// writes: setting replaces the first of them when there is no token, and removes the rest.
-    func tokenSplices(_ task: Task, kind: TitleLine.Kind, text: String?) -> [Splice] {
+    /// `added`, when given, is a space and `text`: what goes after a title in tick's style.
+    func tokenSplices(_ task: Task, kind: TitleLine.Kind, text: String?, added: [UInt8]? = nil) -> [Splice] {
         let existing = task.tokens.first { sameSort($0.kind, kind) }
         var broken = task.malformed.filter { malformed in
             switch kind {
@@ -234,6 +249,10 @@ extension Document {
             // In the task's own style: a signifier after one space, a Dataview field after two (as the
             // Tasks plugin writes them); tick's token when the style has none for this field.
             let styled = ObsidianFields.token(kind, style: task.style)
+            if broken.isEmpty, styled == nil, let added {
+                let at = titleInsertionPoint(task)
+                return [Splice(range: at..<at, bytes: added)]
+            }
             let written = Array((styled ?? text).utf8)
             if broken.isEmpty {
                 let at = titleInsertionPoint(task)

@@ -166,10 +166,13 @@ extension Library {
     /// The edits of `edits` that would change task `id` (`leavesAsIs` of each); a completion asks
     /// only whether the task is done, without building the whole task.
     func applicable(_ edits: [TaskEdit], to id: TaskID) -> [TaskEdit] {
-        if edits.allSatisfy(\.isCompletion) { return record(id).done ? [] : edits }
+        if edits.allSatisfy(\.isCompletion) { return isDone(id) ? [] : edits }
         let task = task(id), notes = notes(id)
         return edits.filter { !$0.leavesAsIs(task, notes: notes) }
     }
+
+    /// Whether a task is done, from its hot record alone.
+    func isDone(_ id: TaskID) -> Bool { lists[id.list].segment.hot(id.index).done }
 
     /// Whether a task has a `rec:` rule (or a Tasks phrase): only then can a completion move it on.
     func repeats(_ id: TaskID) -> Bool { RecurrenceRule(packed: lists[id.list].segment.cold(id.index).recurrence) != nil }

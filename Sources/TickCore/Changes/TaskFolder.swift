@@ -95,55 +95,68 @@ public final class TaskFolder {
     /// Applies each task's own edits, in one change, as `edit(_:_:summary:)` does.
     public func edit(_ plan: [(id: TaskID, edits: [TaskEdit])], summary: String) throws -> (library: Library, tasks: [Edited]) {
         let before = library
-        var applying: [TaskID: [TaskEdit]] = [:]
-        applying.reserveCapacity(plan.count)
-        var order: [TaskID] = []
-        order.reserveCapacity(plan.count)
-        var subtasks: [TaskID: Int] = [:]
+        // The tasks to change, in order, with their edits, and each one's place in `work`.
+        var work: [(id: TaskID, edits: [TaskEdit])] = []
+        work.reserveCapacity(plan.count)
+        var place: [TaskID: Int] = [:]
+        place.reserveCapacity(plan.count)
         for (id, edits) in plan {
             let applied = before.applicable(edits, to: id)
-            guard !applied.isEmpty, applying[id] == nil else { continue }
-            applying[id] = applied
-            order.append(id)
+            guard !applied.isEmpty, place[id] == nil else { continue }
+            place[id] = work.count
+            work.append((id, applied))
         }
+        let named = work.map(\.id)
         // A completed parent takes its open subtasks with it (FORMAT.md §8.2); a repeating one that
         // moves to its next occurrence does not complete them (FORMAT.md 5.10). The subtasks of a
         // task inside the last one done this way (named in file order) are already taken.
+        var subtasks = [Int](repeating: 0, count: work.count)
         var taken: (list: Int, tasks: Range<Int>)? = nil
-        for id in order {
-            guard let complete = applying[id]?.first(where: \.isCompletion), case .complete(let day) = complete.plain,
+        for k in named.indices {
+            let id = work[k].id
+            guard let complete = work[k].edits.first(where: \.isCompletion), case .complete(let day) = complete.plain,
                   !(before.repeats(id) && before.task(id).advances(completedOn: day))
             else { continue }
             if let taken, taken.list == id.list, taken.tasks.contains(id.index) { continue }
-            let open = before.descendants(of: id).filter { !before.record($0).done && applying[$0] == nil }
+            let open = before.descendants(of: id).filter { !before.isDone($0) && place[$0] == nil }
+            place.reserveCapacity(place.count + open.count)
+            work.reserveCapacity(work.count + open.count)
             for sub in open {
-                applying[sub] = [complete.plain]
-                order.append(sub)
+                place[sub] = work.count
+                work.append((sub, [complete.plain]))
             }
-            if !open.isEmpty { subtasks[id] = open.count }
+            subtasks[k] = open.count
             taken = (id.list, id.index..<(id.index + 1 + before.subtaskCount(of: id)))
         }
-        var after: [TaskID: TaskID] = [:]
-        after.reserveCapacity(order.count)
-        if !order.isEmpty {
-            let work = order.map { (id: $0, edits: applying[$0]!) }
-            let named = plan.map(\.id).filter { applying[$0] != nil }
-            // Nothing written (the bytes came out the same): nothing changed, nothing to report.
-            if let ids = try update(work, summary: "\(summary) " + titles(named, in: before)) {
-                for (id, new) in zip(order, ids) { after[id] = new }
-            }
+        // Each task of `work` afterwards; nil when nothing was written (the bytes came out the same:
+        // nothing changed, nothing to report).
+        var after: [TaskID?]? = nil
+        if !work.isEmpty {
+            after = try update(work, summary: "\(summary) " + titles(named, in: before))
         }
         let now = library
-        var reported: Set<TaskID> = []
+        // The tasks named, once each, with their place in `work` (nil: left as it was).
+        var reported: [(id: TaskID, place: Int?)] = []
         reported.reserveCapacity(plan.count)
-        let ids = plan.map(\.id).filter { reported.insert($0).inserted }
+        var seen = [Bool](repeating: false, count: work.count)
+        var seenUnchanged: Set<TaskID> = []
+        for (id, _) in plan {
+            if let k = place[id] {
+                if !seen[k] { seen[k] = true; reported.append((id, k)) }
+            } else if seenUnchanged.insert(id).inserted {
+                reported.append((id, nil))
+            }
+        }
+        func changed(_ task: (id: TaskID, place: Int?)) -> TaskID? { task.place.flatMap { after?[$0] } }
         // A task left as it was is where its key finds it now.
-        let kept = ids.filter { after[$0] == nil }
+        let kept = reported.filter { changed($0) == nil }.map(\.id)
         var keptNow: [TaskID: TaskID] = [:]
         for (id, task) in zip(kept, now.ids(of: before.keys(kept))) { keptNow[id] = task }
-        let tasks = ids.map { id in
-            guard let new = after[id] else { return Edited(before: id, after: keptNow[id], applied: [], subtasks: 0) }
-            return Edited(before: id, after: new, applied: applying[id] ?? [], subtasks: subtasks.isEmpty ? 0 : subtasks[id] ?? 0)
+        let tasks = reported.map { task in
+            guard let new = changed(task), let k = task.place else {
+                return Edited(before: task.id, after: keptNow[task.id], applied: [], subtasks: 0)
+            }
+            return Edited(before: task.id, after: new, applied: work[k].edits, subtasks: k < subtasks.count ? subtasks[k] : 0)
         }
         return (now, tasks)
     }

@@ -265,7 +265,8 @@ extension Library {
                      following: [(before: TaskID, after: TaskKey?)] = [], keepingKeys: [TaskID] = [],
                      renamed: [String: String] = [:]) -> RetiredRefs {
         if handEdits.isEmpty, renamed.isEmpty,
-           let same = retiredRefsKeepingEveryRef(after: before, changing: paths, following: following) {
+           let same = retiredRefsKeepingEveryRef(after: before, changing: paths, following: following,
+                                                 titlesKept: following.isEmpty && !keepingKeys.isEmpty) {
             return same
         }
         let following = following + zip(keepingKeys, before.keys(keepingKeys)).map { ($0, Optional($1)) }
@@ -363,8 +364,11 @@ extension Library {
     /// (a list's tasks or their record refs differ, a ref is shown instead of a record's, a followed
     /// task's key changed, or a shared title ref is not retired yet): the full comparison decides.
     /// One pass over the lists' records instead of that comparison's several.
+    /// `titlesKept`: every task of the lists changed kept its title and its place (each was changed in
+    /// place, keeping its key), so lists without twins before have none after.
     fileprivate func retiredRefsKeepingEveryRef(after before: Library, changing paths: Set<String>,
-                                                following: [(before: TaskID, after: TaskKey?)]) -> RetiredRefs? {
+                                                following: [(before: TaskID, after: TaskKey?)],
+                                                titlesKept: Bool) -> RetiredRefs? {
         for path in paths {
             guard let a = before.list(at: path), let b = list(at: path) else { return nil }
             let old = before.lists[a], new = lists[b]
@@ -378,7 +382,8 @@ extension Library {
         }
         let keysBefore = before.keys(following.map(\.before))
         for (task, key) in zip(following, keysBefore) where task.after != key { return nil }
-        let shared = before.sharedTitleRefs(inListsAt: paths) + sharedTitleRefs(inListsAt: paths)
+        let sharedBefore = before.sharedTitleRefs(inListsAt: paths)
+        let shared = sharedBefore.isEmpty && titlesKept ? [] : sharedBefore + sharedTitleRefs(inListsAt: paths)
         guard shared.allSatisfy({ before.retired.contains($0.hash) }) else { return nil }
         return before.retired.updated(adding: shared)
     }
