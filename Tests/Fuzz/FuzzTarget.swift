@@ -2,7 +2,8 @@
 // module (so it sees internals). Properties: no crash; exact round trip; a random edit touches
 // only its item (or inserts without changing a byte); re-parsing the result gives the model the
 // edit reported; removing many tasks together gives the bytes of removing them one at a time; an
-// edit inside a title line read again without cmark (`reading(_:splices:)`) reads as a full parse.
+// edit inside a title line read again without cmark (`reading(_:splices:)`) reads as a full parse;
+// line edits of many tasks together give the bytes of one at a time and read as a full parse.
 // The edits include the repetition tokens, the move of a repeating task to its
 // next occurrence (11-13) and the completed copy that `--keep-history` inserts after a task (10),
 // and the Obsidian Tasks signifiers and Dataview fields: each edit in the task's style, and new
@@ -27,6 +28,7 @@ public func tickFuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard !document.tasks.isEmpty else { return 0 }
     checkRemovingTogether(document, choice: choice)
     checkReadingWithoutCmark(document, choice: choice)
+    checkLineEditsTogether(document, choice: choice)
     let i = (choice >> 4) % document.tasks.count
     let task = document.tasks[i]
     let item = document.lines.start(task.firstLine)..<document.lines.end(task.lastLine)
@@ -102,6 +104,44 @@ func checkRemovingTogether(_ document: Document, choice: Int) {
         one = removed.document
     }
     precondition(together.serialize() == one.serialize(), "removing together differs from one at a time")
+}
+
+/// Line edits of every other task (or every third), applied together (`applyingTogether`), write
+/// the bytes of applying them one at a time, refuse what that refuses, and read as a full parse of
+/// their bytes: the title and tags taken as read (`Expected.titleAsRead`) included.
+func checkLineEditsTogether(_ document: Document, choice: Int) {
+    let day = Day(year: 2026, month: 11, day: 30)!
+    let step = choice & 0x20 == 0 ? 2 : 3
+    let edits: [(task: Int, edit: LineEdit)] = stride(from: choice % step, to: document.tasks.count, by: step).map { i in
+        let task = document.tasks[i]
+        switch (choice >> 2) % 4 {
+        case 0: return (i, .done(!task.done, on: day))
+        case 1: return (i, .due(task.due == nil ? DueDate(day: day) : nil))
+        case 2: return (i, .flag(!task.flagged))
+        default: return (i, .priority(Priority(rawValue: (task.priority.rawValue + 1) % 4)!))
+        }
+    }
+    guard edits.count > 1 else { return }
+    var alone: Document? = document
+    for (i, edit) in edits {
+        do {
+            switch edit {
+            case .done(let done, let day): alone = try alone!.settingDone(i, done, on: day).document
+            case .due(let due): alone = try alone!.settingDue(i, due).document
+            case .flag(let flagged): alone = try alone!.settingFlag(i, flagged).document
+            case .priority(let priority): alone = try alone!.settingPriority(i, priority).document
+            default: preconditionFailure("an edit this check does not make")
+            }
+        } catch {
+            alone = nil
+            break
+        }
+    }
+    guard let together = try? document.applyingTogether(edits) else { return }
+    precondition(alone != nil, "together wrote what one at a time refuses")
+    precondition(together.serialize() == alone!.serialize(), "line edits together differ from one at a time")
+    let parsed = Document(bytes: together.serialize(), globalFilter: document.globalFilter)
+    precondition(parsed.expectedModel() == together.expectedModel(), "line edits together read otherwise than a full parse")
 }
 
 /// Bytes put inside a title line by `checkReadingWithoutCmark`.
