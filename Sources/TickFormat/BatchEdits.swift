@@ -112,8 +112,12 @@ extension Document {
                 fragment.lines[0] = Array(line[..<at]) + Array(" id:\(id)".utf8) + Array(line[at...])
                 e.id = id
             }
-            let written = fragmentLines(fragment, in: form)
-            text += tail ? form.ending + written.dropLast(form.ending.count) : written
+            if tail {
+                let written = fragmentLines(fragment, in: form)
+                text += form.ending + written.dropLast(form.ending.count)
+            } else {
+                appendFragmentLines(fragment, in: form, to: &text)
+            }
             expected.append(e)
             // The next task copies this one: its marker's successor, and its first line's ending
             // (none when it is the last line of a file without one).

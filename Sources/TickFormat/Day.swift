@@ -86,7 +86,12 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// `YYYY-MM-DD`.
     public var description: String {
-        pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+        guard (0...9999).contains(year), (0...99).contains(month), (0...99).contains(day) else {
+            return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+        }
+        // The common case, digit by digit: a date is written for every task a change writes.
+        let digits = [year / 1000, year / 100 % 10, year / 10 % 10, year % 10, -3, month / 10, month % 10, -3, day / 10, day % 10]
+        return String(decoding: digits.map { UInt8(0x30 + $0) }, as: UTF8.self)
     }
 
     /// Parses exactly `YYYY-MM-DD`.

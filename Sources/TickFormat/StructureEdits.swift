@@ -12,7 +12,7 @@ extension Document {
     /// with what it must read as.
     func fragment(_ new: NewTask) throws(EditError) -> TaskFragment {
         let title = withGlobalFilter(Array(trimmedSeparators(Array(new.title.utf8))))
-        try checkTitle(title, line: 0)
+        let scan = try checkedTitleScan(title, line: 0)
         var line = [UInt8]("[\(new.done ? "x" : " ")] ".utf8) + title
         var repeatPhrase: String? = nil
         if new.style == .tick {
@@ -49,7 +49,7 @@ extension Document {
         }
         let expected = Expected(done: new.done, title: String(decoding: title, as: UTF8.self), due: new.due,
                                 doneDate: new.done ? new.doneDate : nil, priority: new.priority, flagged: new.flagged, id: nil,
-                                tags: TitleLine(bytes: [0x20] + title, range: 0..<(title.count + 1), continuation: 0..<0).tags,
+                                tags: scan.tags,
                                 depth: 0, parent: nil, section: nil, notes: normalizedNotes(new.notes),
                                 recurrence: new.recurrence, until: new.until, repeatPhrase: repeatPhrase)
         var noteLines: [[UInt8]] = []
@@ -198,13 +198,27 @@ extension Document {
 
     /// Step 3: the fragment's lines re-marked and re-indented under the form's prefix, each ended.
     func fragmentLines(_ fragment: TaskFragment, in form: ItemForm) -> [UInt8] {
+        var text: [UInt8] = []
+        appendFragmentLines(fragment, in: form, to: &text)
+        return text
+    }
+
+    /// `fragmentLines(fragment, in: form)` appended to `text`.
+    func appendFragmentLines(_ fragment: TaskFragment, in form: ItemForm, to text: inout [UInt8]) {
         let afterMarker = fragment.lines[0].dropFirst(fragment.markerLength)
         let oldSpacing = afterMarker.isEmpty ? 1 : afterMarker.prefix(while: isSpaceOrTab).count
         let shift = (form.marker.count + form.spacing.count) - (fragment.markerLength + oldSpacing)
-        var text: [UInt8] = []
         for (k, line) in fragment.lines.enumerated() {
             var body: [UInt8]
-            if k == 0 {
+            if k == 0, let first = form.marker.first, !isSpaceOrTab(first) {
+                // The first line starts with the marker, so it is not blank: written straight into `text`.
+                text += form.prefix
+                text += form.marker
+                text += form.spacing
+                text += line.dropFirst(fragment.markerLength).drop(while: isSpaceOrTab)
+                text += form.ending
+                continue
+            } else if k == 0 {
                 body = form.marker + form.spacing + Array(line.dropFirst(fragment.markerLength).drop(while: isSpaceOrTab))
             } else if shift > 0, !line.isEmpty {
                 body = [UInt8](repeating: 0x20, count: shift) + line
@@ -218,7 +232,6 @@ extension Document {
             text += body.allSatisfy(isSpaceOrTab) ? trimmedRight(form.prefix) : form.prefix + body
             text += form.ending
         }
-        return text
     }
 
     /// Step 4: the splice that puts `text` after the site's line, and the alternatives that add a

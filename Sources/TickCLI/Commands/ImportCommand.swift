@@ -93,12 +93,20 @@ func runImport(_ format: ImportFormat) -> Command.Run {
         var updated: Set<TaskID> = []
         // Each list name is resolved once: 100,000 tasks of one project are one list's.
         var destinations: [String: (String, String, [UInt8]?)] = [:]
+        // Read once, not for each of many records.
+        let defaultName = invocation.settings.defaultList ?? defaultListName
+        let today = invocation.now.day
         for task in reading.tasks {
-            let name = task.list ?? invocation.settings.defaultList ?? defaultListName
-            let (path, display, initial) = try destinations[name]
-                ?? destination(name, in: library, session: session, place: task.place, invocation: invocation)
-            destinations[name] = (path, display, initial)
-            switch index?.match(task, path: path, byID: byID, today: invocation.now.day) ?? .add {
+            let name = task.list ?? defaultName
+            let (path, display, initial): (String, String, [UInt8]?)
+            if let known = destinations[name] {
+                (path, display, initial) = known
+            } else {
+                (path, display, initial) = try destination(name, in: library, session: session, place: task.place,
+                                                           invocation: invocation)
+                destinations[name] = (path, display, initial)
+            }
+            switch index?.match(task, path: path, byID: byID, today: today) ?? .add {
             case .unchanged:
                 counts.unchanged += 1
                 continue

@@ -85,7 +85,7 @@ public struct TitleInput: Equatable, Sendable {
                 try once(priority != nil, "priority")
                 priority = Priority(rawValue: token.utf8.count)
                 removed.insert(k)
-            } else if token.lowercased() == "#flag" {
+            } else if token.utf8.count == 5, token.lowercased() == "#flag" {
                 try once(seenFlag, "#flag")
                 seenFlag = true
                 flagged = true
@@ -131,18 +131,43 @@ public struct TitleInput: Equatable, Sendable {
         var result: [Word] = []
         // ASCII text splits at separator bytes, each a character of its own (or half of `\r\n`,
         // both halves separators), so the words and their backticks are the same.
-        let ascii = text.utf8.allSatisfy { $0 < 0x80 }
-        let parts = ascii
-            ? text.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
-                .map { text[$0.startIndex..<$0.endIndex] }
-            : text.split(whereSeparator: isSeparator)
-        for part in parts {
-            let ticks = ascii ? part.utf8.reduce(0) { $1 == UInt8(ascii: "`") ? $0 + 1 : $0 } : part.filter { $0 == "`" }.count
+        if let words = asciiWords(text) { return words }
+        for part in text.split(whereSeparator: isSeparator) {
+            let ticks = part.filter { $0 == "`" }.count
             result.append(Word(text: String(part), range: part.startIndex..<part.endIndex,
                                inCode: backticks % 2 == 1 || ticks > 0))
             backticks += ticks
         }
         return result
+    }
+
+    /// `words(text)` of an ASCII text, read byte by byte; nil for text that is not ASCII.
+    private static func asciiWords(_ text: String) -> [Word]? {
+        let utf8 = text.utf8
+        let found = utf8.withContiguousStorageIfAvailable { b -> [Word]? in
+            var result: [Word] = []
+            var backticks = 0
+            var k = 0
+            while k < b.count {
+                let c = b[k]
+                if c >= 0x80 { return nil }
+                if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { k += 1; continue }
+                let from = k
+                var ticks = 0
+                while k < b.count, b[k] != 0x20, b[k] != 0x09, b[k] != 0x0A, b[k] != 0x0D {
+                    if b[k] >= 0x80 { return nil }
+                    if b[k] == UInt8(ascii: "`") { ticks += 1 }
+                    k += 1
+                }
+                let range = utf8.index(utf8.startIndex, offsetBy: from)..<utf8.index(utf8.startIndex, offsetBy: k)
+                result.append(Word(text: String(decoding: UnsafeBufferPointer(rebasing: b[from..<k]), as: UTF8.self),
+                                   range: range, inCode: backticks % 2 == 1 || ticks > 0))
+                backticks += ticks
+            }
+            return result
+        }
+        // Without contiguous UTF-8 (a bridged string), the general path: the same words.
+        return found ?? nil
     }
 
     /// A time word of the date words (`9:00`, `17:30`, `9am`, `5pm`).

@@ -111,7 +111,7 @@ public enum TodoTxt {
                     throw InterchangeError(place, "'\(shown(word))' is not a rule tick reads (1w, +1w, ++1w; d, w, m, y, b)")
                 }
                 put(word)
-            } else if starts(word, with: "pri:"), word.count == 5, let letter = priorityLetter([0x28, word.last!, 0x29]) {
+            } else if starts(word, with: "pri:"), word.count == 5, let letter = upperLetter(word.last!) {
                 let (level, kept) = mapped(letter)
                 if priority == .none { priority = level }
                 if kept != nil || priority != level { put(word) }
@@ -131,10 +131,12 @@ public enum TodoTxt {
     /// Whether `word` starts with the ASCII `prefix` as its text does: its first bytes, and for a
     /// word with non-ASCII text, a character boundary after them (`due:` followed by a combining
     /// mark is no `due:`).
-    private static func starts(_ word: ArraySlice<UInt8>, with prefix: String) -> Bool {
-        guard word.starts(with: prefix.utf8) else { return false }
-        guard word.count > prefix.utf8.count, word.contains(where: { $0 >= 0x80 }) else { return true }
-        return String(decoding: word, as: UTF8.self).hasPrefix(prefix)
+    private static func starts(_ word: ArraySlice<UInt8>, with prefix: StaticString) -> Bool {
+        let n = prefix.utf8CodeUnitCount
+        guard word.count >= n else { return false }
+        for k in 0..<n where word[word.startIndex + k] != prefix.utf8Start[k] { return false }
+        guard word.count > n, word.contains(where: { $0 >= 0x80 }) else { return true }
+        return String(decoding: word, as: UTF8.self).hasPrefix(prefix.description)
     }
 
     /// A word as an error message shows it.
@@ -143,11 +145,14 @@ public enum TodoTxt {
     }
 
     /// `A` for `(A)`, nil for anything else.
-    private static func priorityLetter<C: Collection<UInt8>>(_ word: C) -> UInt8? {
-        let c = Array(word)
-        guard c.count == 3, c[0] == UInt8(ascii: "("), c[2] == UInt8(ascii: ")"),
-              (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(c[1]) else { return nil }
-        return c[1]
+    private static func priorityLetter(_ word: ArraySlice<UInt8>) -> UInt8? {
+        guard word.count == 3, word.first == UInt8(ascii: "("), word.last == UInt8(ascii: ")") else { return nil }
+        return upperLetter(word[word.startIndex + 1])
+    }
+
+    /// `c` when it is an ASCII capital letter.
+    private static func upperLetter(_ c: UInt8) -> UInt8? {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(c) ? c : nil
     }
 
     /// A priority letter's level, and the letter to keep as `pri:X` when the level cannot say it.
