@@ -36,8 +36,7 @@ public struct TitleInput: Equatable, Sendable {
     public init(parsing text: String, now: Now) throws(TitleInputError) {
         title = ""
         flagged = false
-        let words = TitleInput.words(text)
-        var removed = Set<Int>()
+        var words = TitleInput.words(text)
         var k = 0
         var seenFlag = false
         func once(_ seen: Bool, _ what: String) throws(TitleInputError) {
@@ -46,7 +45,10 @@ public struct TitleInput: Equatable, Sendable {
         while k < words.count {
             let word = words[k]
             defer { k += 1 }
-            guard !word.inCode else { continue }
+            // Every token below starts with one of these bytes: other words are title words.
+            guard !word.inCode, let head = word.text.utf8.first,
+                  head == UInt8(ascii: "d") || head == UInt8(ascii: "r") || head == UInt8(ascii: "u")
+                    || head == UInt8(ascii: "!") || head == UInt8(ascii: "#") else { continue }
             let token = word.text
             if token.hasPrefix("due:") || token.hasPrefix("done:") {
                 let isDue = token.hasPrefix("due:")
@@ -67,36 +69,40 @@ public struct TitleInput: Equatable, Sendable {
                     guard date.minutes == nil else { throw .date(.notADate(token)) }
                     doneDate = date.day
                 }
-                removed.formUnion(consumed)
+                for c in consumed { words[c].removed = true }
                 k = consumed.last!
             } else if token.hasPrefix("rec:") {
                 guard let rule = RecurrenceRule(value: token.dropFirst(4).utf8) else { throw .rule(token) }
                 try once(recurrence != nil, "rule")
                 recurrence = rule
-                removed.insert(k)
+                words[k].removed = true
             } else if token.hasPrefix("until:") {
                 let date: DueDate
                 do { date = try DueDate(parsing: String(token.dropFirst(6)), relativeTo: now) } catch { throw .date(error) }
                 guard date.minutes == nil else { throw .date(.notADate(token)) }
                 try once(until != nil, "end date")
                 until = date.day
-                removed.insert(k)
+                words[k].removed = true
             } else if token.utf8.count <= 3, token.utf8.allSatisfy({ $0 == UInt8(ascii: "!") }) {
                 try once(priority != nil, "priority")
                 priority = Priority(rawValue: token.utf8.count)
-                removed.insert(k)
+                words[k].removed = true
             } else if token.utf8.count == 5, token.lowercased() == "#flag" {
                 try once(seenFlag, "#flag")
                 seenFlag = true
                 flagged = true
-                removed.insert(k)
+                words[k].removed = true
             }
         }
         // The title: the text without the removed words, each with the separators before it
         // (after it, for a first word), so that the rest keeps its spacing.
+        guard words.contains(where: \.removed) else {
+            title = text.trimmingInvisibleSpace()
+            return
+        }
         var kept = ""
         var cursor = text.startIndex
-        for (k, word) in words.enumerated() where removed.contains(k) {
+        for (k, word) in words.enumerated() where word.removed {
             let from = k > 0 ? words[k - 1].range.upperBound : text.startIndex
             let to = k > 0 ? word.range.upperBound : (k + 1 < words.count ? words[k + 1].range.lowerBound : text.endIndex)
             if from >= cursor {
@@ -122,6 +128,8 @@ public struct TitleInput: Equatable, Sendable {
         var text: String
         var range: Range<String.Index>
         var inCode: Bool
+        /// Read as a token, so not part of the title.
+        var removed = false
     }
 
     /// The words of `text` (split at whitespace), each marked when it lies in an inline code span:

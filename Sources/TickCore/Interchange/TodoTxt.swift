@@ -15,6 +15,7 @@ public enum TodoTxt {
     /// combining mark is one character and no separator).
     public static func read(_ bytes: [UInt8], list: String?, now: Now) throws(InterchangeError) -> ImportReading {
         var reading = ImportReading()
+        reading.tasks.reserveCapacity(bytes.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 })
         var lineNumber = 0
         var start = 0
         var words: [Range<Int>] = []

@@ -67,3 +67,20 @@ struct TodoTxtReadingTests {
         }
     }
 }
+
+extension TodoTxtReadingTests {
+    static func rendered(_ result: Result<ImportReading, InterchangeError>) -> String {
+        switch result {
+        case .failure(let error): return "error: " + error.description.escapingNonPrinting
+        case .success(let reading):
+            if reading.tasks.isEmpty { return "nothing" }
+            return reading.tasks.map { imported in
+                let t = imported.task
+                return [imported.place, "id " + (imported.id ?? "-"), "list " + (imported.list ?? "-"), "title " + t.title,
+                        "done \(t.done)", "due " + (t.due?.description ?? "-"), "done on " + (t.doneDate?.description ?? "-"),
+                        "priority \(t.priority.rawValue)", "flagged \(t.flagged)", "rule " + (t.recurrence?.token ?? "-"),
+                        "until " + (t.until?.description ?? "-"), "notes " + t.notes].joined(separator: " | ")
+            }.joined(separator: " || ").escapingNonPrinting
+        }
+    }
+}
