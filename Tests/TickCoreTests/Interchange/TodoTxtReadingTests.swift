@@ -1,74 +1,83 @@
+import Foundation
 import Testing
-@testable import TickCore
+import TickCore
 import TickFormat
 
-/// The todo.txt reader on seeded lines made of the words its grammar looks at, their near misses,
-/// separators and the text that reads differently as characters than as bytes.
+/// The todo.txt reader, pinned on 3,000 nasty lines (`Fixtures/todotxt/lines.txt`): seeded lines made of
+/// the words its grammar looks at (every prefix, valid and not), their near misses, separators, control
+/// characters, invalid UTF-8 and text that reads differently as characters than as bytes (a space or
+/// `due:` followed by a combining mark, a prepended U+0600). `expected.txt` holds, line for line, what
+/// the String-based reader that the byte reader replaced read from each line alone; the byte reader
+/// was compared with it on 20,000 more such lines and 300 files before it went.
 @Suite("todo.txt reading")
 struct TodoTxtReadingTests {
     static let now = Now(day: Day(year: 2026, month: 3, day: 14)!, minutes: 9 * 60 + 30)
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/todotxt")
 
-    /// Words a line is made of: every prefix the reader tests, valid and not, and the nasty ones.
-    static let pool: [String] = [
-        "x", "X", "(A)", "(B)", "(C)", "(D)", "(Z)", "(a)", "(AB)", "()", "2026-03-14", "2026-02-30", "2026-3-1",
-        "due:2026-03-20", "due:2026-03-20T09:30", "due:2026-13-01", "due:tomorrow", "due:", "Due:2026-03-20",
-        "rec:1w", "rec:+1m", "rec:++2d", "rec:bad", "rec:", "until:2026-04-01", "until:2026-02-30",
-        "pri:A", "pri:B", "pri:C", "pri:D", "pri:a", "pri:AB", "pri:", "+Proj", "+Other", "+", "++", "+é",
-        "@ctx", "@flag", "@Flag", "@", "@tag-x", "@é", "@a/b", "@x.y", "id:abc", "id:", "id:a/b", "id:ABC-1",
-        "#flag", "#tag", "!", "!!", "!!!", "!!!!", "`code", "co`de`", "`", "word", "task", "é", "e\u{301}",
-        "due:\u{301}2026-03-20", "+\u{301}x", "@\u{301}x", "id:\u{301}", "x\u{301}", "(A\u{301})", "pri:A\u{301}",
-        "\u{600}", "\u{A0}", "\u{2003}", "\u{200B}", "\u{FEFF}", "\u{0}", "\u{7}", "\u{1B}", "\u{7F}", "\r",
-        "created:2026-01-01", "done:2026-01-01", "done:2026-01-01T10:00", "9:00", "5pm", "[x]", "- [ ]", "*", "1.",
-        "[[link]]", "[due:: 2026-03-20]", "📅", "📅 2026-03-20", "🔁 every week", "ok", "a", "b", "c",
-    ]
-    static let separators = [" ", " ", " ", "  ", "\t", " \t ", " \u{301}", "\u{600} ", "\u{A0}"]
-
-    static func lines(seed: UInt64, count: Int) -> [[UInt8]] {
-        var random = SeededRandom(seed: seed)
-        var lines: [[UInt8]] = []
-        for _ in 0..<count {
-            var text = random.below(6) == 0 ? random.pick(separators) : ""
-            for k in 0..<(1 + random.below(7)) {
-                if k > 0 { text += random.below(4) == 0 ? random.pick(separators) : " " }
-                // Mostly plain words, so that many lines are read through to a task.
-                text += random.below(3) == 0 ? random.pick(pool) : random.pick(["task", "buy", "milk", "+Proj", "(A)",
-                                                                                 "due:2026-03-20", "@home", "x"])
-            }
-            if random.below(8) == 0 { text += random.pick(separators) }
-            var bytes = Array(text.utf8)
-            if random.below(40) == 0 { bytes.insert(0xFF, at: random.below(bytes.count + 1)) }
-            if random.below(6) == 0 { bytes.append(0x0D) }
-            lines.append(bytes)
-        }
-        return lines
+    static func fixture(_ name: String) throws -> [[UInt8]] {
+        let bytes = try Disk.bytes(fixtures.appendingPathComponent(name).path)
+        return Array(bytes.split(separator: 0x0A, omittingEmptySubsequences: false).dropLast().map(Array.init))
     }
 
-    @Test("the byte reader reads every seeded line as the character reader did, task or error")
-    func sameAsCharacters() {
-        let lines = Self.lines(seed: 44, count: 20_000)
-        var tasks = 0
-        for line in lines {
-            let new = Result { () throws(InterchangeError) in try TodoTxt.read(line, list: nil, now: Self.now) }
-            let old = Result { () throws(InterchangeError) in try TodoTxt.legacyRead(line, list: nil, now: Self.now) }
-            #expect(new == old, "\(String(decoding: line, as: UTF8.self).debugDescription)")
-            if case .success(let reading) = new { tasks += reading.tasks.count }
+    static func read(_ bytes: [UInt8], list: String? = nil) -> Result<ImportReading, InterchangeError> {
+        Result { () throws(InterchangeError) in try TodoTxt.read(bytes, list: list, now: now) }
+    }
+
+    @Test("each pinned line reads as the String reader read it: the same task, or the same error")
+    func pinnedLines() throws {
+        let lines = try Self.fixture("lines.txt")
+        let expected = try Self.fixture("expected.txt").map { String(decoding: $0, as: UTF8.self) }
+        try #require(lines.count == 3_000 && expected.count == 3_000)
+        var tasks = 0, errors = 0
+        for (k, line) in lines.enumerated() {
+            let result = Self.read(line)
+            #expect(Self.rendered(result) == expected[k], "fixture line \(k + 1): \(String(decoding: line, as: UTF8.self).debugDescription)")
+            if case .success(let reading) = result { tasks += reading.tasks.count } else { errors += 1 }
         }
         // Both outcomes are well represented.
-        #expect(tasks > 5_000 && tasks < 19_000, "\(tasks) of 20,000 lines read to a task")
-        // Whole files: line numbers, empty lines, CRLF, --list.
-        var random = SeededRandom(seed: 45)
-        for _ in 0..<300 {
-            let file = Self.lines(seed: random.next(), count: 1 + random.below(12))
-                .map { random.below(5) == 0 ? [] : $0 }.joined(separator: [0x0A]) + (random.below(2) == 0 ? [0x0A] : [])
-            let list = random.below(3) == 0 ? "Inbox" : nil
-            let new = Result { () throws(InterchangeError) in try TodoTxt.read(Array(file), list: list, now: Self.now) }
-            let old = Result { () throws(InterchangeError) in try TodoTxt.legacyRead(Array(file), list: list, now: Self.now) }
-            #expect(new == old, "\(String(decoding: file, as: UTF8.self).debugDescription)")
+        #expect(tasks > 1_000 && errors > 1_000, "\(tasks) tasks, \(errors) errors")
+    }
+
+    @Test("a file of the pinned lines that read alone gives their tasks in order, each naming its own line")
+    func wholeFile() throws {
+        let lines = try Self.fixture("lines.txt")
+        var file: [UInt8] = []
+        var expected: [ImportedTask] = []
+        var lineNumber = 0
+        for (k, line) in lines.enumerated() {
+            guard case .success(let reading) = Self.read(line), let task = reading.tasks.first else { continue }
+            // Blank and whitespace-only lines between some of them, and CRLF endings on others.
+            if k % 7 == 0 { file += k % 2 == 0 ? [0x0A] : [0x20, 0x09, 0x0D, 0x0A]; lineNumber += 1 }
+            file += line + (k % 3 == 0 && line.last != 0x0D ? [0x0D, 0x0A] : [0x0A])
+            lineNumber += 1
+            var placed = task
+            placed.place = "line \(lineNumber)"
+            expected.append(placed)
         }
+        try #require(expected.count > 1_000)
+        #expect(try Self.read(file).get().tasks == expected)
+    }
+
+    @Test("with --list every task goes to that list and its +projects stay in the title")
+    func fixedList() throws {
+        let tasks = try Self.read(Array("(A) task +Proj +Other due:2026-03-20\nx 2026-03-01 done one @flag\n".utf8), list: "Inbox").get().tasks
+        #expect(tasks.map(\.list) == ["Inbox", "Inbox"])
+        #expect(tasks.map(\.task.title) == ["task +Proj +Other", "done one"])
+        #expect(tasks[0].task.priority == .high && tasks[0].task.due == DueDate(iso: "2026-03-20"))
+        #expect(tasks[1].task.done && tasks[1].task.doneDate == Day(iso: "2026-03-01") && tasks[1].task.flagged)
+    }
+
+    @Test("a bad line refuses the whole file, naming its line number among blank lines")
+    func badLineNamed() {
+        let file = Array("task one\n\n  \r\ntask two due:2026-03-20\nbad due:2026-02-30\ntask four\n".utf8)
+        #expect(Self.read(file) == .failure(InterchangeError("line 5", "'due:2026-02-30' is not a due date YYYY-MM-DD")))
+        #expect(Self.read(Array("ok\n\u{FF}".utf8) + [0xFF]) == .failure(InterchangeError("line 2", "not valid UTF-8")))
     }
 }
 
 extension TodoTxtReadingTests {
+    /// One line for a reading: each task's place and fields, or the error, with non-printing characters escaped.
     static func rendered(_ result: Result<ImportReading, InterchangeError>) -> String {
         switch result {
         case .failure(let error): return "error: " + error.description.escapingNonPrinting
