@@ -99,6 +99,8 @@ extension Document {
                             for: TaskFragment(lines: [[]], markerLength: 0, expected: []), canonicalMarker: true)
         let fallbackEnding = lineEnding.bytes
         var text: [UInt8] = []
+        // The line of a task without notes: its title and a few tokens.
+        text.reserveCapacity(tasks.reduce(0) { $0 + $1.task.title.utf8.count + $1.task.notes.utf8.count + 48 })
         var expected: [Expected] = []
         expected.reserveCapacity(tasks.count)
         for (new, id) in tasks {

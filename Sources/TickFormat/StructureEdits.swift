@@ -11,16 +11,29 @@ extension Document {
     /// A new task's lines in canonical form (`- [ ] title tokens`, notes indented by two spaces),
     /// with what it must read as.
     func fragment(_ new: NewTask) throws(EditError) -> TaskFragment {
-        let title = withGlobalFilter(Array(trimmedSeparators(Array(new.title.utf8))))
+        var title = Array(new.title.utf8)
+        let trimmed = trimmedSeparators(title, title.indices)
+        if trimmed != title.indices { title = Array(title[trimmed]) }
+        title = withGlobalFilter(title)
         let scan = try checkedTitleScan(title, line: 0)
-        var line = [UInt8]("[\(new.done ? "x" : " ")] ".utf8) + title
+        // `- [ ] ` (or `- [x] `), the title and the tokens, in one buffer.
+        let head = 6
+        var line: [UInt8] = []
+        line.reserveCapacity(head + title.count + 48)
+        line += [UInt8(ascii: "-"), 0x20, UInt8(ascii: "["), new.done ? UInt8(ascii: "x") : 0x20, UInt8(ascii: "]"), 0x20]
+        line += title
         var repeatPhrase: String? = nil
         if new.style == .tick {
-            for token in [new.priority.token, new.flagged ? "#flag" : nil, new.due.map { "due:\($0)" }, new.recurrence?.token,
-                          new.until.map { "until:\($0)" }, new.done ? new.doneDate.map { "done:\($0)" } : nil].compactMap({ $0 }) {
-                if line.count > 4 { line.append(0x20) }
-                line.append(contentsOf: token.utf8)
+            func put(_ parts: String...) {
+                if line.count > head { line.append(0x20) }
+                for part in parts { line += part.utf8 }
             }
+            if let token = new.priority.token { put(token) }
+            if new.flagged { put("#flag") }
+            if let due = new.due { put("due:", due.description) }
+            if let rule = new.recurrence { put(rule.token) }
+            if let until = new.until { put("until:", until.description) }
+            if new.done, let day = new.doneDate { put("done:", day.description) }
         } else {
             // The Tasks plugin's order: tags, priority, repetition, due date, completion; tick's own token
             // where the style has none (a due time, an until: day).
@@ -43,7 +56,7 @@ extension Document {
             if let until = new.until { tokens.append(("until:\(until)", false)) }
             if new.done, let day = new.doneDate { tokens.append(styled(.done(day), "done:\(day)")) }
             for (token, isStyled) in tokens {
-                if line.count > 4 { line += isStyled && style == .dataview ? [0x20, 0x20] : [0x20] }
+                if line.count > head { line += isStyled && style == .dataview ? [0x20, 0x20] : [0x20] }
                 line.append(contentsOf: token.utf8)
             }
         }
@@ -56,7 +69,7 @@ extension Document {
         if !expected.notes.isEmpty {
             noteLines = expected.notes.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.utf8) }
         }
-        return TaskFragment(lines: [[UInt8(ascii: "-"), 0x20] + line] + noteLines.map { $0.isEmpty ? [] : [0x20, 0x20] + $0 },
+        return TaskFragment(lines: [line] + noteLines.map { $0.isEmpty ? [] : [0x20, 0x20] + $0 },
                             markerLength: 1, expected: [expected])
     }
 

@@ -83,7 +83,8 @@ func runImport(_ format: ImportFormat) -> Command.Run {
         let session = dryRun ? nil : try invocation.openForWriting(create: true)
         let loaded = try session.map { $0.loaded } ?? invocation.load()
         let library = session?.folder.library ?? loaded.library
-        var batches: [(path: String, name: String, initial: [UInt8]?, tasks: [(task: NewTask, id: String?)])] = []
+        // Each list's records, by their index in the reading: the tasks are copied once, into arrays of their size.
+        var batches: [(path: String, name: String, initial: [UInt8]?, records: [Int])] = []
         var created: Set<String> = []
         // A Taskwarrior record's uuid is an id with --keep-ids; a todo.txt line's `id:` word always is.
         let byID = format == .todoTxt || invocation.flag(Commands.keepIDsOption)
@@ -96,7 +97,7 @@ func runImport(_ format: ImportFormat) -> Command.Run {
         // Read once, not for each of many records.
         let defaultName = invocation.settings.defaultList ?? defaultListName
         let today = invocation.now.day
-        for task in reading.tasks {
+        for (record, task) in reading.tasks.enumerated() {
             let name = task.list ?? defaultName
             let (path, display, initial): (String, String, [UInt8]?)
             if let known = destinations[name] {
@@ -122,18 +123,20 @@ func runImport(_ format: ImportFormat) -> Command.Run {
             case .add:
                 counts.added += 1
             }
-            if initial != nil { created.insert(path) }
             if let i = batches.firstIndex(where: { $0.path == path }) {
-                batches[i].tasks.append((task.task, task.id))
+                batches[i].records.append(record)
             } else {
-                batches.append((path, display, initial, [(task.task, task.id)]))
+                // A path comes with first bytes exactly when no list has it: the same for all its records.
+                if initial != nil { created.insert(path) }
+                batches.append((path, display, initial, [record]))
             }
         }
         if let session, !batches.isEmpty || !updates.isEmpty {
-            _ = try session.folder.add(batches.map { ($0.path, $0.initial, $0.tasks) }, updates: updates,
+            let tasks = batches.map { $0.records.map { (task: reading.tasks[$0].task, id: reading.tasks[$0].id) } }
+            _ = try session.folder.add(zip(batches, tasks).map { ($0.path, $0.initial, $1) }, updates: updates,
                                        summary: "imported \(reading.tasks.count) tasks from \(Path.name(of: path))")
         }
-        printSummary(reading, batches: batches.map { ($0.name, $0.path, $0.tasks.count, created.contains($0.path)) },
+        printSummary(reading, batches: batches.map { ($0.name, $0.path, $0.records.count, created.contains($0.path)) },
                      counts: counts, dryRun: dryRun, invocation: invocation)
         return loaded.status
     }
