@@ -100,20 +100,22 @@ public struct TitleInput: Equatable, Sendable {
             title = text.trimmingInvisibleSpace()
             return
         }
-        var kept = ""
+        // Words start and end on character boundaries: the kept pieces are joined as bytes.
+        var kept: [UInt8] = []
+        kept.reserveCapacity(text.utf8.count)
         var cursor = text.startIndex
         for (k, word) in words.enumerated() where word.removed {
             let from = k > 0 ? words[k - 1].range.upperBound : text.startIndex
             let to = k > 0 ? word.range.upperBound : (k + 1 < words.count ? words[k + 1].range.lowerBound : text.endIndex)
             if from >= cursor {
-                kept += text[cursor..<from]
+                kept += text.utf8[cursor..<from]
                 cursor = to
             } else {
                 cursor = max(cursor, to)
             }
         }
-        kept += text[cursor...]
-        title = kept.trimmingInvisibleSpace()
+        kept += text.utf8[cursor...]
+        title = String(decoding: kept, as: UTF8.self).trimmingInvisibleSpace()
     }
 
     public init(title: String, due: DueDate? = nil, priority: Priority? = nil, flagged: Bool = false, doneDate: Day? = nil) {
@@ -154,6 +156,7 @@ public struct TitleInput: Equatable, Sendable {
         let utf8 = text.utf8
         let found = utf8.withContiguousStorageIfAvailable { b -> [Word]? in
             var result: [Word] = []
+            result.reserveCapacity(min(b.count / 2 + 1, 16))
             var backticks = 0
             var k = 0
             while k < b.count {

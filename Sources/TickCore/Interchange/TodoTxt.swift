@@ -16,9 +16,20 @@ public enum TodoTxt {
     public static func read(_ bytes: [UInt8], list: String?, now: Now) throws(InterchangeError) -> ImportReading {
         var reading = ImportReading()
         reading.tasks.reserveCapacity(bytes.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 })
+        try bytes.withUnsafeBufferPointer { (bytes) throws(InterchangeError) in
+            try read(bytes, list: list, now: now, into: &reading)
+        }
+        return reading
+    }
+
+    /// A word of a line: its bytes, in place in the file's.
+    private typealias Word = Slice<UnsafeBufferPointer<UInt8>>
+
+    private static func read(_ bytes: UnsafeBufferPointer<UInt8>, list: String?, now: Now,
+                             into reading: inout ImportReading) throws(InterchangeError) {
         var lineNumber = 0
         var start = 0
-        var words: [Range<Int>] = []
+        var words: [Word] = []
         while start <= bytes.count {
             let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
             defer { start = newline + 1 }
@@ -33,25 +44,24 @@ public enum TodoTxt {
                     while k < end, bytes[k] == 0x20 || bytes[k] == 0x09 { k += 1 }
                     let from = k
                     while k < end, bytes[k] != 0x20, bytes[k] != 0x09 { k += 1 }
-                    if k > from { words.append(from..<k) }
+                    if k > from { words.append(bytes[from..<k]) }
                 }
             } else {
-                guard let text = String(validating: line, as: UTF8.self) else {
+                guard let text = String(validating: UnsafeBufferPointer(rebasing: line), as: UTF8.self) else {
                     throw InterchangeError("line \(lineNumber)", "not valid UTF-8")
                 }
                 for part in text.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
-                    words.append((start + text.utf8.distance(from: text.startIndex, to: part.startIndex))
-                                 ..< (start + text.utf8.distance(from: text.startIndex, to: part.endIndex)))
+                    words.append(bytes[(start + text.utf8.distance(from: text.startIndex, to: part.startIndex))
+                                       ..< (start + text.utf8.distance(from: text.startIndex, to: part.endIndex))])
                 }
             }
             if words.isEmpty { continue }
             let place = "line \(lineNumber)"
-            reading.tasks.append(try task(words.map { bytes[$0] }, list: list, now: now, place: place))
+            reading.tasks.append(try task(words, list: list, now: now, place: place))
         }
-        return reading
     }
 
-    private static func task(_ all: [ArraySlice<UInt8>], list fixedList: String?, now: Now,
+    private static func task(_ all: [Word], list fixedList: String?, now: Now,
                              place: String) throws(InterchangeError) -> ImportedTask {
         var words = all[...]
         var done = false, doneDate: Day? = nil, created: Day? = nil, priority = Priority.none
@@ -132,7 +142,7 @@ public enum TodoTxt {
     /// Whether `word` starts with the ASCII `prefix` as its text does: its first bytes, and for a
     /// word with non-ASCII text, a character boundary after them (`due:` followed by a combining
     /// mark is no `due:`).
-    private static func starts(_ word: ArraySlice<UInt8>, with prefix: StaticString) -> Bool {
+    private static func starts(_ word: Word, with prefix: StaticString) -> Bool {
         let n = prefix.utf8CodeUnitCount
         guard word.count >= n else { return false }
         for k in 0..<n where word[word.startIndex + k] != prefix.utf8Start[k] { return false }
@@ -141,12 +151,12 @@ public enum TodoTxt {
     }
 
     /// A word as an error message shows it.
-    private static func shown(_ word: ArraySlice<UInt8>) -> String {
+    private static func shown(_ word: Word) -> String {
         String(decoding: word, as: UTF8.self).escapingNonPrinting
     }
 
     /// `A` for `(A)`, nil for anything else.
-    private static func priorityLetter(_ word: ArraySlice<UInt8>) -> UInt8? {
+    private static func priorityLetter(_ word: Word) -> UInt8? {
         guard word.count == 3, word.first == UInt8(ascii: "("), word.last == UInt8(ascii: ")") else { return nil }
         return upperLetter(word[word.startIndex + 1])
     }
