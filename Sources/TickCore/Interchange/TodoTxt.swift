@@ -69,17 +69,17 @@ public enum TodoTxt {
         if words.first.map({ $0.elementsEqual("x".utf8) }) == true {
             done = true
             words = words.dropFirst()
-            if let day = words.first.flatMap(Day.init(iso:)) {
+            if let day = words.first.flatMap(isoDay) {
                 doneDate = day
                 words = words.dropFirst()
-                if let day = words.first.flatMap(Day.init(iso:)) { created = day; words = words.dropFirst() }
+                if let day = words.first.flatMap(isoDay) { created = day; words = words.dropFirst() }
             }
         }
         if let first = words.first, let letter = priorityLetter(first) {
             (priority, keptLetter) = mapped(letter)
             words = words.dropFirst()
         }
-        if created == nil, let day = words.first.flatMap(Day.init(iso:)) { created = day; words = words.dropFirst() }
+        if created == nil, let day = words.first.flatMap(isoDay) { created = day; words = words.dropFirst() }
 
         var list = fixedList
         var out: [UInt8] = []
@@ -91,6 +91,12 @@ public enum TodoTxt {
         var flagged = false
         var id: String? = nil
         for word in words {
+            // Each word below starts with one of these bytes; most words are title words.
+            guard let head = word.first, head == UInt8(ascii: "i") || head == UInt8(ascii: "+") || head == UInt8(ascii: "@")
+                    || head == UInt8(ascii: "d") || head == UInt8(ascii: "r") || head == UInt8(ascii: "p") else {
+                put(word)
+                continue
+            }
             if starts(word, with: "id:") {
                 // The task's id (FORMAT.md 5.8), as tick's own export and topydo (`id:1`) write it.
                 let value = String(decoding: word.dropFirst(3), as: UTF8.self)
@@ -113,7 +119,7 @@ public enum TodoTxt {
                     put(word)
                 }
             } else if starts(word, with: "due:") {
-                guard DueDate(iso: word.dropFirst(4)) != nil else {
+                guard DueDate(iso: UnsafeBufferPointer(rebasing: word.dropFirst(4))) != nil else {
                     throw InterchangeError(place, "'\(shown(word))' is not a due date YYYY-MM-DD")
                 }
                 put(word)
@@ -149,6 +155,9 @@ public enum TodoTxt {
         guard word.count > n, word.contains(where: { $0 >= 0x80 }) else { return true }
         return String(decoding: word, as: UTF8.self).hasPrefix(prefix.description)
     }
+
+    /// The day of a `YYYY-MM-DD` word (read from a buffer, the form the date readers take fastest).
+    private static func isoDay(_ word: Word) -> Day? { Day(iso: UnsafeBufferPointer(rebasing: word)) }
 
     /// A word as an error message shows it.
     private static func shown(_ word: Word) -> String {
