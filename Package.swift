@@ -36,7 +36,7 @@ let package = Package(
         .executableTarget(name: "tick", dependencies: ["TickCLI", "TickCore"],
                           swiftSettings: [.enableUpcomingFeature("MemberImportVisibility")]),
         .testTarget(name: "TickFormatTests", dependencies: ["TickFormat", "TickCore", "CCmarkArena", "TickLSP"], exclude: ["Fixtures"]),
-        .testTarget(name: "TickCoreTests", dependencies: ["TickCore", "TickFormat"]),
+        .testTarget(name: "TickCoreTests", dependencies: ["TickCore", "TickFormat"], exclude: ["Fixtures"]),
         .testTarget(name: "TickLSPTests", dependencies: ["TickLSP", "TickCore"]),
         // The CLI tests run TickCLI in-process, and the `tick` binary where a run needs a process.
         .testTarget(name: "TickCLITests", dependencies: ["TickCLI", "tick", "TickCore", "TickFormat", "CTickSystem"],

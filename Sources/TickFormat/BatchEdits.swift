@@ -131,6 +131,8 @@ extension Document {
                             for: TaskFragment(lines: [[]], markerLength: 0, expected: []), canonicalMarker: true)
         let fallbackEnding = lineEnding.bytes
         var text: [UInt8] = []
+        // The line of a task without notes: its title and a few tokens.
+        text.reserveCapacity(tasks.reduce(0) { $0 + $1.task.title.utf8.count + $1.task.notes.utf8.count + 48 })
         var expected: [Expected] = []
         expected.reserveCapacity(tasks.count)
         for (new, id) in tasks {
@@ -144,8 +146,12 @@ extension Document {
                 fragment.lines[0] = Array(line[..<at]) + Array(" id:\(id)".utf8) + Array(line[at...])
                 e.id = id
             }
-            let written = fragmentLines(fragment, in: form)
-            text += tail ? form.ending + written.dropLast(form.ending.count) : written
+            if tail {
+                let written = fragmentLines(fragment, in: form)
+                text += form.ending + written.dropLast(form.ending.count)
+            } else {
+                appendFragmentLines(fragment, in: form, to: &text)
+            }
             expected.append(e)
             // The next task copies this one: its marker's successor, and its first line's ending
             // (none when it is the last line of a file without one).

@@ -86,17 +86,29 @@ public struct Day: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// `YYYY-MM-DD`.
     public var description: String {
-        pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+        guard (0...9999).contains(year), (0...99).contains(month), (0...99).contains(day) else {
+            return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+        }
+        // The common case, digit by digit: a date is written for every task a change writes.
+        let digits = [year / 1000, year / 100 % 10, year / 10 % 10, year % 10, -3, month / 10, month % 10, -3, day / 10, day % 10]
+        return String(decoding: digits.map { UInt8(0x30 + $0) }, as: UTF8.self)
     }
 
     /// Parses exactly `YYYY-MM-DD`.
     public init?<C: Collection<UInt8>>(iso bytes: C) {
         guard bytes.count == 10 else { return nil }
-        let b = Array(bytes)
+        // Read in place where the bytes are contiguous: every word of an imported line is tried as a date.
+        guard let (y, m, d) = bytes.withContiguousStorageIfAvailable(Day.isoFields) ?? Array(bytes).withUnsafeBufferPointer(Day.isoFields)
+        else { return nil }
+        self.init(year: y, month: m, day: d)
+    }
+
+    /// The year, month and day of the ten bytes `YYYY-MM-DD`, not yet checked as a date.
+    private static func isoFields(_ b: UnsafeBufferPointer<UInt8>) -> (Int, Int, Int)? {
         guard b.count == 10, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
               let y = decimal(b[0..<4]), let m = decimal(b[5..<7]), let d = decimal(b[8..<10])
         else { return nil }
-        self.init(year: y, month: m, day: d)
+        return (y, m, d)
     }
 
     public init?(iso text: String) { self.init(iso: Array(text.utf8)) }
@@ -120,10 +132,13 @@ public struct DueDate: Hashable, Comparable, Sendable, CustomStringConvertible {
     /// Parses `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM`.
     public init?<C: Collection<UInt8>>(iso bytes: C) {
         guard bytes.count == 10 || bytes.count == 16 else { return nil }
-        let b = Array(bytes)
-        if b.count == 10, let day = Day(iso: b) {
+        if bytes.count == 10 {
+            guard let day = Day(iso: bytes) else { return nil }
             self.init(day: day)
-        } else if b.count == 16, b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"),
+            return
+        }
+        let b = Array(bytes)
+        if b.count == 16, b[10] == UInt8(ascii: "T"), b[13] == UInt8(ascii: ":"),
                   let day = Day(iso: b[0..<10]),
                   let h = decimal(b[11..<13]), let m = decimal(b[14..<16]), h < 24, m < 60 {
             self.init(day: day, minutes: h * 60 + m)

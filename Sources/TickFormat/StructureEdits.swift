@@ -11,16 +11,29 @@ extension Document {
     /// A new task's lines in canonical form (`- [ ] title tokens`, notes indented by two spaces),
     /// with what it must read as.
     func fragment(_ new: NewTask) throws(EditError) -> TaskFragment {
-        let title = withGlobalFilter(Array(trimmedSeparators(Array(new.title.utf8))))
-        try checkTitle(title, line: 0)
-        var line = [UInt8]("[\(new.done ? "x" : " ")] ".utf8) + title
+        var title = Array(new.title.utf8)
+        let trimmed = trimmedSeparators(title, title.indices)
+        if trimmed != title.indices { title = Array(title[trimmed]) }
+        title = withGlobalFilter(title)
+        let scan = try checkedTitleScan(title, line: 0)
+        // `- [ ] ` (or `- [x] `), the title and the tokens, in one buffer.
+        let head = 6
+        var line: [UInt8] = []
+        line.reserveCapacity(head + title.count + 48)
+        line += [UInt8(ascii: "-"), 0x20, UInt8(ascii: "["), new.done ? UInt8(ascii: "x") : 0x20, UInt8(ascii: "]"), 0x20]
+        line += title
         var repeatPhrase: String? = nil
         if new.style == .tick {
-            for token in [new.priority.token, new.flagged ? "#flag" : nil, new.due.map { "due:\($0)" }, new.recurrence?.token,
-                          new.until.map { "until:\($0)" }, new.done ? new.doneDate.map { "done:\($0)" } : nil].compactMap({ $0 }) {
-                if line.count > 4 { line.append(0x20) }
-                line.append(contentsOf: token.utf8)
+            func put(_ parts: String...) {
+                if line.count > head { line.append(0x20) }
+                for part in parts { line += part.utf8 }
             }
+            if let token = new.priority.token { put(token) }
+            if new.flagged { put("#flag") }
+            if let due = new.due { put("due:", due.description) }
+            if let rule = new.recurrence { put(rule.token) }
+            if let until = new.until { put("until:", until.description) }
+            if new.done, let day = new.doneDate { put("done:", day.description) }
         } else {
             // The Tasks plugin's order: tags, priority, repetition, due date, completion; tick's own token
             // where the style has none (a due time, an until: day).
@@ -43,20 +56,20 @@ extension Document {
             if let until = new.until { tokens.append(("until:\(until)", false)) }
             if new.done, let day = new.doneDate { tokens.append(styled(.done(day), "done:\(day)")) }
             for (token, isStyled) in tokens {
-                if line.count > 4 { line += isStyled && style == .dataview ? [0x20, 0x20] : [0x20] }
+                if line.count > head { line += isStyled && style == .dataview ? [0x20, 0x20] : [0x20] }
                 line.append(contentsOf: token.utf8)
             }
         }
         let expected = Expected(done: new.done, title: String(decoding: title, as: UTF8.self), due: new.due,
                                 doneDate: new.done ? new.doneDate : nil, priority: new.priority, flagged: new.flagged, id: nil,
-                                tags: TitleLine(bytes: [0x20] + title, range: 0..<(title.count + 1), continuation: 0..<0).tags,
+                                tags: scan.tags,
                                 depth: 0, parent: nil, section: nil, notes: normalizedNotes(new.notes),
                                 recurrence: new.recurrence, until: new.until, repeatPhrase: repeatPhrase)
         var noteLines: [[UInt8]] = []
         if !expected.notes.isEmpty {
             noteLines = expected.notes.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.utf8) }
         }
-        return TaskFragment(lines: [[UInt8(ascii: "-"), 0x20] + line] + noteLines.map { $0.isEmpty ? [] : [0x20, 0x20] + $0 },
+        return TaskFragment(lines: [line] + noteLines.map { $0.isEmpty ? [] : [0x20, 0x20] + $0 },
                             markerLength: 1, expected: [expected])
     }
 
@@ -198,13 +211,27 @@ extension Document {
 
     /// Step 3: the fragment's lines re-marked and re-indented under the form's prefix, each ended.
     func fragmentLines(_ fragment: TaskFragment, in form: ItemForm) -> [UInt8] {
+        var text: [UInt8] = []
+        appendFragmentLines(fragment, in: form, to: &text)
+        return text
+    }
+
+    /// `fragmentLines(fragment, in: form)` appended to `text`.
+    func appendFragmentLines(_ fragment: TaskFragment, in form: ItemForm, to text: inout [UInt8]) {
         let afterMarker = fragment.lines[0].dropFirst(fragment.markerLength)
         let oldSpacing = afterMarker.isEmpty ? 1 : afterMarker.prefix(while: isSpaceOrTab).count
         let shift = (form.marker.count + form.spacing.count) - (fragment.markerLength + oldSpacing)
-        var text: [UInt8] = []
         for (k, line) in fragment.lines.enumerated() {
             var body: [UInt8]
-            if k == 0 {
+            if k == 0, let first = form.marker.first, !isSpaceOrTab(first) {
+                // The first line starts with the marker, so it is not blank: written straight into `text`.
+                text += form.prefix
+                text += form.marker
+                text += form.spacing
+                text += line.dropFirst(fragment.markerLength).drop(while: isSpaceOrTab)
+                text += form.ending
+                continue
+            } else if k == 0 {
                 body = form.marker + form.spacing + Array(line.dropFirst(fragment.markerLength).drop(while: isSpaceOrTab))
             } else if shift > 0, !line.isEmpty {
                 body = [UInt8](repeating: 0x20, count: shift) + line
@@ -218,7 +245,6 @@ extension Document {
             text += body.allSatisfy(isSpaceOrTab) ? trimmedRight(form.prefix) : form.prefix + body
             text += form.ending
         }
-        return text
     }
 
     /// Step 4: the splice that puts `text` after the site's line, and the alternatives that add a

@@ -16,6 +16,10 @@ public func isInvisibleSpace(_ scalar: Unicode.Scalar) -> Bool {
 extension String {
     /// Without invisible space (`isInvisibleSpace`) at either end.
     public func trimmingInvisibleSpace() -> String {
+        // A printable ASCII character at both ends is no space: nothing to trim.
+        if let first = utf8.first, let last = utf8.last, (0x21...0x7E).contains(first), (0x21...0x7E).contains(last) {
+            return self
+        }
         let scalars = unicodeScalars
         guard let first = scalars.firstIndex(where: { !isInvisibleSpace($0) }),
               let last = scalars.lastIndex(where: { !isInvisibleSpace($0) }) else { return "" }

@@ -190,16 +190,43 @@ extension Document {
         if let problem = Document.titleProblem(title) { throw EditError(reason: .badValue, line: line, message: problem) }
     }
 
+    /// `checkTitle`, giving back the scan of the title (as the text of a title line after its
+    /// checkbox's space) for what else the caller reads from it.
+    func checkedTitleScan(_ title: [UInt8], line: Int) throws(EditError) -> TitleLine {
+        let (text, scan) = Document.titleScan(title)
+        if let problem = Document.titleProblem(text, scan: scan) { throw EditError(reason: .badValue, line: line, message: problem) }
+        return scan
+    }
+
     /// Why `title` cannot be written as a task's title, or nil when it can.
-    public static func titleProblem(_ title: String) -> String? { titleProblem(Array(title.utf8)) }
+    public static func titleProblem(_ title: String) -> String? {
+        let (text, scan) = titleScan(title.utf8)
+        return titleProblem(text, scan: scan)
+    }
 
     static func titleProblem(_ title: [UInt8]) -> String? {
-        guard !title.contains(where: { $0 == 0x0A || $0 == 0x0D }) else {
+        let (text, scan) = titleScan(title)
+        return titleProblem(text, scan: scan)
+    }
+
+    /// The title as the text of a title line after its checkbox's space (a space, then the title),
+    /// and how a title line reads it.
+    static func titleScan<Title: Collection<UInt8>>(_ title: Title) -> (text: [UInt8], scan: TitleLine) {
+        var text = [UInt8]()
+        text.reserveCapacity(title.count + 1)
+        text.append(0x20)
+        text.append(contentsOf: title)
+        return (text, TitleLine(bytes: text, range: 0..<text.count, continuation: 0..<0))
+    }
+
+    /// Why the title in `text` (`titleScan`'s: a space, then the title), read as `scan`, cannot be
+    /// written as a task's title.
+    static func titleProblem(_ text: [UInt8], scan: TitleLine) -> String? {
+        guard !text.contains(where: { $0 == 0x0A || $0 == 0x0D }) else {
             return "a title is one line; it cannot hold a line break"
         }
-        let scan = TitleLine(bytes: [0x20] + title, range: 0..<(title.count + 1), continuation: 0..<0)
         if let token = scan.tokens.first {
-            let word = String(decoding: title[(token.range.lowerBound - 1)..<(token.range.upperBound - 1)], as: UTF8.self)
+            let word = String(decoding: text[token.range], as: UTF8.self)
             return "'\(word)' in a title would be read as metadata; set it separately"
         }
         if let problem = scan.problems.first {
@@ -375,6 +402,7 @@ extension Document {
 
     /// Notes as tick reads them back: line breaks as LF, no leading or trailing blank lines.
     func normalizedNotes(_ notes: String) -> String {
+        if notes.isEmpty { return notes }
         var lines = notes.replacingLineBreaks().split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         func blank(_ s: String) -> Bool { s.utf8.allSatisfy(isSpaceOrTab) }
         while let l = lines.last, blank(l) { lines.removeLast() }

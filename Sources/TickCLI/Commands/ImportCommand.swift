@@ -83,7 +83,8 @@ func runImport(_ format: ImportFormat) -> Command.Run {
         let session = dryRun ? nil : try invocation.openForWriting(create: true)
         let loaded = try session.map { $0.loaded } ?? invocation.load()
         let library = session?.folder.library ?? loaded.library
-        var batches: [(path: String, name: String, initial: [UInt8]?, tasks: [(task: NewTask, id: String?)])] = []
+        // Each list's records, by their index in the reading: the tasks are copied once, into arrays of their size.
+        var batches: [(path: String, name: String, initial: [UInt8]?, records: [Int])] = []
         var created: Set<String> = []
         // A Taskwarrior record's uuid is an id with --keep-ids; a todo.txt line's `id:` word always is.
         let byID = format == .todoTxt || invocation.flag(Commands.keepIDsOption)
@@ -93,12 +94,20 @@ func runImport(_ format: ImportFormat) -> Command.Run {
         var updated: Set<TaskID> = []
         // Each list name is resolved once: 100,000 tasks of one project are one list's.
         var destinations: [String: (String, String, [UInt8]?)] = [:]
-        for task in reading.tasks {
-            let name = task.list ?? invocation.settings.defaultList ?? defaultListName
-            let (path, display, initial) = try destinations[name]
-                ?? destination(name, in: library, session: session, place: task.place, invocation: invocation)
-            destinations[name] = (path, display, initial)
-            switch index?.match(task, path: path, byID: byID, today: invocation.now.day) ?? .add {
+        // Read once, not for each of many records.
+        let defaultName = invocation.settings.defaultList ?? defaultListName
+        let today = invocation.now.day
+        for (record, task) in reading.tasks.enumerated() {
+            let name = task.list ?? defaultName
+            let (path, display, initial): (String, String, [UInt8]?)
+            if let known = destinations[name] {
+                (path, display, initial) = known
+            } else {
+                (path, display, initial) = try destination(name, in: library, session: session, place: task.place,
+                                                           invocation: invocation)
+                destinations[name] = (path, display, initial)
+            }
+            switch index?.match(task, path: path, byID: byID, today: today) ?? .add {
             case .unchanged:
                 counts.unchanged += 1
                 continue
@@ -114,18 +123,20 @@ func runImport(_ format: ImportFormat) -> Command.Run {
             case .add:
                 counts.added += 1
             }
-            if initial != nil { created.insert(path) }
             if let i = batches.firstIndex(where: { $0.path == path }) {
-                batches[i].tasks.append((task.task, task.id))
+                batches[i].records.append(record)
             } else {
-                batches.append((path, display, initial, [(task.task, task.id)]))
+                // A path comes with first bytes exactly when no list has it: the same for all its records.
+                if initial != nil { created.insert(path) }
+                batches.append((path, display, initial, [record]))
             }
         }
         if let session, !batches.isEmpty || !updates.isEmpty {
-            _ = try session.folder.add(batches.map { ($0.path, $0.initial, $0.tasks) }, updates: updates,
+            let tasks = batches.map { $0.records.map { (task: reading.tasks[$0].task, id: reading.tasks[$0].id) } }
+            _ = try session.folder.add(zip(batches, tasks).map { ($0.path, $0.initial, $1) }, updates: updates,
                                        summary: "imported \(reading.tasks.count) tasks from \(Path.name(of: path))")
         }
-        printSummary(reading, batches: batches.map { ($0.name, $0.path, $0.tasks.count, created.contains($0.path)) },
+        printSummary(reading, batches: batches.map { ($0.name, $0.path, $0.records.count, created.contains($0.path)) },
                      counts: counts, dryRun: dryRun, invocation: invocation)
         return loaded.status
     }

@@ -36,8 +36,7 @@ public struct TitleInput: Equatable, Sendable {
     public init(parsing text: String, now: Now) throws(TitleInputError) {
         title = ""
         flagged = false
-        let words = TitleInput.words(text)
-        var removed = Set<Int>()
+        var words = TitleInput.words(text)
         var k = 0
         var seenFlag = false
         func once(_ seen: Bool, _ what: String) throws(TitleInputError) {
@@ -46,7 +45,10 @@ public struct TitleInput: Equatable, Sendable {
         while k < words.count {
             let word = words[k]
             defer { k += 1 }
-            guard !word.inCode else { continue }
+            // Every token below starts with one of these bytes: other words are title words.
+            guard !word.inCode, let head = word.text.utf8.first,
+                  head == UInt8(ascii: "d") || head == UInt8(ascii: "r") || head == UInt8(ascii: "u")
+                    || head == UInt8(ascii: "!") || head == UInt8(ascii: "#") else { continue }
             let token = word.text
             if token.hasPrefix("due:") || token.hasPrefix("done:") {
                 let isDue = token.hasPrefix("due:")
@@ -67,47 +69,53 @@ public struct TitleInput: Equatable, Sendable {
                     guard date.minutes == nil else { throw .date(.notADate(token)) }
                     doneDate = date.day
                 }
-                removed.formUnion(consumed)
+                for c in consumed { words[c].removed = true }
                 k = consumed.last!
             } else if token.hasPrefix("rec:") {
                 guard let rule = RecurrenceRule(value: token.dropFirst(4).utf8) else { throw .rule(token) }
                 try once(recurrence != nil, "rule")
                 recurrence = rule
-                removed.insert(k)
+                words[k].removed = true
             } else if token.hasPrefix("until:") {
                 let date: DueDate
                 do { date = try DueDate(parsing: String(token.dropFirst(6)), relativeTo: now) } catch { throw .date(error) }
                 guard date.minutes == nil else { throw .date(.notADate(token)) }
                 try once(until != nil, "end date")
                 until = date.day
-                removed.insert(k)
+                words[k].removed = true
             } else if token.utf8.count <= 3, token.utf8.allSatisfy({ $0 == UInt8(ascii: "!") }) {
                 try once(priority != nil, "priority")
                 priority = Priority(rawValue: token.utf8.count)
-                removed.insert(k)
-            } else if token.lowercased() == "#flag" {
+                words[k].removed = true
+            } else if token.utf8.count == 5, token.lowercased() == "#flag" {
                 try once(seenFlag, "#flag")
                 seenFlag = true
                 flagged = true
-                removed.insert(k)
+                words[k].removed = true
             }
         }
         // The title: the text without the removed words, each with the separators before it
         // (after it, for a first word), so that the rest keeps its spacing.
-        var kept = ""
+        guard words.contains(where: \.removed) else {
+            title = text.trimmingInvisibleSpace()
+            return
+        }
+        // Words start and end on character boundaries: the kept pieces are joined as bytes.
+        var kept: [UInt8] = []
+        kept.reserveCapacity(text.utf8.count)
         var cursor = text.startIndex
-        for (k, word) in words.enumerated() where removed.contains(k) {
+        for (k, word) in words.enumerated() where word.removed {
             let from = k > 0 ? words[k - 1].range.upperBound : text.startIndex
             let to = k > 0 ? word.range.upperBound : (k + 1 < words.count ? words[k + 1].range.lowerBound : text.endIndex)
             if from >= cursor {
-                kept += text[cursor..<from]
+                kept += text.utf8[cursor..<from]
                 cursor = to
             } else {
                 cursor = max(cursor, to)
             }
         }
-        kept += text[cursor...]
-        title = kept.trimmingInvisibleSpace()
+        kept += text.utf8[cursor...]
+        title = String(decoding: kept, as: UTF8.self).trimmingInvisibleSpace()
     }
 
     public init(title: String, due: DueDate? = nil, priority: Priority? = nil, flagged: Bool = false, doneDate: Day? = nil) {
@@ -122,6 +130,8 @@ public struct TitleInput: Equatable, Sendable {
         var text: String
         var range: Range<String.Index>
         var inCode: Bool
+        /// Read as a token, so not part of the title.
+        var removed = false
     }
 
     /// The words of `text` (split at whitespace), each marked when it lies in an inline code span:
@@ -131,18 +141,44 @@ public struct TitleInput: Equatable, Sendable {
         var result: [Word] = []
         // ASCII text splits at separator bytes, each a character of its own (or half of `\r\n`,
         // both halves separators), so the words and their backticks are the same.
-        let ascii = text.utf8.allSatisfy { $0 < 0x80 }
-        let parts = ascii
-            ? text.utf8.split(whereSeparator: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D })
-                .map { text[$0.startIndex..<$0.endIndex] }
-            : text.split(whereSeparator: isSeparator)
-        for part in parts {
-            let ticks = ascii ? part.utf8.reduce(0) { $1 == UInt8(ascii: "`") ? $0 + 1 : $0 } : part.filter { $0 == "`" }.count
+        if let words = asciiWords(text) { return words }
+        for part in text.split(whereSeparator: isSeparator) {
+            let ticks = part.filter { $0 == "`" }.count
             result.append(Word(text: String(part), range: part.startIndex..<part.endIndex,
                                inCode: backticks % 2 == 1 || ticks > 0))
             backticks += ticks
         }
         return result
+    }
+
+    /// `words(text)` of an ASCII text, read byte by byte; nil for text that is not ASCII.
+    private static func asciiWords(_ text: String) -> [Word]? {
+        let utf8 = text.utf8
+        let found = utf8.withContiguousStorageIfAvailable { b -> [Word]? in
+            var result: [Word] = []
+            result.reserveCapacity(min(b.count / 2 + 1, 16))
+            var backticks = 0
+            var k = 0
+            while k < b.count {
+                let c = b[k]
+                if c >= 0x80 { return nil }
+                if c == 0x20 || c == 0x09 || c == 0x0A || c == 0x0D { k += 1; continue }
+                let from = k
+                var ticks = 0
+                while k < b.count, b[k] != 0x20, b[k] != 0x09, b[k] != 0x0A, b[k] != 0x0D {
+                    if b[k] >= 0x80 { return nil }
+                    if b[k] == UInt8(ascii: "`") { ticks += 1 }
+                    k += 1
+                }
+                let range = utf8.index(utf8.startIndex, offsetBy: from)..<utf8.index(utf8.startIndex, offsetBy: k)
+                result.append(Word(text: String(decoding: UnsafeBufferPointer(rebasing: b[from..<k]), as: UTF8.self),
+                                   range: range, inCode: backticks % 2 == 1 || ticks > 0))
+                backticks += ticks
+            }
+            return result
+        }
+        // Without contiguous UTF-8 (a bridged string), the general path: the same words.
+        return found ?? nil
     }
 
     /// A time word of the date words (`9:00`, `17:30`, `9am`, `5pm`).

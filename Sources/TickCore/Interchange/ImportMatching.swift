@@ -14,22 +14,35 @@ public enum ImportMatch: Sendable, Equatable {
 }
 
 /// The folder's tasks as an import looks them up: by `id:` value, and by list, title, due date and status.
-public struct ImportIndex: Sendable {
-    private var byID: [String: TaskID] = [:]
-    private var alike: Set<[UInt8]> = []
+/// A class: an import asks it once a record, and its folder is not copied for each question.
+public final class ImportIndex: Sendable {
+    private let byID: [String: TaskID]
+    private let alike: Set<[UInt8]>
     private let library: Library
 
     public init(_ library: Library) {
         self.library = library
+        var byID: [String: TaskID] = [:]
+        var alike: Set<[UInt8]> = []
         for id in library.ids {
             let task = library.task(id)
             if let value = task.id, byID[value] == nil { byID[value] = id }
             alike.insert(ImportIndex.key(path: library.list(id).file.path, title: task.title, due: task.due, done: task.done))
         }
+        self.byID = byID
+        self.alike = alike
     }
 
     private static func key(path: String, title: String, due: DueDate?, done: Bool) -> [UInt8] {
-        Array(path.utf8) + [0] + Array(title.utf8) + [0] + Array((due?.description ?? "").utf8) + [0, done ? 1 : 0]
+        var key: [UInt8] = []
+        key.reserveCapacity(path.utf8.count + title.utf8.count + 20)
+        key += path.utf8
+        key.append(0)
+        key += title.utf8
+        key.append(0)
+        if let due { key += due.description.utf8 }
+        key += [0, done ? 1 : 0]
+        return key
     }
 
     /// What to do with `record`, bound for the list at `path`. With `byID` (Taskwarrior's `--keep-ids`), a
@@ -49,7 +62,7 @@ public struct ImportIndex: Sendable {
             if task.done != new.done { edits.append(new.done ? .completionDate(new.doneDate ?? today) : .reopen) }
             return edits.isEmpty ? .unchanged : .update(id, edits)
         }
-        if alike.contains(ImportIndex.key(path: path, title: new.title, due: new.due, done: new.done)) { return .unchanged }
+        if !alike.isEmpty, alike.contains(ImportIndex.key(path: path, title: new.title, due: new.due, done: new.done)) { return .unchanged }
         return .add
     }
 }

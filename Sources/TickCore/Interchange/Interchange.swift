@@ -74,8 +74,12 @@ public enum Interchange {
     /// the same reading as `tick add`: a word tick would refuse is refused here, naming `place`.
     static func task(fromLine all: [String], done: Bool, doneDate: Day?, notes: String, now: Now,
                      place: String) throws(InterchangeError) -> NewTask {
-        let words = all
-        let text = words.joined(separator: " ")
+        try task(fromText: all.joined(separator: " "), done: done, doneDate: doneDate, notes: notes, now: now, place: place)
+    }
+
+    /// `task(fromLine:…)` of the line's text, its words joined by single spaces.
+    static func task(fromText text: String, done: Bool, doneDate: Day?, notes: String, now: Now,
+                     place: String) throws(InterchangeError) -> NewTask {
         do {
             var input = try TitleInput(parsing: text, now: now)
             input.title = try TaskTitle.validated(input.title, besidesMetadata: !text.isEmpty)

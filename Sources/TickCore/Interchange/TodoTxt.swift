@@ -8,106 +8,180 @@ public enum TodoTxt {
     /// The tasks of a todo.txt file. `list`, when given, takes every task (the first `+project`
     /// then stays in the title like the others). A line tick cannot take (a bad `due:` or `rec:`, a
     /// word tick would refuse) refuses the whole file, naming the line.
+    ///
+    /// Lines and words are read as bytes: a word is a run of bytes between spaces and tabs, and a
+    /// word's prefix (`due:`, `+`, …) is its first bytes. A line with non-ASCII text is split, and
+    /// its words' prefixes compared, by characters, as the text reads (a space followed by a
+    /// combining mark is one character and no separator).
     public static func read(_ bytes: [UInt8], list: String?, now: Now) throws(InterchangeError) -> ImportReading {
         var reading = ImportReading()
-        var lineNumber = 0
-        for raw in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
-            lineNumber += 1
-            var line = raw
-            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
-            let place = "line \(lineNumber)"
-            guard let text = String(validating: line, as: UTF8.self) else {
-                throw InterchangeError(place, "not valid UTF-8")
-            }
-            let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" }).map(String.init)
-            if words.isEmpty { continue }
-            reading.tasks.append(try task(words, list: list, now: now, place: place, reading: &reading))
+        reading.tasks.reserveCapacity(bytes.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 })
+        try bytes.withUnsafeBufferPointer { (bytes) throws(InterchangeError) in
+            try read(bytes, list: list, now: now, into: &reading)
         }
         return reading
     }
 
-    private static func task(_ all: [String], list fixedList: String?, now: Now, place: String,
-                             reading: inout ImportReading) throws(InterchangeError) -> ImportedTask {
+    /// A word of a line: its bytes, in place in the file's.
+    private typealias Word = Slice<UnsafeBufferPointer<UInt8>>
+
+    private static func read(_ bytes: UnsafeBufferPointer<UInt8>, list: String?, now: Now,
+                             into reading: inout ImportReading) throws(InterchangeError) {
+        var lineNumber = 0
+        var start = 0
+        var words: [Word] = []
+        while start <= bytes.count {
+            let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
+            defer { start = newline + 1 }
+            lineNumber += 1
+            var end = newline
+            if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+            let line = bytes[start..<end]
+            words.removeAll(keepingCapacity: true)
+            if line.allSatisfy({ $0 < 0x80 }) {
+                var k = start
+                while k < end {
+                    while k < end, bytes[k] == 0x20 || bytes[k] == 0x09 { k += 1 }
+                    let from = k
+                    while k < end, bytes[k] != 0x20, bytes[k] != 0x09 { k += 1 }
+                    if k > from { words.append(bytes[from..<k]) }
+                }
+            } else {
+                guard let text = String(validating: UnsafeBufferPointer(rebasing: line), as: UTF8.self) else {
+                    throw InterchangeError("line \(lineNumber)", "not valid UTF-8")
+                }
+                for part in text.split(whereSeparator: { $0 == " " || $0 == "\t" }) {
+                    words.append(bytes[(start + text.utf8.distance(from: text.startIndex, to: part.startIndex))
+                                       ..< (start + text.utf8.distance(from: text.startIndex, to: part.endIndex))])
+                }
+            }
+            if words.isEmpty { continue }
+            let place = "line \(lineNumber)"
+            reading.tasks.append(try task(words, list: list, now: now, place: place))
+        }
+    }
+
+    private static func task(_ all: [Word], list fixedList: String?, now: Now,
+                             place: String) throws(InterchangeError) -> ImportedTask {
         var words = all[...]
         var done = false, doneDate: Day? = nil, created: Day? = nil, priority = Priority.none
-        var keptLetter: String? = nil
-        if words.first == "x" {
+        var keptLetter: UInt8? = nil
+        if words.first.map({ $0.elementsEqual("x".utf8) }) == true {
             done = true
             words = words.dropFirst()
-            if let day = words.first.flatMap(Day.init(iso:)) {
+            if let day = words.first.flatMap(isoDay) {
                 doneDate = day
                 words = words.dropFirst()
-                if let day = words.first.flatMap(Day.init(iso:)) { created = day; words = words.dropFirst() }
+                if let day = words.first.flatMap(isoDay) { created = day; words = words.dropFirst() }
             }
         }
         if let first = words.first, let letter = priorityLetter(first) {
             (priority, keptLetter) = mapped(letter)
             words = words.dropFirst()
         }
-        if created == nil, let day = words.first.flatMap(Day.init(iso:)) { created = day; words = words.dropFirst() }
+        if created == nil, let day = words.first.flatMap(isoDay) { created = day; words = words.dropFirst() }
 
         var list = fixedList
-        var out: [String] = []
+        var out: [UInt8] = []
+        out.reserveCapacity(all.reduce(0) { $0 + $1.count + 1 } + 24)
+        func put<C: Collection<UInt8>>(_ word: C) {
+            if !out.isEmpty { out.append(0x20) }
+            out.append(contentsOf: word)
+        }
         var flagged = false
         var id: String? = nil
         for word in words {
-            if word.hasPrefix("id:") {
+            // Each word below starts with one of these bytes; most words are title words.
+            guard let head = word.first, head == UInt8(ascii: "i") || head == UInt8(ascii: "+") || head == UInt8(ascii: "@")
+                    || head == UInt8(ascii: "d") || head == UInt8(ascii: "r") || head == UInt8(ascii: "p") else {
+                put(word)
+                continue
+            }
+            if starts(word, with: "id:") {
                 // The task's id (FORMAT.md 5.8), as tick's own export and topydo (`id:1`) write it.
-                let value = String(word.dropFirst(3))
+                let value = String(decoding: word.dropFirst(3), as: UTF8.self)
                 guard isValidTaskID(value) else {
-                    throw InterchangeError(place, "'\(word.escapingNonPrinting)' is not an id tick reads (FORMAT.md 5.8)")
+                    throw InterchangeError(place, "'\(shown(word))' is not an id tick reads (FORMAT.md 5.8)")
                 }
-                guard id == nil else { throw InterchangeError(place, "two ids, id:\(id!) and \(word.escapingNonPrinting)") }
+                guard id == nil else { throw InterchangeError(place, "two ids, id:\(id!) and \(shown(word))") }
                 id = value
-            } else if word.hasPrefix("+"), word.count > 1 {
-                let project = String(word.dropFirst())
-                if list == nil { list = project; continue }
+            } else if starts(word, with: "+"), word.count > 1 {
+                if list == nil { list = String(decoding: word.dropFirst(), as: UTF8.self); continue }
                 // Kept as written, so that the export writes it back as a project, not a context.
-                out.append(word)
-            } else if word.hasPrefix("@"), word.count > 1 {
-                let context = String(word.dropFirst())
-                if context == "flag" { flagged = true; continue }
-                out.append(Interchange.isTagName(context) ? "#" + context : word)
-            } else if word.hasPrefix("due:") {
-                guard DueDate(iso: Array(word.utf8.dropFirst(4))) != nil else {
-                    throw InterchangeError(place, "'\(word.escapingNonPrinting)' is not a due date YYYY-MM-DD")
+                put(word)
+            } else if starts(word, with: "@"), word.count > 1 {
+                let context = word.dropFirst()
+                if context.elementsEqual("flag".utf8) { flagged = true; continue }
+                if Interchange.isTagName(String(decoding: context, as: UTF8.self)) {
+                    put("#".utf8)
+                    out.append(contentsOf: context)
+                } else {
+                    put(word)
                 }
-                out.append(word)
-            } else if word.hasPrefix("rec:") {
-                guard RecurrenceRule(value: String(word.dropFirst(4))) != nil else {
-                    throw InterchangeError(place, "'\(word.escapingNonPrinting)' is not a rule tick reads (1w, +1w, ++1w; d, w, m, y, b)")
+            } else if starts(word, with: "due:") {
+                guard DueDate(iso: UnsafeBufferPointer(rebasing: word.dropFirst(4))) != nil else {
+                    throw InterchangeError(place, "'\(shown(word))' is not a due date YYYY-MM-DD")
                 }
-                out.append(word)
-            } else if word.hasPrefix("pri:"), word.count == 5, let letter = priorityLetter("(" + word.dropFirst(4) + ")") {
+                put(word)
+            } else if starts(word, with: "rec:") {
+                guard RecurrenceRule(value: Array(word.dropFirst(4))) != nil else {
+                    throw InterchangeError(place, "'\(shown(word))' is not a rule tick reads (1w, +1w, ++1w; d, w, m, y, b)")
+                }
+                put(word)
+            } else if starts(word, with: "pri:"), word.count == 5, let letter = upperLetter(word.last!) {
                 let (level, kept) = mapped(letter)
                 if priority == .none { priority = level }
-                if kept != nil || priority != level { out.append(word) }
+                if kept != nil || priority != level { put(word) }
             } else {
-                out.append(word)
+                put(word)
             }
         }
-        if let keptLetter { out.append("pri:" + keptLetter) }
-        if let created { out.append("created:\(created)") }
-        if let token = priority.token { out.append(token) }
-        if flagged { out.append("#flag") }
-        let task = try Interchange.task(fromLine: out, done: done, doneDate: doneDate, notes: "", now: now, place: place)
+        if let keptLetter { put("pri:".utf8 + [keptLetter]) }
+        if let created { put("created:\(created)".utf8) }
+        if let token = priority.token { put(token.utf8) }
+        if flagged { put("#flag".utf8) }
+        let task = try Interchange.task(fromText: String(decoding: out, as: UTF8.self), done: done, doneDate: doneDate,
+                                        notes: "", now: now, place: place)
         return ImportedTask(id: id, list: list, task: task, place: place)
     }
 
+    /// Whether `word` starts with the ASCII `prefix` as its text does: its first bytes, and for a
+    /// word with non-ASCII text, a character boundary after them (`due:` followed by a combining
+    /// mark is no `due:`).
+    private static func starts(_ word: Word, with prefix: StaticString) -> Bool {
+        let n = prefix.utf8CodeUnitCount
+        guard word.count >= n else { return false }
+        for k in 0..<n where word[word.startIndex + k] != prefix.utf8Start[k] { return false }
+        guard word.count > n, word.contains(where: { $0 >= 0x80 }) else { return true }
+        return String(decoding: word, as: UTF8.self).hasPrefix(prefix.description)
+    }
+
+    /// The day of a `YYYY-MM-DD` word (read from a buffer, the form the date readers take fastest).
+    private static func isoDay(_ word: Word) -> Day? { Day(iso: UnsafeBufferPointer(rebasing: word)) }
+
+    /// A word as an error message shows it.
+    private static func shown(_ word: Word) -> String {
+        String(decoding: word, as: UTF8.self).escapingNonPrinting
+    }
+
     /// `A` for `(A)`, nil for anything else.
-    private static func priorityLetter(_ word: String) -> Character? {
-        let c = Array(word)
-        guard c.count == 3, c[0] == "(", c[2] == ")", c[1].isASCII, c[1].isUppercase else { return nil }
-        return c[1]
+    private static func priorityLetter(_ word: Word) -> UInt8? {
+        guard word.count == 3, word.first == UInt8(ascii: "("), word.last == UInt8(ascii: ")") else { return nil }
+        return upperLetter(word[word.startIndex + 1])
+    }
+
+    /// `c` when it is an ASCII capital letter.
+    private static func upperLetter(_ c: UInt8) -> UInt8? {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(c) ? c : nil
     }
 
     /// A priority letter's level, and the letter to keep as `pri:X` when the level cannot say it.
-    private static func mapped(_ letter: Character) -> (Priority, String?) {
+    private static func mapped(_ letter: UInt8) -> (Priority, UInt8?) {
         switch letter {
-        case "A": return (.high, nil)
-        case "B": return (.medium, nil)
-        case "C": return (.low, nil)
-        default: return (.low, String(letter))
+        case UInt8(ascii: "A"): return (.high, nil)
+        case UInt8(ascii: "B"): return (.medium, nil)
+        case UInt8(ascii: "C"): return (.low, nil)
+        default: return (.low, letter)
         }
     }
 

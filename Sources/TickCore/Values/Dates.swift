@@ -152,6 +152,11 @@ extension DueDate {
     /// (`17:30`, `9am`) is today when that minute is still to come, else tomorrow.
     /// `none` is not a date: the caller handles it.
     public init(parsing text: String, relativeTo now: Now) throws(DateError) {
+        // `YYYY-MM-DD`, the date most often given (and every imported one), reads as the ISO day below does.
+        if text.utf8.count == 10, let day = Day(iso: text.utf8) {
+            self.init(day: day)
+            return
+        }
         var bytes = Array(text.utf8)
         trimWhitespace(&bytes)
         for i in bytes.indices where bytes[i] >= UInt8(ascii: "A") && bytes[i] <= UInt8(ascii: "Z") {
