@@ -173,9 +173,9 @@ extension Library {
 
     /// The title refs of the titles that several tasks share in the lists at `paths`.
     ///
-    /// In the order of each title's second task. No title is copied to find them: the tasks are sorted
-    /// by a hash of their title, so that equal titles lie side by side, and the titles of one hash are
-    /// then told apart by their bytes.
+    /// In the order of each title's second task. No title is copied to find them: the tasks whose
+    /// title's hash another task has too are sorted by it, so that equal titles lie side by side, and
+    /// the titles of one hash are then told apart by their bytes.
     /// `hashing` is the title hash (tests give a weak one, so that different titles share hashes).
     func sharedTitleRefs(inListsAt paths: Set<String>,
                          hashing: (UnsafeBufferPointer<UInt8>) -> UInt64 = { FNV1a64.hash($0) }) -> [Ref] {
@@ -184,9 +184,22 @@ extension Library {
             let segment = list.segment
             segment.proveRecordsAndText()
             func title(_ task: UInt32) -> UnsafeBufferPointer<UInt8> { segment.title(of: segment.cold(Int(task))) }
+            let hashes = (0..<list.taskCount).map { hashing(title(UInt32($0))) }
+            // Only the tasks whose title's hash another task has can share a title: found with one
+            // table of the hashes (open addressing; a slot holds a hash, 0 for 1), then sorted.
+            var size = 16
+            while size < hashes.count * 2 { size <<= 1 }
+            var slots = [UInt64](repeating: 0, count: size)
+            var repeated = Set<UInt64>()
+            for hash in hashes {
+                let held = hash == 0 ? 1 : hash
+                var k = Int(truncatingIfNeeded: held) & (slots.count - 1)
+                while slots[k] != 0 && slots[k] != held { k = (k + 1) & (slots.count - 1) }
+                if slots[k] == held { repeated.insert(held) } else { slots[k] = held }
+            }
+            guard !repeated.isEmpty else { continue }
             var keyed: [(hash: UInt64, task: UInt32)] = []
-            keyed.reserveCapacity(list.taskCount)
-            for i in 0..<list.taskCount { keyed.append((hashing(title(UInt32(i))), UInt32(i))) }
+            for (i, hash) in hashes.enumerated() where repeated.contains(hash == 0 ? 1 : hash) { keyed.append((hash, UInt32(i))) }
             keyed.sort { $0.hash != $1.hash ? $0.hash < $1.hash : $0.task < $1.task }
             var shared: [(second: UInt32, title: [UInt8])] = []
             var start = 0
@@ -345,11 +358,16 @@ extension Library {
         for (ref, title) in removed where notes[ref.hash] == nil && !before.retired.contains(ref.hash) && !handMoved.contains(ref.hash) {
             notes[ref.hash] = RetiredNote(to: nil, title: title)
         }
-        let shownAfter = Set(trial.shownRefs(inListsAt: paths).map(\.hash))
+        // The refs shown before that are not shown after (none when the lists are new: their refs
+        // afterwards are not worked out).
+        let shownBefore = before.shownRefs(inListsAt: paths)
         var gone: [Ref] = []
-        var seen = Set<UInt64>()
-        for ref in before.shownRefs(inListsAt: paths) where !shownAfter.contains(ref.hash) && seen.insert(ref.hash).inserted {
-            gone.append(ref)
+        if !shownBefore.isEmpty {
+            let shownAfter = Set(trial.shownRefs(inListsAt: paths).map(\.hash))
+            var seen = Set<UInt64>()
+            for ref in shownBefore where !shownAfter.contains(ref.hash) && seen.insert(ref.hash).inserted {
+                gone.append(ref)
+            }
         }
         let retired = first.updated(adding: gone)
         return retired.updated(adding: [], notes: notes.filter { retired.contains($0.key) })

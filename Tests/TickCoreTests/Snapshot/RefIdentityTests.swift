@@ -427,6 +427,8 @@ struct SharedTitleRefsTests {
             #expect(library.sharedTitleRefs(inListsAt: paths, hashing: { UInt64($0.count) }) == wanted, "round \(round), weak hash")
             // One hash for every title.
             #expect(library.sharedTitleRefs(inListsAt: paths, hashing: { _ in 7 }) == wanted, "round \(round), one hash")
+            // Hashes 0 and 1 share a slot of the table that finds repeated hashes.
+            #expect(library.sharedTitleRefs(inListsAt: paths, hashing: { UInt64($0.count & 1) }) == wanted, "round \(round), 0 and 1")
         }
         #expect(found > 100, "too few shared titles to mean much: \(found)")
     }
