@@ -276,16 +276,13 @@ extension Document {
             // In the task's own style: a signifier after one space, a Dataview field after two (as the
             // Tasks plugin writes them); tick's token when the style has none for this field.
             let styled = ObsidianFields.token(kind, style: task.style)
-            if broken.isEmpty, styled == nil, let added {
-                let at = titleInsertionPoint(task)
-                return [Splice(range: at..<at, bytes: added)]
-            }
-            let written = Array((styled ?? text).utf8)
             if broken.isEmpty {
                 let at = titleInsertionPoint(task)
+                if styled == nil, let added { return [Splice(range: at..<at, bytes: added)] }
                 let space: [UInt8] = styled != nil && task.style == .dataview ? [0x20, 0x20] : [0x20]
-                return [Splice(range: at..<at, bytes: space + written)]
+                return [Splice(range: at..<at, bytes: space + Array((styled ?? text).utf8))]
             }
+            let written = Array((styled ?? text).utf8)
             splices.append(Splice(range: broken.removeFirst().range, bytes: written))
         case (let token?, nil):
             broken = [token] + task.duplicates.filter { sameSort($0.kind, kind) } + broken
@@ -344,13 +341,23 @@ extension Document {
         }
     }
 
+    /// The title and tags of `task`'s title line with `splices` (inside it) made, read as the parse
+    /// reads it: with the later lines of its paragraph, where a code span opened on the title line
+    /// may close (FORMAT.md 3).
     func titleAfter(_ task: Task, _ splices: [Splice]) -> (title: String, tags: [String]) {
         var line = Array(bytes[task.titleRange])
         for s in splices.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
             let lo = s.range.lowerBound - task.titleRange.lowerBound
             line.replaceSubrange(lo..<(lo + s.range.count), with: s.bytes)
         }
-        let scan = TitleLine(bytes: line, range: 0..<line.count, continuation: 0..<0)
+        let count = line.count
+        var continuation = count..<count
+        if task.paragraphEndLine > task.line {
+            line.append(0x0A)
+            line += bytes[lines.start(task.line + 1)..<lines.contentEnd(task.paragraphEndLine)]
+            continuation = (count + 1)..<line.count
+        }
+        let scan = TitleLine(bytes: line, range: 0..<count, continuation: continuation)
         return (scan.title, scan.tags)
     }
 

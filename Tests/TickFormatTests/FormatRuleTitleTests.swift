@@ -59,6 +59,24 @@ struct FormatRuleTitleLineTests {
         #expect(task.title == "Write `due:2026-01-01` parser")
     }
 
+    /// An edit of a token before a code span that closes on a later line of the paragraph: what
+    /// the task should read as afterwards is read with those lines too, as the parse reads it, so
+    /// the edit is made (it was once refused as a change of the list's structure).
+    @Test("a code span closing on a later line: an edit of a token before it keeps the words inside it out of the tags",
+          arguments: [false, true])
+    func codeSpanClosingLater(editing: Bool) throws {
+        let bytes = Array("# L\n\n- [ ] a due:2026-01-01 `x #t\n  y` z\n".utf8)
+        let document = editing ? Document(editing: bytes) : Document(bytes: bytes)
+        #expect(document.tasks[0].tags == [])
+        let edited = try document.settingDue(0, nil).document
+        #expect(String(decoding: edited.serialize(), as: UTF8.self) == "# L\n\n- [ ] a `x #t\n  y` z\n")
+        #expect(edited.tasks[0].due == nil)
+        #expect(edited.tasks[0].tags == [])
+        // Many tasks at once take the same reading, on the kept outline or through cmark.
+        let together = try #require(try document.applyingTogether([(0, .due(nil))]))
+        #expect(together.serialize() == edited.serialize())
+    }
+
     @Test("a code span between longer backtick runs hides tokens with spaces in it")
     func longerBacktickRuns() throws {
         let task = try onlyTask("- [ ] Write `` a` !! #flag `` now\n")
