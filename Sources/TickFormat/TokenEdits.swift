@@ -343,7 +343,7 @@ extension Document {
 
     /// The title and tags of `task`'s title line with `splices` (inside it) made, read as the parse
     /// reads it: with the later lines of its paragraph, where a code span opened on the title line
-    /// may close (FORMAT.md 3).
+    /// may close (FORMAT.md 5).
     func titleAfter(_ task: Task, _ splices: [Splice]) -> (title: String, tags: [String]) {
         var line = Array(bytes[task.titleRange])
         for s in splices.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
