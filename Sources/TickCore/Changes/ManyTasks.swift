@@ -114,7 +114,7 @@ struct TitleBytes: Hashable {
 
     init(_ text: String) { self.text = text }
 
-    static func == (a: TitleBytes, b: TitleBytes) -> Bool { a.text.utf8.elementsEqual(b.text.utf8) }
+    static func == (a: TitleBytes, b: TitleBytes) -> Bool { sameBytes(a.text, b.text) }
 
     func hash(into hasher: inout Hasher) {
         let hashed: Void? = text.utf8.withContiguousStorageIfAvailable { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
