@@ -135,7 +135,19 @@ extension Document {
         text.reserveCapacity(tasks.reduce(0) { $0 + $1.task.title.utf8.count + $1.task.notes.utf8.count + 48 })
         var expected: [Expected] = []
         expected.reserveCapacity(tasks.count)
+        // A task of one line goes straight into `text`, as `appendFragmentLines` writes a fragment's
+        // first line: the form's prefix, marker and spacing, then the line after its marker.
+        let direct = !tail && form.marker.first.map { !isSpaceOrTab($0) } == true
         for (new, id) in tasks {
+            if direct, id == nil, new.notes.isEmpty {
+                text += form.prefix
+                text += form.marker
+                text += form.spacing
+                expected.append(try appendNewTaskLine(new, to: &text))
+                text += form.ending
+                form.marker = nextMarker(after: form.marker)
+                continue
+            }
             var fragment = try fragment(new)
             var e = fragment.expected[0]
             if let id {

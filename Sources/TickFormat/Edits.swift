@@ -56,6 +56,12 @@ public struct NewTask: Sendable, Equatable {
     public var until: Day? = nil
     /// The style its metadata is written in: tick's tokens, signifiers or Dataview fields.
     public var style: TaskStyle = .tick
+    /// The scan of a title that passed `Document.checkedTitle`, which writing the task takes instead
+    /// of scanning the title again while the title holds the same bytes. Not part of the task's value.
+    var keptScan = KeptScan()
+
+    /// Keeps `checked`'s scan for writing this task (used while the title is `checked.title`).
+    public mutating func keepScan(_ checked: CheckedTitle) { keptScan.checked = checked }
 
     public init(title: String, done: Bool = false, due: DueDate? = nil, doneDate: Day? = nil,
                 priority: Priority = .none, flagged: Bool = false, notes: String = "") {
@@ -67,6 +73,30 @@ public struct NewTask: Sendable, Equatable {
         self.flagged = flagged
         self.notes = notes
     }
+}
+
+/// A title that passed the title check (`Document.checkedTitle`), with the tags it reads.
+public struct CheckedTitle: Sendable {
+    public let title: String
+    let tags: [String]
+
+    /// Whether the title is `bytes`.
+    func holds(_ bytes: [UInt8]) -> Bool {
+        var title = title
+        return title.withUTF8 { $0.count == bytes.count && $0.elementsEqual(bytes) }
+    }
+}
+
+/// Why `Document.checkedTitle` refused a title: the message `tick check` words it with.
+public struct TitleProblem: Error, Sendable {
+    public let message: String
+}
+
+/// A `NewTask`'s kept scan: equal to any other, as it is a saving, not part of the task.
+struct KeptScan: Sendable, Equatable {
+    var checked: CheckedTitle?
+
+    static func == (_: KeptScan, _: KeptScan) -> Bool { true }
 }
 
 /// Where a new task goes.

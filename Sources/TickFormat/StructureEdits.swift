@@ -11,16 +11,33 @@ extension Document {
     /// A new task's lines in canonical form (`- [ ] title tokens`, notes indented by two spaces),
     /// with what it must read as.
     func fragment(_ new: NewTask) throws(EditError) -> TaskFragment {
+        // `- [ ] ` (or `- [x] `), the title and the tokens, in one buffer.
+        var line: [UInt8] = [UInt8(ascii: "-"), 0x20]
+        line.reserveCapacity(8 + new.title.utf8.count + 48)
+        let expected = try appendNewTaskLine(new, to: &line)
+        var noteLines: [[UInt8]] = []
+        if !expected.notes.isEmpty {
+            noteLines = expected.notes.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.utf8) }
+        }
+        return TaskFragment(lines: [line] + noteLines.map { $0.isEmpty ? [] : [0x20, 0x20] + $0 },
+                            markerLength: 1, expected: [expected])
+    }
+
+    /// A new task's first line in canonical form after its marker and spacing (`[ ] title tokens`,
+    /// or `[x] `), appended to `line`; and what the task must read as.
+    func appendNewTaskLine(_ new: NewTask, to line: inout [UInt8]) throws(EditError) -> Expected {
         var title = Array(new.title.utf8)
         let trimmed = trimmedSeparators(title, title.indices)
         if trimmed != title.indices { title = Array(title[trimmed]) }
         title = withGlobalFilter(title)
-        let scan = try checkedTitleScan(title, line: 0)
-        // `- [ ] ` (or `- [x] `), the title and the tokens, in one buffer.
-        let head = 6
-        var line: [UInt8] = []
-        line.reserveCapacity(head + title.count + 48)
-        line += [UInt8(ascii: "-"), 0x20, UInt8(ascii: "["), new.done ? UInt8(ascii: "x") : 0x20, UInt8(ascii: "]"), 0x20]
+        let tags: [String]
+        if let kept = new.keptScan.checked, kept.holds(title) {
+            tags = kept.tags
+        } else {
+            tags = try checkedTitleScan(title, line: 0).tags
+        }
+        line += [UInt8(ascii: "["), new.done ? UInt8(ascii: "x") : 0x20, UInt8(ascii: "]"), 0x20]
+        let head = line.count
         line += title
         var repeatPhrase: String? = nil
         if new.style == .tick {
@@ -60,17 +77,11 @@ extension Document {
                 line.append(contentsOf: token.utf8)
             }
         }
-        let expected = Expected(done: new.done, title: String(decoding: title, as: UTF8.self), due: new.due,
-                                doneDate: new.done ? new.doneDate : nil, priority: new.priority, flagged: new.flagged, id: nil,
-                                tags: scan.tags,
-                                depth: 0, parent: nil, section: nil, notes: normalizedNotes(new.notes),
-                                recurrence: new.recurrence, until: new.until, repeatPhrase: repeatPhrase)
-        var noteLines: [[UInt8]] = []
-        if !expected.notes.isEmpty {
-            noteLines = expected.notes.split(separator: "\n", omittingEmptySubsequences: false).map { Array($0.utf8) }
-        }
-        return TaskFragment(lines: [line] + noteLines.map { $0.isEmpty ? [] : [0x20, 0x20] + $0 },
-                            markerLength: 1, expected: [expected])
+        return Expected(done: new.done, title: String(decoding: title, as: UTF8.self), due: new.due,
+                        doneDate: new.done ? new.doneDate : nil, priority: new.priority, flagged: new.flagged, id: nil,
+                        tags: tags,
+                        depth: 0, parent: nil, section: nil, notes: normalizedNotes(new.notes),
+                        recurrence: new.recurrence, until: new.until, repeatPhrase: repeatPhrase)
     }
 
     /// Removes task `i` with its notes and subtasks (and the blank lines it owns).

@@ -204,6 +204,14 @@ extension Document {
         return titleProblem(text, scan: scan)
     }
 
+    /// `titleProblem(title)`, or for a title without one, the title with the tags its scan read,
+    /// for a `NewTask` to keep (`NewTask.keepScan`).
+    public static func checkedTitle(_ title: String) -> Result<CheckedTitle, TitleProblem> {
+        let (text, scan) = titleScan(title.utf8)
+        if let problem = titleProblem(text, scan: scan) { return .failure(TitleProblem(message: problem)) }
+        return .success(CheckedTitle(title: title, tags: scan.tags))
+    }
+
     static func titleProblem(_ title: [UInt8]) -> String? {
         let (text, scan) = titleScan(title)
         return titleProblem(text, scan: scan)

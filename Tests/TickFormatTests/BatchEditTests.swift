@@ -77,11 +77,13 @@ struct BatchEditTests {
     }
 
     static func randomTask(_ rng: inout SeededGenerator, _ k: Int) -> (task: NewTask, id: String?) {
-        var task = NewTask(title: rng.pick(["Call mum", "Buy milk", "Café naïve", "report 😀", "x"]) + " \(k)",
+        var task = NewTask(title: rng.pick(["Call mum", "Buy milk", "Café naïve", "report 😀", "x", "pack #trip"]) + " \(k)",
                            due: rng.chance(3) ? DueDate(day: rng.pick(days)) : nil,
                            priority: rng.pick([.none, .low, .high]), flagged: rng.chance(5),
                            notes: rng.chance(4) ? rng.pick(["a note", "two\nlines", "\nspaced\n\nout"]) : "")
         if rng.chance(6) { task.done = true; task.doneDate = rng.pick(days) }
+        // Half keep the scan of their title's check, as import's tasks do.
+        if rng.chance(2), case .success(let checked) = Document.checkedTitle(task.title) { task.keepScan(checked) }
         return (task, rng.chance(3) ? "id\(k)" : nil)
     }
 

@@ -20,6 +20,32 @@ struct FormatRuleNewTaskTests {
         #expect(task.due == DueDate(day: try day("2026-12-02"), minutes: 8 * 60 + 15))
     }
 
+    /// A title checked once (`Document.checkedTitle`, as import does) keeps its scan for the write,
+    /// which takes it only while the title holds the scanned bytes.
+    @Test("a new task's kept title scan serves its own title only")
+    func keptScan() throws {
+        let document = parsed("- [ ] Milk\n")
+        guard case .success(let checked) = Document.checkedTitle("Plan #trip") else {
+            Issue.record("the title was refused")
+            return
+        }
+        var same = NewTask(title: "Plan #trip")
+        same.keepScan(checked)
+        #expect(same == NewTask(title: "Plan #trip"))
+        let kept = try document.inserting(same, at: .end)
+        expectEdit(kept, of: document, gives: "- [ ] Milk\n- [ ] Plan #trip\n")
+        #expect(kept.document.tasks[1].tags == ["trip"])
+        // Another title with that scan kept: scanned again, for its own tags and its own refusal.
+        var other = NewTask(title: "Plan #home")
+        other.keepScan(checked)
+        let scanned = try document.inserting(other, at: .end)
+        #expect(scanned.document.tasks[1].tags == ["home"])
+        var token = NewTask(title: "Plan due:2026-03-14")
+        token.keepScan(checked)
+        #expect(throws: EditError.self) { try document.inserting(token, at: .end) }
+        if case .success = Document.checkedTitle("Plan due:2026-03-14") { Issue.record("a token was taken as title text") }
+    }
+
     @Test("a new done task has x in the box and its done: date last")
     func doneForm() throws {
         let document = parsed("- [ ] Milk\n")

@@ -193,13 +193,20 @@ public enum TaskTitle {
     /// The title to write. `besidesMetadata` words the refusal of an empty title for a typed line
     /// that held only metadata tokens.
     public static func validated(_ title: String, besidesMetadata: Bool = false) throws(TitleInputError) -> String {
+        try checked(title, besidesMetadata: besidesMetadata).title
+    }
+
+    /// `validated(title)` with the scan of the check, for a new task to keep (`NewTask.keepScan`).
+    public static func checked(_ title: String, besidesMetadata: Bool = false) throws(TitleInputError) -> CheckedTitle {
         let trimmed = title.trimmingInvisibleSpace()
         guard !trimmed.isEmpty else { throw .emptyTitle(besidesMetadata: besidesMetadata) }
         if let control = trimmed.unicodeScalars.first(where: isRefusedControl) {
             throw .unwritable("it holds the control character \(named(control))")
         }
-        if let problem = Document.titleProblem(trimmed) { throw .unwritable(problem) }
-        return trimmed
+        switch Document.checkedTitle(trimmed) {
+        case .success(let checked): return checked
+        case .failure(let problem): throw .unwritable(problem.message)
+        }
     }
 
     /// A control character that no title or note may hold: U+0000 to U+001F but the tab, and

@@ -82,7 +82,8 @@ public enum Interchange {
                      place: String) throws(InterchangeError) -> NewTask {
         do {
             var input = try TitleInput(parsing: text, now: now)
-            input.title = try TaskTitle.validated(input.title, besidesMetadata: !text.isEmpty)
+            let checked = try TaskTitle.checked(input.title, besidesMetadata: !text.isEmpty)
+            input.title = checked.title
             // What `tick add` refuses, import refuses: a rule that cannot repeat, an end without a rule.
             if let problem = Recurrence.problem(rule: input.recurrence, due: input.due, until: input.until) {
                 throw InterchangeError(place, problem + " in '\(text.escapingNonPrinting)'")
@@ -91,6 +92,7 @@ public enum Interchange {
                 throw InterchangeError(place, "the notes hold the control character \(TaskTitle.named(control))")
             }
             var task = input.newTask(notes: notes)
+            task.keepScan(checked)
             if done {
                 task.done = true
                 task.doneDate = doneDate ?? task.doneDate
