@@ -77,11 +77,12 @@ public enum Interchange {
         try task(fromText: all.joined(separator: " "), done: done, doneDate: doneDate, notes: notes, now: now, place: place)
     }
 
-    /// `task(fromLine:…)` of the line's text, its words joined by single spaces.
-    static func task(fromText text: String, done: Bool, doneDate: Day?, notes: String, now: Now,
-                     place: String) throws(InterchangeError) -> NewTask {
+    /// `task(fromLine:…)` of the line's text, its words joined by single spaces. `reading`, when
+    /// given, is what `TitleInput(parsing: text)` reads, known without reading it.
+    static func task(fromText text: String, reading: TitleInput? = nil, done: Bool, doneDate: Day?, notes: String,
+                     now: Now, place: String) throws(InterchangeError) -> NewTask {
         do {
-            var input = try TitleInput(parsing: text, now: now)
+            var input = try reading ?? TitleInput(parsing: text, now: now)
             let checked = try TaskTitle.checked(input.title, besidesMetadata: !text.isEmpty)
             input.title = checked.title
             // What `tick add` refuses, import refuses: a rule that cannot repeat, an end without a rule.

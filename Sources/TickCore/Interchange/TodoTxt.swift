@@ -14,10 +14,24 @@ public enum TodoTxt {
     /// its words' prefixes compared, by characters, as the text reads (a space followed by a
     /// combining mark is one character and no separator).
     public static func read(_ bytes: [UInt8], list: String?, now: Now) throws(InterchangeError) -> ImportReading {
+        var lines = LineReadings()
+        return try read(bytes, list: list, now: now, lines: &lines)
+    }
+
+    /// How the lines of a file were read: each as `tick add` reads a typed line, or, where that
+    /// reading is known (`task(_:ascii:…)`), without it. `typedOnly` reads every line as typed.
+    struct LineReadings {
+        var typedOnly = false
+        /// The lines whose reading was known.
+        var known = 0
+    }
+
+    static func read(_ bytes: [UInt8], list: String?, now: Now,
+                     lines: inout LineReadings) throws(InterchangeError) -> ImportReading {
         var reading = ImportReading()
         reading.tasks.reserveCapacity(bytes.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 })
         try bytes.withUnsafeBufferPointer { (bytes) throws(InterchangeError) in
-            try read(bytes, list: list, now: now, into: &reading)
+            try read(bytes, list: list, now: now, into: &reading, lines: &lines)
         }
         return reading
     }
@@ -26,7 +40,7 @@ public enum TodoTxt {
     private typealias Word = Slice<UnsafeBufferPointer<UInt8>>
 
     private static func read(_ bytes: UnsafeBufferPointer<UInt8>, list: String?, now: Now,
-                             into reading: inout ImportReading) throws(InterchangeError) {
+                             into reading: inout ImportReading, lines: inout LineReadings) throws(InterchangeError) {
         var lineNumber = 0
         var start = 0
         var words: [Word] = []
@@ -38,7 +52,8 @@ public enum TodoTxt {
             if end > start, bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
             let line = bytes[start..<end]
             words.removeAll(keepingCapacity: true)
-            if line.allSatisfy({ $0 < 0x80 }) {
+            let ascii = line.allSatisfy({ $0 < 0x80 })
+            if ascii {
                 var k = start
                 while k < end {
                     while k < end, bytes[k] == 0x20 || bytes[k] == 0x09 { k += 1 }
@@ -57,12 +72,17 @@ public enum TodoTxt {
             }
             if words.isEmpty { continue }
             let place = "line \(lineNumber)"
-            reading.tasks.append(try task(words, list: list, now: now, place: place))
+            reading.tasks.append(try task(words, ascii: ascii && !lines.typedOnly, list: list, now: now, place: place,
+                                          known: &lines.known))
         }
     }
 
-    private static func task(_ all: [Word], list fixedList: String?, now: Now,
-                             place: String) throws(InterchangeError) -> ImportedTask {
+    /// The task of a line's words. The line tick writes for it (`out`) holds the title words and
+    /// tick's tokens; it is read as `tick add` reads a typed line (`TitleInput`), unless every title
+    /// word of an ASCII line is one that reading takes as title text as it stands (`asIs`). Then
+    /// the reading is known without it: the title is the title words, the tokens the ones written.
+    private static func task(_ all: [Word], ascii: Bool, list fixedList: String?, now: Now,
+                             place: String, known count: inout Int) throws(InterchangeError) -> ImportedTask {
         var words = all[...]
         var done = false, doneDate: Day? = nil, created: Day? = nil, priority = Priority.none
         var keptLetter: UInt8? = nil
@@ -84,9 +104,28 @@ public enum TodoTxt {
         var list = fixedList
         var out: [UInt8] = []
         out.reserveCapacity(all.reduce(0) { $0 + $1.count + 1 } + 24)
+        // The title words alone, while the line can be read without `TitleInput`.
+        var known = ascii
+        var title: [UInt8] = []
+        title.reserveCapacity(out.capacity)
+        var due: DueDate? = nil, rule: RecurrenceRule? = nil
+        var afterDue = false
+        // A title word; a time word after `due:` would be read with it.
         func put<C: Collection<UInt8>>(_ word: C) {
             if !out.isEmpty { out.append(0x20) }
             out.append(contentsOf: word)
+            guard known else { return }
+            if afterDue, DueDate.isTimeWord(String(decoding: word, as: UTF8.self)) { known = false }
+            afterDue = false
+            if !asIs(word) { known = false }
+            if !title.isEmpty { title.append(0x20) }
+            title.append(contentsOf: word)
+        }
+        // A token tick writes for the line: what `TitleInput` takes out of the title.
+        func putToken<C: Collection<UInt8>>(_ word: C) {
+            if !out.isEmpty { out.append(0x20) }
+            out.append(contentsOf: word)
+            afterDue = false
         }
         var flagged = false
         var id: String? = nil
@@ -113,21 +152,26 @@ public enum TodoTxt {
                 let context = word.dropFirst()
                 if context.elementsEqual("flag".utf8) { flagged = true; continue }
                 if Interchange.isTagName(String(decoding: context, as: UTF8.self)) {
-                    put("#".utf8)
-                    out.append(contentsOf: context)
+                    put([UInt8(ascii: "#")] + context)
                 } else {
                     put(word)
                 }
             } else if starts(word, with: "due:") {
-                guard DueDate(iso: UnsafeBufferPointer(rebasing: word.dropFirst(4))) != nil else {
+                guard let date = DueDate(iso: UnsafeBufferPointer(rebasing: word.dropFirst(4))) else {
                     throw InterchangeError(place, "'\(shown(word))' is not a due date YYYY-MM-DD")
                 }
-                put(word)
+                // A second one is refused by the reading.
+                if due != nil { known = false }
+                due = date
+                putToken(word)
+                afterDue = true
             } else if starts(word, with: "rec:") {
-                guard RecurrenceRule(value: Array(word.dropFirst(4))) != nil else {
+                guard let value = RecurrenceRule(value: Array(word.dropFirst(4))) else {
                     throw InterchangeError(place, "'\(shown(word))' is not a rule tick reads (1w, +1w, ++1w; d, w, m, y, b)")
                 }
-                put(word)
+                if rule != nil { known = false }
+                rule = value
+                putToken(word)
             } else if starts(word, with: "pri:"), word.count == 5, let letter = upperLetter(word.last!) {
                 let (level, kept) = mapped(letter)
                 if priority == .none { priority = level }
@@ -138,11 +182,35 @@ public enum TodoTxt {
         }
         if let keptLetter { put("pri:".utf8 + [keptLetter]) }
         if let created { put("created:\(created)".utf8) }
-        if let token = priority.token { put(token.utf8) }
-        if flagged { put("#flag".utf8) }
-        let task = try Interchange.task(fromText: String(decoding: out, as: UTF8.self), done: done, doneDate: doneDate,
-                                        notes: "", now: now, place: place)
+        if let token = priority.token { putToken(token.utf8) }
+        if flagged { putToken("#flag".utf8) }
+        var reading: TitleInput? = nil
+        if known {
+            count += 1
+            reading = TitleInput(title: String(decoding: title, as: UTF8.self), due: due,
+                                 priority: priority == .none ? nil : priority, flagged: flagged)
+            reading!.recurrence = rule
+        }
+        let task = try Interchange.task(fromText: String(decoding: out, as: UTF8.self), reading: reading, done: done,
+                                        doneDate: doneDate, notes: "", now: now, place: place)
         return ImportedTask(id: id, list: list, task: task, place: place)
+    }
+
+    /// Whether reading a typed line takes an ASCII title word as title text as it stands: not a
+    /// token (`due:`, `done:`, `rec:`, `until:`, `!`, `#flag`: any word that starts so, or five
+    /// bytes after `#`), without a backtick (a code span makes tokens text) and without a control
+    /// byte (a carriage return splits it).
+    private static func asIs<C: Collection<UInt8>>(_ word: C) -> Bool {
+        guard let head = word.first else { return false }
+        for b in word where b < 0x20 || b == 0x7F || b == UInt8(ascii: "`") { return false }
+        switch head {
+        case UInt8(ascii: "d"): return !word.starts(with: "due:".utf8) && !word.starts(with: "done:".utf8)
+        case UInt8(ascii: "r"): return !word.starts(with: "rec:".utf8)
+        case UInt8(ascii: "u"): return !word.starts(with: "until:".utf8)
+        case UInt8(ascii: "!"): return false
+        case UInt8(ascii: "#"): return word.count != 5
+        default: return true
+        }
     }
 
     /// Whether `word` starts with the ASCII `prefix` as its text does: its first bytes, and for a

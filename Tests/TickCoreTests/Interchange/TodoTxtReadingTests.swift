@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TickCore
+@testable import TickCore
 import TickFormat
 
 /// The todo.txt reader, pinned on 3,000 nasty lines (`Fixtures/todotxt/lines.txt`): seeded lines made of
@@ -37,6 +37,34 @@ struct TodoTxtReadingTests {
         }
         // Both outcomes are well represented.
         #expect(tasks > 1_000 && errors > 1_000, "\(tasks) tasks, \(errors) errors")
+    }
+
+    /// Most lines are read without `TitleInput` (`TodoTxt.LineReadings`); each must read as it
+    /// reads them: the pinned lines, and seeded lines of title words, tokens and near misses.
+    @Test("lines whose reading is known read as tick add reads them typed")
+    func knownReadings() throws {
+        var rng = SeededRandom(seed: 2_026)
+        let words = ["task", "do", "done", "due", "rec", "until", "review", "u", "r", "d", "!", "!!", "!!!!", "#flag",
+                     "#FLAG", "#home", "#flags", "@flag", "@FLAG", "@home", "+Proj", "+p", "(A)", "(D)", "x", "2026-03-01",
+                     "due:2026-03-20", "due:2026-03-20T09:30", "due:2026-02-30", "rec:1w", "rec:+1m", "rec:2x", "done:2026-03-02",
+                     "until:2026-05-01", "due:tomorrow", "9:00", "9am", "noon", "5pm", "`code", "a`b", "pri:B", "id:7",
+                     "created:2026-01-01", "key:value", "caf\u{E9}", "\u{0B}v", "a\rdue:2026-03-20", "\u{7F}"]
+        var lines = try Self.fixture("lines.txt")
+        for _ in 0..<6_000 {
+            lines.append(Array((0..<(1 + rng.below(7))).map { _ in rng.pick(words) }.joined(separator: " ").utf8))
+        }
+        var known = 0
+        for line in lines {
+            var typed = TodoTxt.LineReadings(typedOnly: true)
+            var either = TodoTxt.LineReadings()
+            let asTyped = Result { () throws(InterchangeError) in try TodoTxt.read(line, list: nil, now: Self.now, lines: &typed) }
+            let read = Result { () throws(InterchangeError) in try TodoTxt.read(line, list: nil, now: Self.now, lines: &either) }
+            #expect(Self.rendered(read) == Self.rendered(asTyped), "\(String(decoding: line, as: UTF8.self).debugDescription)")
+            #expect(typed.known == 0)
+            known += either.known
+        }
+        // Both ways are well represented.
+        #expect(known > 1_500 && known < lines.count - 1_500, "\(known) of \(lines.count) lines known")
     }
 
     @Test("a file of the pinned lines that read alone gives their tasks in order, each naming its own line")
