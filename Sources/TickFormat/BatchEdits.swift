@@ -171,9 +171,14 @@ extension Document {
             if tail && fragment.lines.count == 1 { form.ending = fallbackEnding }
         }
         let at = lines.end(after)
+        let expecting = ExpectedTasks(self, inserting: expected, at: n + 1)
+        // At the end of the list, the new lines' blocks are known without cmark (`outlineAppending`).
+        if at == bytes.count {
+            let document = reading(bytes + text, appending: text)
+            return keepsFileParts(document) && document.reads(as: expecting) ? document : nil
+        }
         do {
-            let result = try apply([Splice(range: at..<at, bytes: text)],
-                                   expecting: ExpectedTasks(self, inserting: expected, at: n + 1), task: nil)
+            let result = try apply([Splice(range: at..<at, bytes: text)], expecting: expecting, task: nil)
             guard result.fixes.isEmpty else { return nil }
             return result.document
         } catch {

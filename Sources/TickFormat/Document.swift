@@ -107,6 +107,58 @@ public struct Document: Sendable {
         return Document(bytes: bytes, globalFilter: globalFilter, outline: outline, keepingOutline: true, forCheck: false, partSize: nil)
     }
 
+    /// `bytes`, this document's bytes with `text` appended, read without cmark when `text` is made of
+    /// lines that cmark reads as one more item of the list that ends this document each
+    /// (`outlineAppending`); else as this document was read.
+    func reading(_ bytes: [UInt8], appending text: [UInt8]) -> Document {
+        guard let outline = outlineAppending(text) else { return reading(bytes) }
+        return Document(bytes: bytes, globalFilter: globalFilter, outline: outline, keepingOutline: true, forCheck: false, partSize: nil)
+    }
+
+    /// This document's kept outline with an item for each line of `text`, appended at its end, or nil
+    /// when that is not known without cmark. It is known when the document ends with a line ending
+    /// right after the one line of a top-level item, outside any block quote, whose marker (`-`, `*`
+    /// or `+`) starts the line and is followed by one space and a paragraph; and every line of `text`
+    /// is that marker, a space, a box (`[ ]`, `[x]` or `[X]`), a space and text without a carriage
+    /// return, ended by a line feed. In CommonMark, such a line is not a lazy continuation of the
+    /// paragraph before it (it starts a list item), it closes that item (its marker is indented less
+    /// than the item's text), and it starts an item of the same list (the same marker) whose first
+    /// block is a paragraph at the third column: a box cannot start any other block, and cannot start
+    /// a link reference definition (a label ends at its first `]`, and the box's is followed by a
+    /// space, not a colon). The line after it is read the same way, and the text ends with no block
+    /// open but the last paragraph. A seeded test and the fuzz target hold this to a full parse.
+    func outlineAppending(_ text: [UInt8]) -> BlockOutline? {
+        guard var outline, let last = outline.items.last, !text.isEmpty, text.last == 0x0A, bytes.last == 0x0A else { return nil }
+        let n = lines.count
+        guard n > 1 || bomLength == 0, last.line == n, last.endLine == n, last.column == 1, last.parent == nil,
+              last.quoteDepth == 0, !last.ordered, let paragraph = last.paragraph,
+              paragraph.line == n, paragraph.column == 3, paragraph.endLine == n,
+              !outline.headings.contains(where: { $0.endLine >= n }) else { return nil }
+        let marker = bytes[lines.start(n)]
+        guard marker == UInt8(ascii: "-") || marker == UInt8(ascii: "*") || marker == UInt8(ascii: "+"),
+              bytes[lines.start(n) + 1] == 0x20 else { return nil }
+        var line = n
+        let ok = text.withUnsafeBufferPointer { t -> Bool in
+            var i = 0
+            while i < t.count {
+                guard i + 6 <= t.count, t[i] == marker, t[i + 1] == 0x20, t[i + 2] == UInt8(ascii: "["),
+                      t[i + 3] == 0x20 || t[i + 3] == UInt8(ascii: "x") || t[i + 3] == UInt8(ascii: "X"),
+                      t[i + 4] == UInt8(ascii: "]"), t[i + 5] == 0x20 else { return false }
+                i += 6
+                while t[i] != 0x0A {
+                    if t[i] == 0x0D { return false }
+                    i += 1
+                }
+                i += 1
+                line += 1
+                outline.items.append(.init(line: line, column: 1, endLine: line, quoteDepth: 0, parent: nil, ordered: false,
+                                           paragraph: (line, 3, line)))
+            }
+            return true
+        }
+        return ok ? outline : nil
+    }
+
     /// Whether `splice` stays inside one task's title line without a line ending, and leaves the line
     /// starting with a box and a space or tab: it sets the box's mark (` `, `x` or `X`), or it
     /// replaces bytes after the space or tab that follows the box.

@@ -2,7 +2,8 @@
 // module (so it sees internals). Properties: no crash; exact round trip; a random edit touches
 // only its item (or inserts without changing a byte); re-parsing the result gives the model the
 // edit reported; removing many tasks together gives the bytes of removing them one at a time; an
-// edit inside a title line read again without cmark (`reading(_:splices:)`) reads as a full parse;
+// edit inside a title line read again without cmark (`reading(_:splices:)`) reads as a full parse,
+// and so do task lines appended to a list that ends the file (`reading(_:appending:)`);
 // line edits of many tasks together give the bytes of one at a time and read as a full parse.
 // The edits include the repetition tokens, the move of a repeating task to its
 // next occurrence (11-13) and the completed copy that `--keep-history` inserts after a task (10),
@@ -28,6 +29,7 @@ public func tickFuzzOne(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     guard !document.tasks.isEmpty else { return 0 }
     checkRemovingTogether(document, choice: choice)
     checkReadingWithoutCmark(document, choice: choice)
+    checkAppendingWithoutCmark(document, choice: choice)
     checkLineEditsTogether(document, choice: choice)
     let i = (choice >> 4) % document.tasks.count
     let task = document.tasks[i]
@@ -171,4 +173,28 @@ func checkReadingWithoutCmark(_ document: Document, choice: Int) {
         return out
     }
     precondition(model(reused) == model(parsed), "reading without cmark differs from a full parse")
+}
+
+/// Task lines appended after the last line, read without cmark when `outlineAppending` knows their
+/// blocks, must read as a full parse of the same bytes. They take the last line's first byte as
+/// their marker, so that a file ending with a task's line is extended as tick extends it.
+func checkAppendingWithoutCmark(_ document: Document, choice: Int) {
+    let bytes = document.bytes
+    guard bytes.last == 0x0A else { return }
+    let start = bytes.dropLast().lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+    var text: [UInt8] = []
+    for k in 0..<(1 + choice % 3) {
+        text += [bytes[start], 0x20, UInt8(ascii: "["), k == 1 ? UInt8(ascii: "x") : 0x20, UInt8(ascii: "]"), 0x20]
+        text += titleLineSnippets[(choice + k) % titleLineSnippets.count] + [0x0A]
+    }
+    let appended = bytes + text
+    let read = document.reading(appended, appending: text)
+    let parsed = Document(bytes: appended, globalFilter: document.globalFilter)
+    func model(_ d: Document) -> String {
+        var out = ""
+        print(d.tasks, d.notes, d.diagnostics, d.heading as Any, d.headingLine as Any,
+              d.sections.map { "\($0.line) \($0.level) \($0.text)" }, d.lines.count, to: &out)
+        return out
+    }
+    precondition(model(read) == model(parsed), "appended task lines read without cmark differ from a full parse")
 }

@@ -86,6 +86,44 @@ struct OutlineReuseTests {
         #expect(document.reading(bytes, splices: [splice]).tasks.count == 1)
     }
 
+    /// Lines appended after the list that ends a document are read without cmark when each is an
+    /// item of that list holding a box (`outlineAppending`): the result must be a full parse's.
+    @Test("task lines appended to the list that ends a document read as a full parse reads them", arguments: Array(UInt64(1)...6))
+    func appendedTaskLines(seed: UInt64) {
+        var rng = SeededGenerator(seed: seed &* 7_907)
+        var compared = 0, known = 0
+        let titles = ["x", "call mum due:2026-12-03 !!", "`code", "<!--", "]: /url", "[a]: /b", "# h", "---", "\\", "*a*",
+                      "\u{0}", "é #tag", "1. one", "> q", "    four", "<div>", "```", "==="]
+        while compared < 400 {
+            var bytes = NastyDocument.generate(&rng)
+            // Most documents end with a task line of their own, as a list does after tick added to it.
+            if rng.next() % 4 != 0 {
+                if bytes.last != 0x0A { bytes.append(0x0A) }
+                bytes += Array((rng.next() % 2 == 0 ? "\n- [ ] last\n" : "* [x] last\n").utf8)
+            }
+            let document = Document(editing: bytes)
+            // The marker of the document's last line, mostly; now and then a line cmark must read.
+            let start = bytes.dropLast().lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+            let own = start < bytes.count ? String(decoding: [bytes[start]], as: UTF8.self) : "-"
+            var text: [UInt8] = []
+            for _ in 0..<(1 + Int(rng.next() % 4)) {
+                let odd = rng.next() % 6 == 0
+                let marker = odd ? ["-", "*", "+", "1.", " -"][Int(rng.next() % 5)] : own
+                let box = odd ? ["[ ]", "[x]", "[]", "[ ]:", "[x]\t"][Int(rng.next() % 5)] : ["[ ]", "[x]", "[X]"][Int(rng.next() % 3)]
+                let title = titles[Int(rng.next() % UInt64(titles.count))]
+                let ending = odd && rng.next() % 2 == 0 ? "\r\n" : "\n"
+                text += Array("\(marker) \(box) \(title)\(ending)".utf8)
+            }
+            let appended = bytes + text
+            if document.outlineAppending(text) != nil { known += 1 }
+            let read = document.reading(appended, appending: text)
+            #expect(Self.model(read) == Self.model(Document(bytes: appended)), "\(String(decoding: appended, as: UTF8.self).debugDescription)")
+            compared += 1
+        }
+        // Both ways are well represented.
+        #expect(known > 60 && known < compared - 60, "\(known) of \(compared) read without cmark")
+    }
+
     @Test("a document read for editing keeps reading its edits without cmark, a plain one parses them")
     func editedDocumentsKeepTheOutline() throws {
         let bytes = Array("# List\n\n- [ ] one\n- [ ] two\n".utf8)

@@ -295,7 +295,9 @@ public final class TaskFolder {
         let results = Box<[String: Document]>([:]) // as written: checked by the insertion, not parsed again
         let changes = batches.map { batch in
             (batch.path, { (bytes: [UInt8]?) throws -> FileOutcome in
-                guard var document = (bytes ?? batch.initial).map({ self.folder.document($0) }) else {
+                // Read for editing: tasks added at the end of the list are checked without cmark
+                // (`Document.outlineAppending`).
+                guard var document = (bytes ?? batch.initial).map({ self.folder.editableDocument($0) }) else {
                     throw MutationError.listGone(path: batch.path)
                 }
                 // Keys are found before any edit: a retitle changes what a key finds.
