@@ -166,13 +166,7 @@ func checkReadingWithoutCmark(_ document: Document, choice: Int) {
     let bytes = document.splicing([splice])
     let reused = document.reading(bytes, splices: [splice])
     let parsed = Document(bytes: bytes, globalFilter: document.globalFilter)
-    func model(_ d: Document) -> String {
-        var out = ""
-        print(d.tasks, d.notes, d.diagnostics, d.heading as Any, d.headingLine as Any,
-              d.sections.map { "\($0.line) \($0.level) \($0.text)" }, d.lines.count, to: &out)
-        return out
-    }
-    precondition(model(reused) == model(parsed), "reading without cmark differs from a full parse")
+    precondition(readModel(reused) == readModel(parsed), "reading without cmark differs from a full parse")
 }
 
 /// Task lines appended after the last line, read without cmark when `outlineAppending` knows their
@@ -190,11 +184,13 @@ func checkAppendingWithoutCmark(_ document: Document, choice: Int) {
     let appended = bytes + text
     let read = document.reading(appended, appending: text)
     let parsed = Document(bytes: appended, globalFilter: document.globalFilter)
-    func model(_ d: Document) -> String {
-        var out = ""
-        print(d.tasks, d.notes, d.diagnostics, d.heading as Any, d.headingLine as Any,
-              d.sections.map { "\($0.line) \($0.level) \($0.text)" }, d.lines.count, to: &out)
-        return out
-    }
-    precondition(model(read) == model(parsed), "appended task lines read without cmark differ from a full parse")
+    precondition(readModel(read) == readModel(parsed), "appended task lines read without cmark differ from a full parse")
+}
+
+/// Everything a reading gives, written out: every task, note and problem, the headings and the sections.
+func readModel(_ d: Document) -> String {
+    var out = ""
+    print(d.tasks, d.notes, d.diagnostics, d.heading as Any, d.headingLine as Any,
+          d.sections.map { "\($0.line) \($0.level) \($0.text)" }, d.lines.count, to: &out)
+    return out
 }
