@@ -84,16 +84,14 @@ struct SystemBoundaryTests {
         #expect(Self.files(files, matching: /\bLZ4_\w/.wordBoundaryKind(.simple)) == [Self.lz4Codec])
     }
 
-    /// Storage types that Snapshot files use today, by file: Snapshot should know nothing of
-    /// Storage (issue 46), and these are what is left to undo. Library keeps its lists as the
-    /// cache's segments (`Segment`, `SegmentStorage`, `HotRecord`, `TaskRecord`, in `Storage/Cache/`)
-    /// until it reads through a records interface that the cache and a parsed list both provide.
-    /// (Loading a library, from the cache or by parsing, and measuring its short refs ahead for the
-    /// cache written after a change are Storage's: `Storage/Cache/LibraryLoading.swift`,
-    /// `RefLengthsAhead.swift`.)
-    static let snapshotUsesOfStorage: [String: Set<String>] = [
-        "Sources/TickCore/Snapshot/Library.swift": ["HotRecord", "Segment", "SegmentStorage", "TaskRecord"],
-    ]
+    /// Storage types that Snapshot files use, by file: none. Snapshot knows nothing of Storage
+    /// (issue 46): a `Library` reads its lists as records (`Snapshot/Records/`: `Segment` and the
+    /// record layouts), which a parsed list provides (`Segment.built`) and so does the cache, whose
+    /// proof of a segment read from it is a `SegmentProving` (`Storage/Cache/SegmentProof.swift`).
+    /// Loading a library, from the cache or by parsing, and measuring its short refs ahead for the
+    /// cache written after a change are Storage's (`Storage/Cache/LibraryLoading.swift`,
+    /// `RefLengthsAhead.swift`).
+    static let snapshotUsesOfStorage: [String: Set<String>] = [:]
 
     @Test("Snapshot uses no Storage type beyond the listed ones (imports cannot tell two folders of a module apart: names can)")
     func snapshotKnowsNothingOfStorage() throws {

@@ -105,8 +105,8 @@ struct ListRunsTests {
         #expect(recorder.ranges.sorted { $0.lowerBound < $1.lowerBound } == ranges)
         let proofs = library.lists.map { $0.segment.proof }
         // The areas a row reads are proven; the folded records and folded text wait for a search.
-        for l in Set(ids.map(\.list)) { #expect(proofs[l]?.unproven.pointee == SegmentProof.search) }
-        #expect(proofs[rowless]?.unproven.pointee == SegmentProof.all)
+        for l in Set(ids.map(\.list)) { #expect(proofs[l]?.unproven.pointee == SegmentArea.search) }
+        #expect(proofs[rowless]?.unproven.pointee == SegmentArea.all)
         #expect(proofs.allSatisfy { $0?.rendering == false })
 
         // Below the minimum, one range on this thread.
@@ -151,8 +151,8 @@ extension ListRunsTests {
         let sound = try load(original)
         #expect(Self.rendered(ids, of: sound.library) == expected)
         for l in Set(ids.map(\.list)) {
-            let proof = try #require(sound.library.lists[l].segment.proof)
-            #expect(proof.unproven.pointee == SegmentProof.search)
+            let proof = try #require(sound.library.lists[l].segment.cacheProof)
+            #expect(proof.unproven.pointee == SegmentArea.search)
             #expect(proof.state == .intact)
         }
         #expect(sound.library.lists[69].segment.isTailCompressed)
@@ -166,7 +166,7 @@ extension ListRunsTests {
             damaged[Int.random(in: tail, using: &random)] ^= 1 << UInt8.random(in: 0..<8, using: &random)
             let repaired = try load(damaged)
             #expect(Self.rendered(ids, of: repaired.library) == expected, "round \(round)")
-            let proof = try #require(repaired.library.lists[id.list].segment.proof)
+            let proof = try #require(repaired.library.lists[id.list].segment.cacheProof)
             #expect(proof.state == .rebuilt, "round \(round)")
         }
         withExtendedLifetime(dir) {}  // the lists stay for the damaged segments' parses

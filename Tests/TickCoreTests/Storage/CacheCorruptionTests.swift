@@ -170,30 +170,30 @@ struct CacheCorruptionTests {
         let folder = Self.folder(dir.path)
         _ = folder.load()
         let library = folder.load().library
-        let proofs = library.lists.compactMap { $0.segment.proof }
+        let proofs = library.lists.compactMap { $0.segment.cacheProof }
         #expect(proofs.count == 2)
-        #expect(proofs.allSatisfy { $0.unproven.pointee == SegmentProof.all })
+        #expect(proofs.allSatisfy { $0.unproven.pointee == SegmentArea.all })
         _ = library.counts(now: Self.now)
-        let searchAndRest = SegmentProof.refs | SegmentProof.cold | SegmentProof.search
+        let searchAndRest = SegmentArea.refs | SegmentArea.cold | SegmentArea.search
         #expect(proofs.allSatisfy { $0.unproven.pointee == searchAndRest })
         // Every task read: the cold records are proven whole, and the ref records with them; the
         // folded records and folded text wait for a search.
         _ = library.tasks(in: ViewQuery(view: .all), now: Self.now).map { library.task($0) }
-        #expect(proofs.allSatisfy { $0.unproven.pointee == SegmentProof.search })
+        #expect(proofs.allSatisfy { $0.unproven.pointee == SegmentArea.search })
         _ = library.search(["zzz"], includeCompleted: true)
         #expect(proofs.allSatisfy { $0.unproven.pointee == 0 })
 
         // A search that finds nothing reads the text, with the cold records that divide it, and the
         // folded area: only a task holding the word has its hot record read (whether it is done).
         let searched = folder.load().library
-        let searchedProofs = searched.lists.compactMap { $0.segment.proof }
+        let searchedProofs = searched.lists.compactMap { $0.segment.cacheProof }
         #expect(searched.search(["zzz"], includeCompleted: true).isEmpty)
-        #expect(searchedProofs.allSatisfy { $0.unproven.pointee == SegmentProof.hot | SegmentProof.refs })
+        #expect(searchedProofs.allSatisfy { $0.unproven.pointee == SegmentArea.hot | SegmentArea.refs })
 
         // Resolving a REF that a task has reads its ref records, and the cold records and text of
         // none but the lists that hold a title of the REF's length or one beyond ASCII.
         let other = folder.load().library
-        let otherProofs = other.lists.compactMap { $0.segment.proof }
+        let otherProofs = other.lists.compactMap { $0.segment.cacheProof }
         let ref = other.ref(TaskID(list: 1, index: 2))
         #expect(other.resolve(ref: ref) == .found(TaskID(list: 1, index: 2)))
         let uncached = folder.load(useCache: false).library
@@ -205,12 +205,12 @@ struct CacheCorruptionTests {
                     : title.count > ref.utf8.count && title.count <= 3 * ref.utf8.count
             }
             candidates += holdsCandidate ? 1 : 0
-            let read = holdsCandidate ? 0 : SegmentProof.cold
-            #expect(proof.unproven.pointee == SegmentProof.hot | SegmentProof.search | read, "\(list.file.path)")
+            let read = holdsCandidate ? 0 : SegmentArea.cold
+            #expect(proof.unproven.pointee == SegmentArea.hot | SegmentArea.search | read, "\(list.file.path)")
         }
         #expect(candidates < otherProofs.count - 1)
         // The list of the task found has its records read whole.
-        #expect(otherProofs[1].unproven.pointee == SegmentProof.search)
+        #expect(otherProofs[1].unproven.pointee == SegmentArea.search)
     }
 
     /// Where list `k`'s compressed tail lies in the cache file `bytes`.
@@ -238,12 +238,12 @@ struct CacheCorruptionTests {
         let title = Array(uncached.task(first).title.utf8)
 
         let library = Self.library(folder, files, cache: original)
-        let proofs = library.lists.map { $0.segment.proof }
+        let proofs = library.lists.map { $0.segment.cacheProof }
         #expect(library.lists.allSatisfy { $0.segment.isTailCompressed })
         #expect(Array(library.rowFields(first).title) == title)
         // The search area waits for a search, and the other list was not touched.
-        #expect(proofs[0]?.unproven.pointee == SegmentProof.search)
-        #expect(proofs[1]?.unproven.pointee == SegmentProof.all)
+        #expect(proofs[0]?.unproven.pointee == SegmentArea.search)
+        #expect(proofs[1]?.unproven.pointee == SegmentArea.all)
         #expect(!library.lists[0].segment.isTailCompressed)
         #expect(library.lists[1].segment.isTailCompressed)
         #expect(proofs[0]?.state == .intact)
@@ -269,7 +269,7 @@ struct CacheCorruptionTests {
             #expect(Array(repaired.rowFields(first).title) == title, "round \(round)")
             // A flip that changes only the folded area is found by the search the answer makes.
             #expect(Self.answer(repaired) == Self.answer(uncached), "round \(round)")
-            #expect(repaired.lists[0].segment.proof?.state == .rebuilt, "round \(round)")
+            #expect(repaired.lists[0].segment.cacheProof?.state == .rebuilt, "round \(round)")
         }
 
         // The task's ref is in its ref record, in the stored head: found damaged with its area.
@@ -284,7 +284,7 @@ struct CacheCorruptionTests {
         var wrongRef = original
         wrongRef[refAt] ^= 0x01
         let reparsed = Self.library(folder, files, cache: wrongRef)
-        let reparsedProof = try #require(reparsed.lists[0].segment.proof)
+        let reparsedProof = try #require(reparsed.lists[0].segment.cacheProof)
         #expect(reparsed.rowFields(first).refHash == hash)
         #expect(reparsedProof.state == .rebuilt)
     }
@@ -312,8 +312,8 @@ struct CacheCorruptionTests {
 
         let library = Self.library(folder, files, cache: original)
         #expect(found(library) == ["7: call the plumber about 7", "23: call the plumber about 23"])
-        let proof = try #require(library.lists[0].segment.proof)
-        #expect(proof.unproven.pointee & (SegmentProof.cold | SegmentProof.search) == 0)
+        let proof = try #require(library.lists[0].segment.cacheProof)
+        #expect(proof.unproven.pointee & (SegmentArea.cold | SegmentArea.search) == 0)
         #expect(proof.state == .intact)
 
         // A flipped bit in the compressed tail, which holds the notes: the list is parsed again, and
@@ -323,7 +323,7 @@ struct CacheCorruptionTests {
         damaged[tail.lowerBound + tail.count / 2] ^= 0x04
         let repaired = Self.library(folder, files, cache: damaged)
         #expect(found(repaired) == ["7: call the plumber about 7", "23: call the plumber about 23"])
-        #expect(try #require(repaired.lists[0].segment.proof).state == .rebuilt)
+        #expect(try #require(repaired.lists[0].segment.cacheProof).state == .rebuilt)
     }
 
     /// A segment built from `text`, with `forge` applied to its bytes and checksums that match the

@@ -67,9 +67,9 @@ struct ListCacheTests {
         let cached = folder(dir.path).load()
         let large = try #require(cached.library.lists.last?.segment)
         #expect(large.storedLength > ListCache.writeChunk)
-        #expect(cached.library.lists.allSatisfy { $0.segment.proof?.state == .intact })
+        #expect(cached.library.lists.allSatisfy { $0.segment.cacheProof?.state == .intact })
         #expect(answer(cached.library) == answer(folder(dir.path).load(useCache: false).library))
-        #expect(cached.library.lists.allSatisfy { $0.segment.proof?.state == .intact })
+        #expect(cached.library.lists.allSatisfy { $0.segment.cacheProof?.state == .intact })
     }
 
     @Test("lists added and removed behind tick's back show up at once")

@@ -90,7 +90,7 @@ struct SegmentRecordTests {
             #expect(c.depth == UInt16(document.tasks[i].depth), "task \(i)")
             #expect(Int(c.notes.length) == document.notes[i].utf8.count, "task \(i)")
         }
-        #expect(few.proof.unproven.pointee & SegmentProof.cold == 0)
+        #expect(few.proof.unproven.pointee & SegmentArea.cold == 0)
         #expect(few.proof.state == .intact)
     }
 

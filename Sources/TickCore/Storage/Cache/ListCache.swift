@@ -344,7 +344,7 @@ struct ListCache {
         if let base = cached?.base, sound {
             for (k, list) in library.lists.enumerated() {
                 let offset = list.segment.base - base.start
-                if list.segment.proof?.state == .intact, offset >= base.segmentsStart,
+                if list.segment.cacheProof?.state == .intact, offset >= base.segmentsStart,
                    offset <= base.length - list.segment.storedLength {
                     inBase[k] = offset
                 } else {
@@ -361,7 +361,7 @@ struct ListCache {
         var sums: [SegmentSums] = []
         var copied = [Bool](repeating: false, count: library.lists.count)
         for (k, list) in library.lists.enumerated() {
-            if let proof = list.segment.proof, proof.state == .intact {
+            if let proof = list.segment.cacheProof, proof.state == .intact {
                 copied[k] = inBase[k] == nil
                 sums.append(proof.sums)
                 continue

@@ -3,6 +3,35 @@ import Synchronization
 import TickFormat
 
 extension Segment {
+    /// The cache's proof of a segment read from it (nil for one built in this run).
+    var cacheProof: SegmentProof? { proof as? SegmentProof }
+
+    /// A segment of the mapped cache, stored in `storedLength` bytes, or nil when its header does
+    /// not fit them or fails its checksum. `base` must be 8-byte aligned; the caller keeps `proof`
+    /// alive as long as the memory.
+    init?(cached base: UnsafeRawPointer, storedLength: Int, proof: SegmentProof) {
+        let sums = proof.sums
+        guard storedLength >= MemoryLayout<SegmentHeader>.stride else { return nil }
+        // The length as built follows from the header's counts (`built`); the head up to the cold
+        // records must lie within the stored bytes, and a compressed tail follow it.
+        // The tail's length is bounded by the list file's size (`SegmentProof.tailLimit`), so that
+        // a forged header cannot make tick allocate without bound.
+        let measured = Segment(base: base, length: 0)
+        let built = (measured.end + 7) / 8 * 8
+        guard measured.coldOffset < storedLength, built - measured.coldOffset <= proof.tailLimit else { return nil }
+        let plain = Segment(base: base, length: built)
+        let h = plain.header
+        let names = UInt64(h.namesLength)
+        func fits(_ ref: TextRef) -> Bool { ref.isNone || UInt64(ref.offset) + UInt64(ref.length) <= names }
+        guard fits(h.heading), fits(h.symbol), fits(h.color), h.openCount <= h.taskCount,
+              h.extraCount <= h.taskCount, h.foldedCount <= h.taskCount, h.subtaskCount <= h.taskCount,
+              UInt64(h.problemCount) <= h.contentLength,
+              (0..<Int(h.sectionCount)).allSatisfy({ fits(plain.sectionRef($0)) }), plain.headSum() == sums.head
+        else { return nil }
+        self.init(proven: base, length: built, storedLength: storedLength, header: h, proof: proof)
+    }
+
+
     /// Whether `bytes` are the bytes of the file this segment was built from.
     func isBuilt(from bytes: [UInt8]) -> Bool {
         UInt64(bytes.count) == header.contentLength && Checksum.of(bytes) == header.contentSum
@@ -25,8 +54,8 @@ extension Segment {
     /// The checksums to write to a new cache: every area proven first (a damaged one is parsed
     /// again); nil when the segment could not be trusted even so.
     func provenSums() -> SegmentSums? {
-        guard let proof else { return sums() }
-        prove(SegmentProof.all)
+        guard let proof = cacheProof else { return sums() }
+        prove(SegmentArea.all)
         return proof.state == .intact ? proof.sums : proof.state == .rebuilt ? sums() : nil
     }
 
@@ -34,9 +63,9 @@ extension Segment {
     /// own, `SegmentTail`), and every index and length in it is in bounds.
     func check(_ area: UInt8, against sums: SegmentSums) -> Bool {
         switch area {
-        case SegmentProof.hot:
+        case SegmentArea.hot:
             return Checksum.of(base + hotOffset, count: refsOffset - hotOffset) == sums.hot
-        case SegmentProof.refs:
+        case SegmentArea.refs:
             guard Checksum.of(base + refsOffset, count: coldOffset - refsOffset) == sums.refs else { return false }
             // Parent records in task order, each of a task the list has, with a parent before it;
             // and exactly the tasks that have one marked as subtasks, which is when a read looks.
@@ -55,7 +84,7 @@ extension Segment {
                 marked += 1
             }
             return marked == Int(header.subtaskCount)
-        case SegmentProof.cold:
+        case SegmentArea.cold:
             // Extra records in task order, of tasks the list has; cold records in bounds and in task
             // order, which a search's pass over the text relies on.
             let extras = Int(header.extraCount)
@@ -79,7 +108,7 @@ extension Segment {
                 else { return false }
             }
             return k == extras
-        case SegmentProof.search:
+        case SegmentArea.search:
             let tailBase = self.tailBase
             // Of tasks the list has, in task order, dividing the folded text exactly.
             var length: UInt64 = 0, next: UInt32 = 0

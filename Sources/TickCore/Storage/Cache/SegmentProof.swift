@@ -3,44 +3,29 @@ import Synchronization
 import TickFormat
 
 /// How far a cached segment is proven: the areas checked so far, and what became of a damaged one.
-final class SegmentProof: @unchecked Sendable {
-    /// `cold` is the cold records, the extra records and the text: they are proven together, so
-    /// that a proven record's title is too. The text is any bytes, vouched for by the tail's
-    /// checksum; the records are checked against it.
-    static let hot: UInt8 = 1, cold: UInt8 = 2, refs: UInt8 = 8, search: UInt8 = 16
-    static let all = hot | refs | cold | search
+/// The areas (`SegmentArea`) are checked against the cache's sums; the text is any bytes, vouched
+/// for by the tail's checksum, and the records are checked against it.
+final class SegmentProof: SegmentProving, @unchecked Sendable {
     /// The areas in the order they are proven.
-    private static let order = [hot, refs, cold, search]
-    /// The areas a row is rendered from.
-    static let rows = hot | refs | cold
+    private static let order = [SegmentArea.hot, SegmentArea.refs, SegmentArea.cold, SegmentArea.search]
 
     enum State { case intact, rebuilt, neutralized }
-
-    /// The areas of the tail, which are decompressed before any of them is proven.
-    static let tailAreas = cold | search
 
     let sums: SegmentSums
     let context: CacheContext
     /// The list the segment stands for (set when the cache hands the segment out).
     var file: ListFile?
-    /// The areas not proven yet.
-    let unproven: UnsafeMutablePointer<UInt8>
-    /// The tail's decompressed memory once it is (`Segment.tailBase`), owned by the proof.
-    let tail: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    // `unproven` and `tail` (the tail's decompressed memory once it is) are the proof's own.
     /// The most bytes the tail may take decompressed (checked on loading): a damaged or forged
     /// cache does not make tick allocate more than a bound from its list file's size.
     let tailLimit: Int
     private(set) var state = State.intact
-    /// Set while rows are rendered on several threads (`Library.renderRows`), when nothing may be
-    /// proven any more: a test build stops if something is.
-    var rendering = false
 
     init(sums: SegmentSums, context: CacheContext, tailLimit: Int) {
         self.sums = sums
         self.context = context
         self.tailLimit = tailLimit
-        unproven = context.flag(SegmentProof.all)
-        tail = context.tailSlot()
+        super.init(unproven: context.flag(SegmentArea.all), tail: context.tailSlot())
     }
 
     deinit { tail.pointee?.deallocate() }
@@ -50,12 +35,12 @@ final class SegmentProof: @unchecked Sendable {
     /// mapped file, and the cache file is removed so that the next run writes a sound one.
     /// The checksums are worked out before taking the lock, so that threads reading lists of their
     /// own (`Library.inListRuns`) prove them at the same time; one segment is read by one thread.
-    func prove(_ areas: UInt8, of segment: Segment) {
+    override func prove(_ areas: UInt8, of segment: Segment) {
         assert(!rendering, "a row read an area that proveForRows did not prove")
         // The tail is decompressed first; a tail that does not decompress to its length proves
         // none of its areas.
         var tailHeld = true
-        if areas & SegmentProof.tailAreas != 0, tail.pointee == nil {
+        if areas & SegmentArea.tailAreas != 0, tail.pointee == nil {
             if let memory = decompressedTail(of: segment, count: segment.length - segment.coldOffset) {
                 context.lock.withLock {
                     if tail.pointee == nil { tail.pointee = memory } else { memory.deallocate() }
@@ -66,7 +51,7 @@ final class SegmentProof: @unchecked Sendable {
         }
         var held: UInt8 = 0
         for area in SegmentProof.order where areas & area != 0 && unproven.pointee & area != 0
-            && (tailHeld || area & SegmentProof.tailAreas == 0) && segment.check(area, against: sums) {
+            && (tailHeld || area & SegmentArea.tailAreas == 0) && segment.check(area, against: sums) {
             held |= area
         }
         context.lock.withLock {
@@ -122,4 +107,15 @@ final class SegmentProof: @unchecked Sendable {
         }
         return memory
     }
+}
+
+/// The checksums of a segment's areas before its tail, as the cache keeps them. The tail (cold
+/// and extra records, text, folded records and folded text) is stored compressed behind a
+/// checksum of its own (`SegmentTail`), checked before it is decompressed.
+struct SegmentSums: Equatable {
+    /// The header, the section refs and the names' text that follows them, up to the hot records
+    /// (`Segment.headSum`): what a list's name and a row's section read.
+    var head: UInt64
+    var hot: UInt64
+    var refs: UInt64
 }

@@ -47,14 +47,3 @@ struct SegmentHeader {
         return asciiTitleLengths & SegmentHeader.lengthBit(length) != 0 || otherTitleLengths & longer != 0
     }
 }
-
-/// The checksums of a segment's areas before its tail, as the cache keeps them. The tail (cold
-/// and extra records, text, folded records and folded text) is stored compressed behind a
-/// checksum of its own (`SegmentTail`), checked before it is decompressed.
-struct SegmentSums: Equatable {
-    /// The header, the section refs and the names' text that follows them, up to the hot records
-    /// (`Segment.headSum`): what a list's name and a row's section read.
-    var head: UInt64
-    var hot: UInt64
-    var refs: UInt64
-}

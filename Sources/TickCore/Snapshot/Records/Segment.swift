@@ -4,32 +4,33 @@ import TickFormat
 
 /// One list's block: header, section refs, the names' text (padded to 8 bytes), hot records, ref
 /// records, parent records, then its tail: cold records, extra records, text, then (8-byte
-/// aligned) folded records and folded text.
+/// aligned) folded records and folded text. These are the records a `Library` reads: a list
+/// parsed in this run provides them (`Segment.built`), and so does the cache (Storage/Cache).
 ///
-/// A segment built in this run is trusted and lies whole at `base`. One read from the cache file
-/// carries a `SegmentProof`: its head (up to the cold records) lies in the mapped file, followed
-/// there by its tail compressed (`SegmentTail`), which is decompressed into memory of its own on
-/// first use. Its header and names were checked on loading, and each other area (hot records, ref
-/// records, cold records with extra records and the text, folded records with folded text) on its first
-/// use, so that a view reading only hot records never reads or decompresses the rest. A search
-/// reads hot records, cold records, the text and the folded area; a view that shows a task of a
-/// list reads that list's hot, ref and cold records and its text.
+/// A segment built in this run is trusted and lies whole at `base`. One read from the cache
+/// carries a proof (`SegmentProving`): its head (up to the cold records) lies in the mapped file,
+/// followed there by its tail compressed, which is decompressed into memory of its own on first
+/// use. Its header and names were checked on loading, and each other area (hot records, ref
+/// records, cold records with extra records and the text, folded records with folded text) on its
+/// first use, so that a view reading only hot records never reads or decompresses the rest. A
+/// search reads hot records, cold records, the text and the folded area; a view that shows a task
+/// of a list reads that list's hot, ref and cold records and its text.
 struct Segment: @unchecked Sendable {
     let base: UnsafeRawPointer
     /// The segment's length as built: with its tail decompressed.
     let length: Int
-    /// Its length in the cache file (the head, then the compressed tail), or `length` for a
-    /// segment built in this run.
+    /// Its length where it is stored (for the cache, the head, then the compressed tail), or
+    /// `length` for a segment built in this run.
     let storedLength: Int
     let header: SegmentHeader
-    /// The areas not proven yet (`SegmentProof.hot` and so on), for a segment from the cache.
+    /// The areas not proven yet (`SegmentArea`), for a segment with a proof.
     private let unproven: UnsafeMutablePointer<UInt8>?
-    /// For a segment from the cache: where its tail was decompressed to, once it was (nil before).
+    /// For a segment with a proof: where its tail was decompressed to, once it was (nil before).
     private let tail: UnsafeMutablePointer<UnsafeMutableRawPointer?>?
-    /// Not retained, so that a segment is plain data to copy: the storage that holds the segment's
-    /// memory holds its proof too (`ListCache.load`).
-    private let proofReference: Unmanaged<SegmentProof>?
-    var proof: SegmentProof? { proofReference?.takeUnretainedValue() }
+    /// Not retained, so that a segment is plain data to copy: what holds the segment's memory
+    /// holds its proof too.
+    private let proofReference: Unmanaged<SegmentProving>?
+    var proof: SegmentProving? { proofReference?.takeUnretainedValue() }
 
     init(base: UnsafeRawPointer, length: Int) {
         self.base = base
@@ -41,32 +42,13 @@ struct Segment: @unchecked Sendable {
         proofReference = nil
     }
 
-    /// A segment of the mapped cache, stored in `storedLength` bytes, or nil when its header does
-    /// not fit them or fails its checksum. `base` must be 8-byte aligned; the caller keeps `proof`
-    /// alive as long as the memory.
-    init?(cached base: UnsafeRawPointer, storedLength: Int, proof: SegmentProof) {
-        let sums = proof.sums
-        guard storedLength >= MemoryLayout<SegmentHeader>.stride else { return nil }
-        // The length as built follows from the header's counts (`built`); the head up to the cold
-        // records must lie within the stored bytes, and a compressed tail follow it.
-        // The tail's length is bounded by the list file's size (`SegmentProof.tailLimit`), so that
-        // a forged header cannot make tick allocate without bound.
-        let measured = Segment(base: base, length: 0)
-        let built = (measured.end + 7) / 8 * 8
-        guard measured.coldOffset < storedLength, built - measured.coldOffset <= proof.tailLimit else { return nil }
-        let plain = Segment(base: base, length: built)
-        let h = plain.header
-        let names = UInt64(h.namesLength)
-        func fits(_ ref: TextRef) -> Bool { ref.isNone || UInt64(ref.offset) + UInt64(ref.length) <= names }
-        guard fits(h.heading), fits(h.symbol), fits(h.color), h.openCount <= h.taskCount,
-              h.extraCount <= h.taskCount, h.foldedCount <= h.taskCount, h.subtaskCount <= h.taskCount,
-              UInt64(h.problemCount) <= h.contentLength,
-              (0..<Int(h.sectionCount)).allSatisfy({ fits(plain.sectionRef($0)) }), plain.headSum() == sums.head
-        else { return nil }
+    /// A segment whose areas `proof` proves on first use: `unproven` holds the areas not proven
+    /// yet, and `tail` where the tail is once decompressed. The caller has checked the header.
+    init(proven base: UnsafeRawPointer, length: Int, storedLength: Int, header: SegmentHeader, proof: SegmentProving) {
         self.base = base
-        length = built
+        self.length = length
         self.storedLength = storedLength
-        header = h
+        self.header = header
         unproven = proof.unproven
         tail = proof.tail
         proofReference = Unmanaged.passUnretained(proof)
@@ -113,25 +95,25 @@ struct Segment: @unchecked Sendable {
 
     /// Records start 8-byte aligned: segments are padded to 8 bytes in memory and in the cache.
     @inline(__always) func hot(_ i: Int) -> HotRecord {
-        prove(SegmentProof.hot)
+        prove(SegmentArea.hot)
         return base.load(fromByteOffset: hotOffset + i * MemoryLayout<HotRecord>.stride, as: HotRecord.self)
     }
 
     /// Every hot record of the list, proven: for a pass over every task.
     func hotRecords() -> UnsafeBufferPointer<HotRecord> {
-        prove(SegmentProof.hot)
+        prove(SegmentArea.hot)
         return UnsafeBufferPointer(start: (base + hotOffset).assumingMemoryBound(to: HotRecord.self), count: taskCount)
     }
 
     /// Every ref record of the list, proven: for a pass over every task's ref.
     func refRecords() -> UnsafeBufferPointer<RefRecord> {
-        prove(SegmentProof.refs)
+        prove(SegmentArea.refs)
         return UnsafeBufferPointer(start: (base + refsOffset).assumingMemoryBound(to: RefRecord.self), count: taskCount)
     }
 
     /// Task `i`'s ref record, for a pass over every task of the list: proven with the whole area.
     @inline(__always) func refRecord(_ i: Int) -> RefRecord {
-        prove(SegmentProof.refs)
+        prove(SegmentArea.refs)
         return unprovenRef(i)
     }
 
@@ -162,13 +144,13 @@ struct Segment: @unchecked Sendable {
     /// Task `i`'s cold fields and ref record, for the reads of one task: the ref records (with the
     /// parent records) are proven with the cold records.
     @inline(__always) func coldAndRef(_ i: Int) -> (cold: ColdFields, ref: RefRecord) {
-        prove(SegmentProof.rows)
+        prove(SegmentArea.rows)
         return (fields(unprovenCold(i), of: i), unprovenRef(i))
     }
 
     /// Task `i`'s cold fields. Its title's bytes (`title(of:)`) are proven with them.
     @inline(__always) func cold(_ i: Int) -> ColdFields {
-        prove(SegmentProof.cold)
+        prove(SegmentArea.cold)
         return fields(unprovenCold(i), of: i)
     }
 
@@ -214,20 +196,20 @@ struct Segment: @unchecked Sendable {
     /// tags ends, and where its notes end, for a search's pass over every task: proven with the
     /// cold records and the text.
     @inline(__always) func searchSpan(_ i: Int) -> (start: Int, titleEnd: Int, end: Int) {
-        prove(SegmentProof.cold)
+        prove(SegmentArea.cold)
         return fields(unprovenCold(i), of: i).searchSpan
     }
 
     /// The segment's whole text, proven.
     func text() -> UnsafeBufferPointer<UInt8> {
-        prove(SegmentProof.cold)
+        prove(SegmentArea.cold)
         return UnsafeBufferPointer(start: (tailBase + textOffset).assumingMemoryBound(to: UInt8.self),
                                    count: Int(header.textLength))
     }
 
     /// The folded record `k`, for a search's pass over every one: proven with the folded text.
     @inline(__always) func foldedRecord(_ k: Int) -> FoldedRecord {
-        prove(SegmentProof.search)
+        prove(SegmentArea.search)
         return tailBase.load(fromByteOffset: foldedRecordsOffset + k * MemoryLayout<FoldedRecord>.stride, as: FoldedRecord.self)
     }
 
@@ -247,18 +229,19 @@ struct Segment: @unchecked Sendable {
 
     /// The segment's whole folded text, which the folded records divide.
     func foldedText() -> UnsafeBufferPointer<UInt8> {
-        prove(SegmentProof.search)
+        prove(SegmentArea.search)
         return UnsafeBufferPointer(start: (tailBase + foldedOffset).assumingMemoryBound(to: UInt8.self),
                                    count: Int(header.foldedLength))
     }
 
     /// Proves the cold records and the text at once, before a pass over every title of the list.
-    func proveRecordsAndText() { prove(SegmentProof.cold) }
+    func proveRecordsAndText() { prove(SegmentArea.cold) }
 
     /// Proves every area that a row reads (all but the folded records and folded text) before
     /// rows are rendered on several threads, so that rendering never writes to the proof
-    /// (`SegmentProof.rendering`). A row renderer must not read the folded area.
-    func proveForRows() { prove(SegmentProof.rows) }
+    /// (the cache's proof stops a test build that proves while rendering). A row renderer must not
+    /// read the folded area.
+    func proveForRows() { prove(SegmentArea.rows) }
 
     /// Starts loading the first 2 KiB of the hot records (the processor follows on from there), for
     /// a pass over them soon (`Library.hotRecords(ofList:)`).
@@ -300,7 +283,7 @@ struct Segment: @unchecked Sendable {
     /// with the ref records, and read for a subtask only.
     @inline(__always) func parent(_ i: Int) -> Int32 {
         guard hot(i).isSubtask else { return -1 }
-        prove(SegmentProof.refs)
+        prove(SegmentArea.refs)
         return unprovenParent(of: i)
     }
 
@@ -312,7 +295,7 @@ struct Segment: @unchecked Sendable {
 
     /// Every parent record of the list, proven: for a pass over the subtasks.
     func parentRecords() -> UnsafeBufferPointer<ParentRecord> {
-        prove(SegmentProof.refs)
+        prove(SegmentArea.refs)
         return UnsafeBufferPointer(start: (base + parentsOffset).assumingMemoryBound(to: ParentRecord.self),
                                    count: Int(header.subtaskCount))
     }
@@ -342,7 +325,7 @@ struct Segment: @unchecked Sendable {
     }
 
     @inline(__always) func bytes(_ ref: TextRef) -> UnsafeBufferPointer<UInt8> {
-        if !ref.isNone { prove(SegmentProof.cold) }
+        if !ref.isNone { prove(SegmentArea.cold) }
         return unprovenBytes(ref)
     }
 
@@ -377,7 +360,7 @@ struct Segment: @unchecked Sendable {
                       as: UTF8.self)
     }
 
-    fileprivate func sectionRef(_ k: Int) -> TextRef {
+    func sectionRef(_ k: Int) -> TextRef {
         base.loadUnaligned(fromByteOffset: sectionsOffset + k * MemoryLayout<TextRef>.stride, as: TextRef.self)
     }
 
@@ -394,4 +377,38 @@ struct Segment: @unchecked Sendable {
         return headName(sectionRef(Int(k)))
     }
 
+}
+
+/// The areas of a segment that a proof checks on first use, as bits. `cold` is the cold records,
+/// the extra records and the text: they are proven together, so that a proven record's title is
+/// too.
+enum SegmentArea {
+    static let hot: UInt8 = 1, cold: UInt8 = 2, refs: UInt8 = 8, search: UInt8 = 16
+    static let all = hot | refs | cold | search
+    /// The areas a row is rendered from.
+    static let rows = hot | refs | cold
+    /// The areas of the tail, which are decompressed before any of them is proven.
+    static let tailAreas = cold | search
+}
+
+/// What proves a segment that was not built in this run, area by area on first use: the cache's
+/// `SegmentProof` (Storage/Cache), a subclass. A segment keeps it unretained.
+class SegmentProving: @unchecked Sendable {
+    /// The areas not proven yet (`SegmentArea` bits).
+    let unproven: UnsafeMutablePointer<UInt8>
+    /// The tail's decompressed memory once it is (`Segment.tailBase`).
+    let tail: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    /// Set while rows are rendered on several threads (`Library.renderRows`), when nothing may be
+    /// proven any more: a test build stops if something is.
+    var rendering = false
+
+    init(unproven: UnsafeMutablePointer<UInt8>, tail: UnsafeMutablePointer<UnsafeMutableRawPointer?>) {
+        self.unproven = unproven
+        self.tail = tail
+    }
+
+    /// Checks the unproven areas among `areas` of `segment`, clearing their bits in `unproven`.
+    func prove(_ areas: UInt8, of segment: Segment) {
+        preconditionFailure("a segment's proof proves its areas")
+    }
 }
