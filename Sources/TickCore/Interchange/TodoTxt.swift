@@ -196,10 +196,10 @@ public enum TodoTxt {
         return ImportedTask(id: id, list: list, task: task, place: place)
     }
 
-    /// Whether reading a typed line takes an ASCII title word as title text as it stands: not a
-    /// token (`due:`, `done:`, `rec:`, `until:`, `!`, `#flag`: any word that starts so, or five
-    /// bytes after `#`), without a backtick (a code span makes tokens text) and without a control
-    /// byte (a carriage return splits it).
+    /// Whether reading a typed line takes an ASCII title word as title text as it stands: nothing
+    /// that could be a token (a word starting with `due:`, `done:`, `rec:`, `until:` or `!`, or a
+    /// five-byte word starting with `#`, as `#flag` is), without a backtick (a code span makes
+    /// tokens text) and without a control byte (a carriage return splits it).
     private static func asIs<C: Collection<UInt8>>(_ word: C) -> Bool {
         guard let head = word.first else { return false }
         for b in word where b < 0x20 || b == 0x7F || b == UInt8(ascii: "`") { return false }
