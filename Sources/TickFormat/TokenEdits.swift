@@ -200,8 +200,8 @@ extension Document {
 
     /// Why `title` cannot be written as a task's title, or nil when it can.
     public static func titleProblem(_ title: String) -> String? {
-        let (text, scan) = titleScan(title.utf8)
-        return titleProblem(text, scan: scan)
+        if case .failure(let problem) = checkedTitle(title) { return problem.message }
+        return nil
     }
 
     /// `titleProblem(title)`, or for a title without one, the title with the tags its scan read,
@@ -334,7 +334,6 @@ extension Document {
             + "repetition in Obsidian, or use tick's style (obsidian.new-task-style = tick)"
     }
 
-    /// The title and tags of task's title line once `splices` (inside it) are applied.
     /// Sets what `task` reads as after `splices` (its token edits among `allSplices`) in the title
     /// and tags of `expected`. When every splice stays inside the title line (`isInsideTitleLine`)
     /// and this document keeps cmark's outline, the edited list is read over that outline, and its
