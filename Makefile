@@ -76,9 +76,10 @@ release: deps
 # The CLI tests run the command line in-process (TickCLI) and, where a run needs a process, the
 # tick binary: TickCLITests depends on the tick target, and the build makes sure the binary is there.
 # Swift Testing runs tests concurrently; --parallel also spreads XCTest cases over workers.
+# scripts/test-summary repeats the failures at the end of the output, where a short log keeps them.
 test: deps test-deps
 	$(SWIFT) build $(SWIFTPM_FLAGS)
-	$(SWIFT) test $(SWIFTPM_FLAGS) --parallel
+	scripts/test-summary $(SWIFT) test $(SWIFTPM_FLAGS) --parallel
 
 # The binary, the man page (generated from the command table and README.md by the binary itself) and
 # the completion scripts, where bash-completion, zsh and fish look under PREFIX. install-files does
