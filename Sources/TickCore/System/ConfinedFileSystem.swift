@@ -218,6 +218,21 @@ struct ConfinedFileSystem: FileSystem {
         }
     }
 
+    func mapStateFile(_ path: String) -> MappedFile? {
+        (try? inParent(path, "read") { fd, name in StateFileCalls.map(fd, name) }) ?? nil
+    }
+
+    func replaceStateFile(_ path: String, writing write: (StateFileOutput) throws(FileSystemError) -> Void) throws {
+        let folder = Path.parent(of: path)
+        try inParent(path, "write") { fd, name in
+            try StateFileCalls.replace(fd, name, shownFolder: folder.isEmpty ? root.path : shown(folder), writing: write)
+        }
+    }
+
+    func removeStateFile(_ path: String, ifStill mapped: MappedFile?) {
+        _ = try? inParent(path, "remove") { fd, name in StateFileCalls.remove(fd, name, ifStill: mapped) }
+    }
+
     func createStateDirectory(_ path: String, mode: UInt32, narrowing: Bool) throws {
         try inParent(path, "create folder") { fd, name in
             close(try StateFileCalls.openFolder(fd, name, create: true, mode: mode_t(mode), narrowing: narrowing,

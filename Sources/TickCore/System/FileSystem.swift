@@ -191,6 +191,17 @@ public protocol FileSystem: Sendable {
     /// existing folder is used as it is, except that with `narrowing` one more readable than `mode`
     /// is narrowed to `mode`. A link there is ELOOP, a file ENOTDIR.
     func createStateDirectory(_ path: String, mode: UInt32, narrowing: Bool) throws
+    /// Maps tick's state file at `path` (the cache) for reading, by the rules of `readStateFile`
+    /// but with no limit on its size; nil for anything else, and for an empty file.
+    func mapStateFile(_ path: String) -> MappedFile?
+    /// Replaces tick's state file at `path` atomically, as `replaceStateFile(_:contents:)` does,
+    /// with what `write` writes to the output it is given: for a file too large to build whole in
+    /// memory first (the cache).
+    func replaceStateFile(_ path: String, writing write: (StateFileOutput) throws(FileSystemError) -> Void) throws
+    /// Removes tick's state file at `path`, never following a link nor removing a folder, when it is
+    /// still the file `mapped` maps (any file when nil). Failing is not reported: a state file left
+    /// behind is checked again when it is next read.
+    func removeStateFile(_ path: String, ifStill mapped: MappedFile?)
 
     // Confinement
     /// The file system as seen from inside the folder `root`, for tick's own state: paths given to
@@ -258,6 +269,26 @@ extension FileSystem {
             throw FileSystemError(path: path, operation: "open folder", code: code)
         }
         if narrowing, found.mode & 0o7777 & ~mode != 0 { try setMode(path, mode) }
+    }
+
+    public func mapStateFile(_ path: String) -> MappedFile? {
+        guard let info = (try? status(path, followSymlinks: false)) ?? nil, info.kind == .file,
+              let bytes = readStateFile(path, limit: Int.max),
+              let after = (try? status(path, followSymlinks: false)) ?? nil, after.isSameFile(as: info)
+        else { return nil }
+        return MappedFile(copying: bytes, device: info.device, inode: info.inode)
+    }
+
+    public func replaceStateFile(_ path: String, writing write: (StateFileOutput) throws(FileSystemError) -> Void) throws {
+        let output = StateFileOutput()
+        try write(output)
+        try replaceStateFile(path, contents: output.bytes)
+    }
+
+    public func removeStateFile(_ path: String, ifStill mapped: MappedFile?) {
+        guard let found = (try? status(path, followSymlinks: false)) ?? nil, found.kind != .directory else { return }
+        if let mapped, found.device != mapped.device || found.inode != mapped.inode { return }
+        try? removeFile(path)
     }
 
     /// Whether `path` (the current folder when empty) is a folder, not a link to one.

@@ -382,6 +382,21 @@ public struct LocalFileSystem: FileSystem {
         close(try StateFileCalls.openFolder(AT_FDCWD, path, create: true, mode: mode_t(mode), narrowing: narrowing, shown: path))
     }
 
+    public func mapStateFile(_ path: String) -> MappedFile? {
+        (try? inStateFolder(path) { fd, name in StateFileCalls.map(fd, name) }) ?? nil
+    }
+
+    public func replaceStateFile(_ path: String, writing write: (StateFileOutput) throws(FileSystemError) -> Void) throws {
+        try inStateFolder(path) { fd, name in
+            let parent = Path.parent(of: path)
+            try StateFileCalls.replace(fd, name, shownFolder: parent.isEmpty ? "." : parent, writing: write)
+        }
+    }
+
+    public func removeStateFile(_ path: String, ifStill mapped: MappedFile?) {
+        _ = try? inStateFolder(path) { fd, name in StateFileCalls.remove(fd, name, ifStill: mapped) }
+    }
+
     public func confined(to root: String) throws -> any FileSystem { try ConfinedFileSystem(root: root) }
 
     public func now() -> Int64 { SystemClock.nanoseconds() }

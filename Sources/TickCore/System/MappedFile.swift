@@ -6,11 +6,14 @@ import Musl
 
 /// A regular file mapped into memory privately, for reading: a change made through `base` (after
 /// `allowWrites`) stays in this process (copy on write), never reaching the file.
-final class MappedFile: @unchecked Sendable {
+public final class MappedFile: @unchecked Sendable {
     let base: UnsafeMutableRawPointer
     let length: Int
-    /// The file's status when it was mapped.
-    let status: stat
+    /// The device and inode of the file mapped (zero for a copy made of bytes without them): which
+    /// file this is, for removing it only while it is still there (`FileSystem.removeStateFile`).
+    let device: UInt64
+    let inode: UInt64
+
     /// Maps the whole of the open regular file `fd` (its pages are read as they are touched); nil
     /// when it is empty or cannot be mapped.
     init?(fd: Int32, status: stat) {
@@ -19,18 +22,22 @@ final class MappedFile: @unchecked Sendable {
         else { return nil }
         base = map
         self.length = length
-        self.status = status
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
     }
 
-    /// A private copy of `bytes` in memory laid out as a mapped file would be (page-aligned).
-    init?(copying bytes: [UInt8]) {
+    /// A private copy of `bytes` in memory laid out as a mapped file would be (page-aligned), for a
+    /// file system without descriptors to map (the tests' in-memory one), standing for the file
+    /// `device` and `inode`.
+    init?(copying bytes: [UInt8], device: UInt64 = 0, inode: UInt64 = 0) {
         length = bytes.count
         guard length > 0, let map = mmap(nil, length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0),
               map != MAP_FAILED
         else { return nil }
         bytes.withUnsafeBytes { map.copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
         base = map
-        status = stat()
+        self.device = device
+        self.inode = inode
     }
 
     deinit { munmap(base, length) }

@@ -6,8 +6,8 @@ import Musl
 
 // tick's own state files (`.tick/pick`, `.tick/retired`, the cache, the reminder and vdir state),
 // reached on the real disk through a descriptor of their folder. `LocalFileSystem` and
-// `ConfinedFileSystem` implement `FileSystem.readStateFile`, `replaceStateFile` and
-// `createStateDirectory` with these calls; the cache, which maps its file, holds a `StateFolder`.
+// `ConfinedFileSystem` implement `FileSystem`'s state-file calls (`readStateFile`, `mapStateFile`,
+// `replaceStateFile`, `removeStateFile`, `createStateDirectory`) with these.
 //
 // What is found there is untrusted: a state file is used only when it is a regular file reached
 // without a symbolic link; a FIFO, a device, a folder or a link in its place is as good as
@@ -103,60 +103,69 @@ enum StateFileCalls {
     }
 }
 
-/// A folder of tick's own state opened without following a symbolic link, for the cache, which
-/// maps its files (`MappedFile`) and so cannot read them through `FileSystem`.
-final class StateFolder: @unchecked Sendable {
+/// Where a state file being replaced is written (`FileSystem.replaceStateFile(_:writing:)`): the
+/// new file's descriptor on the real disk, or bytes kept in memory for a file system without
+/// descriptors (the tests' in-memory one), which then replaces the file with them whole.
+public final class StateFileOutput {
+    private let fd: Int32?
+    /// The new file's path, for errors.
     let path: String
-    private let fd: Int32
+    /// What was written, when it is kept in memory.
+    private(set) var bytes: [UInt8] = []
 
-    private init(path: String, fd: Int32) {
-        self.path = path
+    /// Output kept in memory.
+    init() {
+        fd = nil
+        path = ""
+    }
+
+    /// Output to the open file `fd`, named `path` in errors.
+    init(fd: Int32, path: String) {
         self.fd = fd
+        self.path = path
     }
 
-    deinit { close(fd) }
-
-    /// The folder at `path`, or nil when it is missing, not a folder, or a symbolic link.
-    static func open(_ path: String) -> StateFolder? {
-        guard let fd = try? StateFileCalls.openFolder(AT_FDCWD, path, create: false, mode: 0, narrowing: false, shown: path)
-        else { return nil }
-        return StateFolder(path: path, fd: fd)
+    /// Writes `buffer` after what was written so far.
+    func write(_ buffer: UnsafeRawBufferPointer) throws(FileSystemError) {
+        if let fd { try Posix.writeAll(fd, buffer, path) } else { bytes.append(contentsOf: buffer) }
     }
 
-    /// The folder at `path`, created with `mode` when missing. An existing folder is used as it is,
-    /// except that `narrowing` a folder of ours more readable than `mode` narrows it to `mode`.
-    static func create(_ path: String, mode: mode_t = 0o700, narrowing: Bool = false) throws(IOFailure) -> StateFolder {
-        StateFolder(path: path, fd: try StateFileCalls.openFolder(AT_FDCWD, path, create: true, mode: mode,
-                                                                  narrowing: narrowing, shown: path))
+    func write(_ buffer: [UInt8]) throws(FileSystemError) {
+        if let fd { try Posix.writeAll(fd, buffer, path) } else { bytes.append(contentsOf: buffer) }
     }
 
-    /// Whether `path` is a folder (not a link to one); nil when nothing is there.
-    static func isFolder(_ path: String) -> Bool? {
-        StateFileCalls.status(AT_FDCWD, path).map { $0.st_mode & S_IFMT == S_IFDIR }
+    /// Writes `buffer` over the bytes at `offset`, which were written before.
+    func write(_ buffer: [UInt8], at offset: Int) throws(FileSystemError) {
+        if let fd { return try Posix.writeAll(fd, buffer, at: offset, path) }
+        precondition(offset >= 0 && offset + buffer.count <= bytes.count, "a state file written over past its end")
+        bytes.replaceSubrange(offset..<offset + buffer.count, with: buffer)
     }
+}
 
-    /// Replaces `name` atomically (see `StateFileCalls.replace`).
-    func replace(_ name: String, write: (_ fd: Int32, _ path: String) throws(IOFailure) -> Void) throws(IOFailure) {
-        try StateFileCalls.replace(fd, name, shownFolder: path, write: write)
-    }
-
-    /// Removes the entry `name` unless it is a folder: returns 0, or the errno.
-    func remove(_ name: String) -> Int32 {
-        unlinkat(fd, name, 0) == 0 ? 0 : Posix.errno
-    }
-
-    /// Maps `name` when it is a regular file (see `StateFileCalls.openRegular`).
-    func map(_ name: String) -> MappedFile? {
-        guard let (file, info) = StateFileCalls.openRegular(fd, name) else { return nil }
+extension StateFileCalls {
+    /// Maps `name` when it is a regular file (see `openRegular`).
+    static func map(_ folder: Int32, _ name: String) -> MappedFile? {
+        guard let (file, info) = openRegular(folder, name) else { return nil }
         defer { close(file) }
         return MappedFile(fd: file, status: info)
     }
 
-    /// Removes `name` only while it is still the file that `mapped` maps.
-    func remove(_ name: String, ifStill mapped: MappedFile) {
-        guard let now = StateFileCalls.status(fd, name), now.st_dev == mapped.status.st_dev,
-              now.st_ino == mapped.status.st_ino else { return }
-        _ = unlinkat(fd, name, 0)
+    /// Removes the entry `name` unless it is a folder, when it is still the file `mapped` maps (any
+    /// file when nil).
+    static func remove(_ folder: Int32, _ name: String, ifStill mapped: MappedFile?) {
+        if let mapped {
+            guard let now = status(folder, name), UInt64(now.st_dev) == mapped.device,
+                  UInt64(now.st_ino) == mapped.inode else { return }
+        }
+        _ = unlinkat(folder, name, 0)
+    }
+
+    /// Replaces `name` atomically with what `write` writes (see `replace`).
+    static func replace(_ folder: Int32, _ name: String, shownFolder: String,
+                        writing write: (StateFileOutput) throws(FileSystemError) -> Void) throws(FileSystemError) {
+        try replace(folder, name, shownFolder: shownFolder) { (file, temporary) throws(FileSystemError) in
+            try write(StateFileOutput(fd: file, path: temporary))
+        }
     }
 }
 

@@ -22,8 +22,8 @@ struct InMemoryCommandTests {
 
         """
 
-    /// A fake disk with `/tasks/home.md` and `/tasks/work.md`. The cache is off (`TICK_NO_CACHE`):
-    /// it maps its files from the real disk.
+    /// A fake disk with `/tasks/home.md` and `/tasks/work.md`. The cache is off (`TICK_NO_CACHE`)
+    /// but in `cacheOnTheFakeDisk`, so that the calls counted are the change's own.
     static func disk() -> InMemoryFileSystem {
         let fs = InMemoryFileSystem()
         fs.put("/tasks/home.md", home)
@@ -106,5 +106,43 @@ struct InMemoryCommandTests {
             #expect(lines == original || lines == moved, "call \(n): \(result)\n\(lines)")
         }
         #expect(failures > 0)
+    }
+
+    @Test("the cache lives on the fake disk: written 0600, read instead of the lists, refused when damaged")
+    func cacheOnTheFakeDisk() throws {
+        let fs = Self.disk()
+        var environment = Self.environment
+        environment["TICK_NO_CACHE"] = nil
+        func all() -> (result: TickResult, listsRead: [String]) {
+            let start = fs.log.count
+            let result = InProcessRun.run(["--dir", "/tasks", "all"], environment: environment, currentDirectory: "/",
+                                          fileSystem: fs)
+            let read = fs.log[start...].filter { $0.operation == .read && $0.path.hasSuffix(".md") }.map(\.path)
+            return (result, read)
+        }
+        let first = all()
+        expectRun(first.result, status: 0)
+        #expect(first.result.stdout.contains("Mow the lawn"))
+        #expect(first.listsRead.sorted() == ["/tasks/home.md", "/tasks/work.md"])
+        #expect(fs.mode("/tasks/.tick/cache") == 0o600)
+        // Past the racy window the lists are vouched for by their status: the run after the one
+        // that settles them reads neither.
+        fs.pause(nanoseconds: 10_000_000_000)
+        expectRun(all().result, status: 0, stdout: first.result.stdout)
+        let hit = all()
+        expectRun(hit.result, status: 0, stdout: first.result.stdout)
+        #expect(hit.listsRead.isEmpty, "\(hit.listsRead)")
+        // A damaged cache is not used: the lists are read, and the cache is written anew.
+        fs.put("/tasks/.tick/cache", String(repeating: "x", count: 4096))
+        let damaged = all()
+        expectRun(damaged.result, status: 0, stdout: first.result.stdout)
+        #expect(damaged.listsRead.count == 2)
+        #expect(fs.text("/tasks/.tick/cache") != String(repeating: "x", count: 4096))
+        // A list changed by hand is read again.
+        fs.pause(nanoseconds: 10_000_000_000)
+        fs.saveInPlace("/tasks/work.md", Self.work + "- [ ] Book the train\n")
+        let edited = all()
+        #expect(edited.result.stdout.contains("Book the train"))
+        #expect(edited.listsRead == ["/tasks/work.md"])
     }
 }

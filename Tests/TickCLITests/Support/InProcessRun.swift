@@ -122,6 +122,14 @@ struct AbsolutePathsOnly: FileSystem {
         try check(path)
         try base.createStateDirectory(path, mode: mode, narrowing: narrowing)
     }
+    func mapStateFile(_ path: String) -> MappedFile? { path.hasPrefix("/") ? base.mapStateFile(path) : nil }
+    func replaceStateFile(_ path: String, writing write: (StateFileOutput) throws(FileSystemError) -> Void) throws {
+        try check(path)
+        try base.replaceStateFile(path, writing: write)
+    }
+    func removeStateFile(_ path: String, ifStill mapped: MappedFile?) {
+        if path.hasPrefix("/") { base.removeStateFile(path, ifStill: mapped) }
+    }
     func confined(to root: String) throws -> any FileSystem {
         try check(root)
         return try base.confined(to: root)

@@ -21,7 +21,7 @@ import TickFormat
 /// removed. A delta of another base is ignored.
 ///
 /// Both files are untrusted input. They are used only when they are regular files reached without
-/// a symbolic link (`StateFolder`); every count, offset and length in them is checked against the
+/// a symbolic link (`FileSystem.mapStateFile`); every count, offset and length in them is checked against the
 /// mapped size before use; the header, the directory and the short-ref lengths each carry a
 /// checksum checked on loading, and each list's segment carries four more (of its head, its hot
 /// records, its ref records, and its compressed tail), each checked when that area is first used
@@ -182,13 +182,18 @@ struct ListCache {
         }
     }
 
-    /// The folder holding the cache files, and the base's name in it (the delta's is `deltaName`).
+    /// The file system the cache files are reached through: confined to the task folder for
+    /// `.tick/cache` (no link below the folder is followed), else the folder's own for the user's
+    /// cache folder, whose state-file calls follow no link in a file's place either.
+    let fileSystem: any FileSystem
+    /// The folder holding the cache files (relative to the task folder for `.tick`), and the base's
+    /// name in it (the delta's is `deltaPath`).
     let directory: String
     let name: String
     /// Whether `directory` is tick's folder under the user's cache folder (created 0700 when missing).
     let isUserCache: Bool
     var path: String { directory + "/" + name }
-    var deltaName: String { name + "-delta" }
+    var deltaPath: String { path + "-delta" }
     /// The settings that change what a list parses into (the global filter, FORMAT.md 11), as one
     /// number: a cache holds parsed lists, so one written with other settings is not used.
     let settings: UInt64
@@ -199,16 +204,18 @@ struct ListCache {
         settings = GlobalFilter.fingerprint(folder.globalFilter)
         if let off = environment["TICK_NO_CACHE"], !off.isEmpty, off != "0" { return nil }
         let state = folder.path + "/" + FolderLocation.stateFolderName
-        if let isFolder = StateFolder.isFolder(state) {
+        if let found = (try? folder.fileSystem.status(state, followSymlinks: false)) ?? nil {
             // A `.tick` that is a link or a file is not followed: no cache rather than someone else's.
-            guard isFolder else { return nil }
-            directory = state
+            guard found.kind == .directory, let confined = try? folder.fileSystem.confined(to: folder.path) else { return nil }
+            fileSystem = confined
+            directory = FolderLocation.stateFolderName
             name = "cache"
             isUserCache = false
         } else {
             let base = environment["XDG_CACHE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
                 ?? environment["HOME"].map { $0 + "/.cache" }
             guard let base else { return nil }
+            fileSystem = folder.fileSystem
             directory = base + "/tick"
             var hash = FNV1a64()
             hash.add(Array(folder.path.utf8))
@@ -221,11 +228,12 @@ struct ListCache {
     /// build's layout, or damaged in its header or directory. `rebuild` parses a list again, for
     /// a segment found damaged later.
     func load(rebuild: @escaping @Sendable (ListFile) -> [UInt8]? = { _ in nil }) -> CachedLists? {
-        guard let folder = StateFolder.open(directory), let base = folder.map(name) else { return nil }
-        let delta = folder.map(deltaName)
+        guard let base = fileSystem.mapStateFile(path) else { return nil }
+        let delta = fileSystem.mapStateFile(deltaPath)
+        let fileSystem = fileSystem, path = path, deltaPath = deltaPath
         return ListCache.load(base, delta: delta, rebuild: rebuild, settings: settings) {
-            folder.remove(self.name, ifStill: base)
-            if let delta { folder.remove(self.deltaName, ifStill: delta) }
+            fileSystem.removeStateFile(path, ifStill: base)
+            if let delta { fileSystem.removeStateFile(deltaPath, ifStill: delta) }
         }
     }
 
@@ -328,13 +336,8 @@ struct ListCache {
     /// against their bytes. Failing to write is not an error: the next run parses again.
     func save(_ library: Library, created: Int64, over cached: CachedLists? = nil, verify: Set<String> = [],
               ahead: TailBatch? = nil) {
-        let folder: StateFolder
         if isUserCache {
-            guard let made = try? StateFolder.create(directory, mode: 0o700, narrowing: true) else { return }
-            folder = made
-        } else {
-            guard let existing = StateFolder.open(directory) else { return }
-            folder = existing
+            guard (try? fileSystem.createStateDirectory(directory, mode: 0o700, narrowing: true)) != nil else { return }
         }
         // The lists whose segments are still the base file's own bytes, at their offsets in it.
         var inBase = [Int?](repeating: nil, count: library.lists.count)
@@ -408,15 +411,15 @@ struct ListCache {
             }, in: library.storage, now: now)
         }
         do {
-            try folder.replace(writesDelta ? deltaName : name) { (fd, path) throws(IOFailure) in
-                try Posix.writeAll(fd, [UInt8](repeating: 0, count: headLength), path)
+            try fileSystem.replaceStateFile(writesDelta ? deltaPath : path) { (file) throws(FileSystemError) in
+                try file.write([UInt8](repeating: 0, count: headLength))
                 var offset = headLength
                 // Segments are gathered into writes of about 1 MiB, rather than a few small ones a list.
                 var pending: [UInt8] = []
                 pending.reserveCapacity(ListCache.writeChunk + (64 << 10))
                 func flush() throws(IOFailure) {
                     guard !pending.isEmpty else { return }
-                    try Posix.writeAll(fd, pending, path)
+                    try file.write(pending)
                     pending.removeAll(keepingCapacity: true)
                 }
                 /// Counts `count` bytes as written: a large piece is written as it is, after what is
@@ -432,11 +435,11 @@ struct ListCache {
                     offset += count
                 }
                 func write(_ bytes: UnsafeRawBufferPointer) throws(IOFailure) {
-                    try place(bytes.count, whole: { () throws(IOFailure) in try Posix.writeAll(fd, bytes, path) },
+                    try place(bytes.count, whole: { () throws(IOFailure) in try file.write(bytes) },
                               gather: { pending.append(contentsOf: bytes) })
                 }
                 func write(_ bytes: [UInt8]) throws(IOFailure) {
-                    try place(bytes.count, whole: { () throws(IOFailure) in try Posix.writeAll(fd, bytes, path) },
+                    try place(bytes.count, whole: { () throws(IOFailure) in try file.write(bytes) },
                               gather: { pending.append(contentsOf: bytes) })
                 }
                 // Each batch is compressed while the one before it is written.
@@ -488,13 +491,13 @@ struct ListCache {
                 head.append(contentsOf: refLengths)
                 while head.count % 8 != 0 { head.append(0) }
                 precondition(head.count == headLength, "the cache's head changed length while its segments were written")
-                try Posix.writeAll(fd, head, at: 0, path)
+                try file.write(head, at: 0)
             }
         } catch {
             return
         }
         // A new base makes any delta one of another base: it goes.
-        if !writesDelta { _ = folder.remove(deltaName) }
+        if !writesDelta { fileSystem.removeStateFile(deltaPath, ifStill: nil) }
     }
 }
 
