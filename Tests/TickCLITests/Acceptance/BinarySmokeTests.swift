@@ -27,8 +27,8 @@ struct BinarySmokeTests {
     @Test("the binary and the in-process run agree", arguments: cases.indices)
     func binaryAgreesWithInProcess(_ index: Int) throws {
         let (name, runs) = Self.cases[index]
-        let binary = try Sandbox()
-        let inProcess = try Sandbox()
+        let binary = try Sandbox(onDisk: true)
+        let inProcess = try Sandbox(onDisk: true)
         try binary.copyFolder("clean", to: "tasks")
         try inProcess.copyFolder("clean", to: "tasks")
         for arguments in runs {
@@ -46,7 +46,7 @@ struct BinarySmokeTests {
         var statuses: Set<Int32> = []
         var wrote = false
         for (_, runs) in Self.cases {
-            let sandbox = try Sandbox()
+            let sandbox = try Sandbox(onDisk: true)
             try sandbox.copyFolder("clean", to: "tasks")
             let before = try Self.lists(sandbox)
             for arguments in runs { statuses.insert(try sandbox.run(arguments, mode: .subprocess).status) }

@@ -16,7 +16,7 @@ struct AddCommandTests {
 
     @Test("the default folder is created with its .tick/ on the first write")
     func defaultFolderCreated() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         #expect(!FileManager.default.fileExists(atPath: sandbox.path("data/tick")))
         expectRun(try sandbox.run(["add", "--quiet", "First"]), status: 0, stdout: "", stderr: "")
         #expect(FileManager.default.fileExists(atPath: sandbox.path("data/tick/.tick")))

@@ -49,7 +49,7 @@ struct BulkConfirmationTerminalTests {
     /// `perList` tasks in one list; every 7th is tagged #errands (14 of 100, 4 of 30).
     static func folder(perList: Int) throws -> (Sandbox, String) {
         let files = BulkChangeTests.bigFolder(lists: 1, perList: perList)
-        let sandbox = try Fixtures.folder(files)
+        let sandbox = try Fixtures.diskFolder(files)
         sandbox.environment["NO_COLOR"] = "1"
         return (sandbox, files["list0.md"]!)
     }

@@ -26,7 +26,7 @@ struct CalendarExportTests {
     static let stamp = Date(timeIntervalSince1970: 1_773_144_000)
 
     static func sandbox() throws -> Sandbox {
-        let sandbox = try Fixtures.folder(["home.md": home, "work.md": work])
+        let sandbox = try Fixtures.diskFolder(["home.md": home, "work.md": work])
         sandbox.environment["TZ"] = "Europe/Berlin"
         for name in ["home.md", "work.md"] {
             try FileManager.default.setAttributes([.modificationDate: stamp], ofItemAtPath: sandbox.path("tasks/" + name))

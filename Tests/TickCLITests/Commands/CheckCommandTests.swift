@@ -93,7 +93,7 @@ struct CheckCommandTests {
 
     @Test("symbolic links that dangle or loop are problems; a linked list file is checked")
     func symlinks() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         try sandbox.copyFolder("clean")
         let fm = FileManager.default
         try fm.createSymbolicLink(atPath: sandbox.path("clean/gone.md"), withDestinationPath: "missing.md")

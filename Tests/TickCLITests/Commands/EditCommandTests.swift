@@ -16,7 +16,7 @@ struct EditCommandTests {
 
     /// A sandbox with `tasks/home.md` and an executable `name` (in `bin/`) running `script`.
     static func sandbox(editor script: String, name: String = "editor") throws -> Sandbox {
-        let sandbox = try Fixtures.folder(["home.md": home])
+        let sandbox = try Fixtures.diskFolder(["home.md": home])
         try sandbox.write("bin/" + name, "#!/bin/sh\n" + script + "\n")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.path("bin/" + name))
         try FileManager.default.createDirectory(atPath: sandbox.path("tmp"), withIntermediateDirectories: true)
@@ -94,7 +94,7 @@ struct EditOptionTests {
 
     @Test("edit with options changes the title, notes, due date and priority of that task only")
     func editOptions() throws {
-        let sandbox = try Fixtures.folder(["home.md": Fixtures.home])
+        let sandbox = try Fixtures.diskFolder(["home.md": Fixtures.home])
         let old = try sandbox.ref("Call the plumber", dir: "tasks")
         let result = try sandbox.run(["--dir", "tasks", "edit", "plumber", "--title", "Call the electrician",
                                       "--note", "Ask about the fuse box", "--due", "eow", "--priority", "medium"])
@@ -115,7 +115,7 @@ struct EditOptionTests {
 
     @Test("edit without options opens the editor on the title line and notes and writes back what changed")
     func editInEditor() throws {
-        let sandbox = try Fixtures.folder(["home.md": Fixtures.home])
+        let sandbox = try Fixtures.diskFolder(["home.md": Fixtures.home])
         try sandbox.write("editor.sh", """
             #!/bin/sh
             cp "$1" "$(dirname "$0")/seen.txt"
@@ -134,7 +134,7 @@ struct EditOptionTests {
 
     @Test("an editor that leaves the text unchanged, or exits non-zero, changes nothing")
     func editorNoChange() throws {
-        let sandbox = try Fixtures.folder(["home.md": Fixtures.home])
+        let sandbox = try Fixtures.diskFolder(["home.md": Fixtures.home])
         let ref = try sandbox.ref("Call the plumber", dir: "tasks")
         expectRun(try sandbox.run(["--dir", "tasks", "edit", "plumber"], environment: ["VISUAL": "true", "EDITOR": "false"]),
                   status: 0, stdout: "No change to \(ref) \"Call the plumber\"\n", stderr: "")

@@ -23,7 +23,7 @@ struct EditSeveralRefsTests {
         """
 
     static func sandbox() throws -> Sandbox {
-        try Fixtures.folder(["home.md": home, "work.md": work])
+        try Fixtures.diskFolder(["home.md": home, "work.md": work])
     }
 
     /// The files as they are now, by name.

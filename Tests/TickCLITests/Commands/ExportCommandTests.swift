@@ -6,7 +6,7 @@ import Testing
 @Suite("tick export, end to end")
 struct ExportCommandTests {
     static func sandbox() throws -> Sandbox {
-        try Fixtures.folder(["inbox.md": "# Inbox\n\n- [ ] Buy milk !! due:2026-12-02\n- [x] Call Ann done:2026-11-30\n",
+        try Fixtures.diskFolder(["inbox.md": "# Inbox\n\n- [ ] Buy milk !! due:2026-12-02\n- [x] Call Ann done:2026-11-30\n",
                              "work.md": "# Work\n\n- [ ] Report #flag\n"])
     }
 

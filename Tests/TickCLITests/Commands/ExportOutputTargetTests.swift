@@ -8,7 +8,7 @@ import Testing
 @Suite("tick export -o, through to what is there")
 struct ExportOutputTargetTests {
     static func sandbox() throws -> Sandbox {
-        try Fixtures.folder(["inbox.md": "# Inbox\n\n- [ ] Buy milk !! due:2026-12-02\n",
+        try Fixtures.diskFolder(["inbox.md": "# Inbox\n\n- [ ] Buy milk !! due:2026-12-02\n",
                              "work.md": "# Work\n\n- [ ] Report #flag\n"])
     }
 

@@ -11,7 +11,7 @@ struct FeedStampTests {
 
     @Test("changing one task changes only its VTODO's bytes: a new DTSTAMP, LAST-MODIFIED and SEQUENCE 1; the rest are copied")
     func oneChangeOneObject() throws {
-        let sandbox = try Fixtures.folder(["home.md": "# Home\n\n- [ ] Milk id:milk\n- [ ] Bread id:bread due:2026-03-20\n- [ ] Jam id:jam\n",
+        let sandbox = try Fixtures.diskFolder(["home.md": "# Home\n\n- [ ] Milk id:milk\n- [ ] Bread id:bread due:2026-03-20\n- [ ] Jam id:jam\n",
                                            "work.md": "# Work\n\n- [ ] Report id:report\n"])
         sandbox.environment["TZ"] = "UTC"
         for name in ["home.md", "work.md"] {

@@ -31,7 +31,7 @@ struct FolderCommandTests {
 
     @Test("--dir wins over TICK_DIR, which wins over a .tick/ folder above")
     func precedence() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         try sandbox.copyFolder("clean")
         try sandbox.copyFolder("problems")
         try FileManager.default.createDirectory(atPath: sandbox.path("problems/.tick"), withIntermediateDirectories: true)
@@ -64,7 +64,7 @@ struct FolderCommandTests {
 
     @Test("init creates .tick/ with a .gitignore that ignores everything in it")
     func initCreates() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         try FileManager.default.createDirectory(atPath: sandbox.path("lists"), withIntermediateDirectories: true)
         expectRun(try sandbox.run(["init"], in: "lists"), status: 0,
                   stdout: "Initialized task folder \(sandbox.path("lists"))\n", stderr: "")
@@ -78,7 +78,7 @@ struct FolderCommandTests {
 
     @Test("init DIR creates the folder and its parents; a second init changes nothing")
     func initDirectory() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         let target = sandbox.path("a/b/tasks")
         expectRun(try sandbox.run(["init", "a/b/tasks"]), status: 0, stdout: "Initialized task folder \(target)\n")
         #expect(FileManager.default.fileExists(atPath: target + "/.tick/.gitignore"))
@@ -89,7 +89,7 @@ struct FolderCommandTests {
 
     @Test("init uses --dir even when it does not exist yet, and --quiet silences it")
     func initWithDirOption() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         expectRun(try sandbox.run(["--dir", "fresh", "init", "--quiet"]), status: 0, stdout: "", stderr: "")
         #expect(FileManager.default.fileExists(atPath: sandbox.path("fresh/.tick/.gitignore")))
     }

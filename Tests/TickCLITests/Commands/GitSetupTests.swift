@@ -5,7 +5,7 @@ import Testing
 struct GitSetupTests {
     @Test("init --git makes a repository, .gitattributes and the driver's config")
     func initGit() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         let result = try sandbox.run(["init", "--git", "tasks"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.hasPrefix("Initialized task folder \(sandbox.path("tasks"))\nRegistered the tick merge driver in "))
@@ -25,7 +25,7 @@ struct GitSetupTests {
 
     @Test("the driver gets the labels %S %X %Y only from git 2.44 on")
     func labelsFollowTheVersion() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         expectRun(try sandbox.run(["init", "--git", "--quiet", "tasks"]), status: 0, stdout: "")
         let version = try sandbox.git(["--version"]).stdout.split(separator: " ")[2].split(separator: ".").compactMap { Int($0) }
         let labels = version[0] > 2 || (version[0] == 2 && version[1] >= 44)
@@ -35,7 +35,7 @@ struct GitSetupTests {
 
     @Test("git-setup keeps an existing .gitattributes and adds its line once")
     func keepsAttributes() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         try sandbox.git(["init", "--quiet", "tasks"])
         try sandbox.write("tasks/.tick/.gitignore", "*\n")
         try sandbox.write("tasks/.gitattributes", "*.png binary")
@@ -48,7 +48,7 @@ struct GitSetupTests {
 
     @Test("git-setup outside a repository exits 5 and changes nothing")
     func setupWithoutRepository() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         try sandbox.write("tasks/.tick/.gitignore", "*\n!.gitignore\n")
         let result = try sandbox.run(["--dir", "tasks", "git-setup"])
         #expect(result.status == 5)
@@ -58,7 +58,7 @@ struct GitSetupTests {
 
     @Test("doctor names each problem with its fix, and is content after the fixes")
     func doctor() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         try sandbox.write("tasks/.tick/.gitignore", "*\n!.gitignore\n")
         let outside = try sandbox.run(["--dir", "tasks", "doctor"])
         #expect(outside.status == 1)
@@ -79,7 +79,7 @@ struct GitSetupTests {
 
     @Test("doctor sees a .gitignore that ignores itself")
     func doctorSeesOldGitignore() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         try sandbox.git(["init", "--quiet", "tasks"])
         try sandbox.write("tasks/.tick/.gitignore", "*\n")
         let result = try sandbox.run(["--dir", "tasks", "doctor"])
@@ -93,7 +93,7 @@ struct GitSetupTests {
 struct CloneTests {
     @Test("a fresh clone is a task folder: tick run inside it finds its lists, not the default folder")
     func cloneIsATaskFolder() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         sandbox.environment = sandbox.gitEnvironment
         expectRun(try sandbox.run(["init", "--git", "--quiet", "origin"]), status: 0)
         try sandbox.write("origin/home.md", "# Home\n\n- [ ] Sweep\n")

@@ -22,7 +22,7 @@ struct GlobalFilterCommandTests {
 
     /// A vault whose list is older than the cache's racy window, so that an unchanged cache serves it.
     static func vault(filter: String?) throws -> Sandbox {
-        let sandbox = try Fixtures.folder(["daily.md": daily])
+        let sandbox = try Fixtures.diskFolder(["daily.md": daily])
         try FileManager.default.createDirectory(atPath: sandbox.path("tasks/.tick"), withIntermediateDirectories: true)
         if let filter { try sandbox.write("tasks/.tick/config", "obsidian.global-filter = \(filter)\n") }
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_700_000_000)],
@@ -141,7 +141,7 @@ struct GlobalFilterCommandTests {
 
     @Test("check reads each list with the filter: a line without it is no task, with no problem to report")
     func check() throws {
-        let sandbox = try Fixtures.folder(["a.md": "- [ ] Party due:2026-02-30\n- [ ] Real #task id:x\n",
+        let sandbox = try Fixtures.diskFolder(["a.md": "- [ ] Party due:2026-02-30\n- [ ] Real #task id:x\n",
                                            "b.md": "- [ ] Other #task id:x\n- [ ] Plain id:x\n"])
         try FileManager.default.createDirectory(atPath: sandbox.path("tasks/.tick"), withIntermediateDirectories: true)
         let unfiltered = try sandbox.run(["--dir", "tasks", "check"])

@@ -18,7 +18,7 @@ struct ImportDedupTests {
     @Test("the same Taskwarrior export (with --keep-ids and without) or todo.txt file imported twice leaves the folder as once",
           arguments: [["taskwarrior", "taskwarrior.json", "--keep-ids"], ["taskwarrior", "taskwarrior.json"], ["todotxt", "todo.txt"]])
     func twice(_ how: [String]) throws {
-        let sandbox = try Fixtures.folder([:])
+        let sandbox = try Fixtures.diskFolder([:])
         let command = ["--dir", "tasks", "import", how[0], Self.fixture(how[1])] + how.dropFirst(2)
         expectRun(try sandbox.run(command), status: 0)
         let once = try Self.lists(sandbox)
@@ -36,7 +36,7 @@ struct ImportDedupTests {
 
     @Test("with --keep-ids, a re-import after editing two records updates exactly those two tasks, as one change")
     func updates() throws {
-        let sandbox = try Fixtures.folder([:])
+        let sandbox = try Fixtures.diskFolder([:])
         let export = try String(contentsOfFile: Self.fixture("taskwarrior.json"), encoding: .utf8)
         try sandbox.write("tw.json", export)
         expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "import", "taskwarrior", sandbox.path("tw.json"), "--keep-ids"]), status: 0)
@@ -67,7 +67,7 @@ struct ImportDedupTests {
 
     @Test("a todo.txt line whose id: a task has updates that task on a re-import, never adds a second one")
     func todoTxtByID() throws {
-        let sandbox = try Fixtures.folder([:])
+        let sandbox = try Fixtures.diskFolder([:])
         try sandbox.write("todo.txt", "(A) Call mum id:mum1 +Home\nBuy milk +Groceries\n")
         expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "import", "todotxt", sandbox.path("todo.txt")]), status: 0)
         let once = try Self.lists(sandbox)

@@ -62,15 +62,11 @@ extension Sandbox {
 
     @discardableResult
     func git(_ arguments: [String], in relative: String = "", sourceLocation: SourceLocation = #_sourceLocation) throws -> (status: Int32, stdout: String) {
-        try runProgram(["git"] + arguments, in: relative.isEmpty ? root.path : path(relative), environment: gitEnvironment)
-    }
-
-    func bytes(_ relative: String) throws -> [UInt8] { [UInt8](try Data(contentsOf: root.appendingPathComponent(relative))) }
-
-    func writeBytes(_ relative: String, _ bytes: [UInt8]) throws {
-        let url = root.appendingPathComponent(relative)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(bytes).write(to: url)
+        guard disk == nil else {
+            Issue.record("git needs the sandbox on the real disk: make it Sandbox(onDisk: true)", sourceLocation: sourceLocation)
+            throw CancellationError()
+        }
+        return try runProgram(["git"] + arguments, in: relative.isEmpty ? root.path : path(relative), environment: gitEnvironment)
     }
 }
 
@@ -89,7 +85,7 @@ struct MergeDriverTests {
 
     @Test("the driver run directly writes the expected bytes to OURS and exits as expected", arguments: MergeCases.names)
     func direct(_ name: String) throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         for file in ["base.md", "ours.md", "theirs.md"] { try sandbox.writeBytes(file, try MergeCases.bytes(name, file)) }
         // What git's own line merge makes of the case.
         let line = try sandbox.git(["merge-file", "-p", "ours.md", "base.md", "theirs.md"])
@@ -107,7 +103,7 @@ struct MergeDriverTests {
     @Test("through real git: a bare repository, two clones, conflicting pushes, git pull",
           arguments: MergeCases.names.filter { MergeCases.arguments($0).count <= 1 })
     func throughGit(_ name: String) throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         try sandbox.git(["init", "--quiet", "--bare", "--initial-branch=main", "remote.git"])
         try sandbox.git(["clone", "--quiet", "remote.git", "a"])
         expectRun(try sandbox.run(["init", "--quiet", "a"]), status: 0)
@@ -146,7 +142,7 @@ struct MergeDriverTests {
 
     @Test("a driver child that traps falls back to git merge-file, never a signal")
     func childTrapFallsBack() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         let name = "adjacent-completed"
         for file in ["base.md", "ours.md", "theirs.md"] { try sandbox.writeBytes(file, try MergeCases.bytes(name, file)) }
         try sandbox.writeBytes("line.md", try MergeCases.bytes(name, "ours.md"))

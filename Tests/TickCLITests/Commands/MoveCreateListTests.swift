@@ -17,7 +17,7 @@ struct MoveCreateListTests {
         """
 
     func sandbox() throws -> Sandbox {
-        let sandbox = try Fixtures.folder(["home.md": Self.home])
+        let sandbox = try Fixtures.diskFolder(["home.md": Self.home])
         try FileManager.default.createDirectory(atPath: sandbox.path("tasks/.tick"), withIntermediateDirectories: true)
         return sandbox
     }

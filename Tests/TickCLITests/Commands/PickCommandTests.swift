@@ -104,7 +104,7 @@ struct PickCommandTests {
             }
         }
         for seed in seeds.sorted() {
-            try? FileManager.default.removeItem(atPath: sandbox.path("w/.tick/pick"))
+            try? sandbox.remove("w/.tick/pick")
             #expect(try pickedTitle(sandbox, ["--dir", "w", "--seed", "\(seed)"]) == titles[choice(weights, seed: seed)],
                     "seed \(seed)")
         }
@@ -112,7 +112,7 @@ struct PickCommandTests {
         for seed in UInt64(0)..<8 {
             let uniform = choice(tasks.map { _ in 1 }, seed: seed)
             differ = differ || uniform != choice(weights, seed: seed)
-            try? FileManager.default.removeItem(atPath: sandbox.path("w/.tick/pick"))
+            try? sandbox.remove("w/.tick/pick")
             #expect(try pickedTitle(sandbox, ["--dir", "w", "--seed", "\(seed)", "--uniform"]) == titles[uniform],
                     "seed \(seed)")
         }
@@ -143,7 +143,7 @@ struct PickCommandTests {
 
     @Test("--done completes the current pick, changing exactly its line, and forgets it")
     func done() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         let folder = try sandbox.copyFolder("views")
         let task = try picked(try sandbox.run(["--dir", "views", "pick", "--json", "--seed", "1"]))
         let file = try #require(task["file"] as? String)
@@ -170,7 +170,7 @@ struct PickCommandTests {
 
     @Test("--done finds the pick again after its list was edited behind tick's back")
     func doneAfterEdit() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         let folder = try sandbox.copyFolder("views")
         #expect(try pickedTitle(sandbox, ["--dir", "views", "--seed", "1"]) == "Water the plants")
         try sandbox.write("views/inbox.md", """
@@ -226,7 +226,7 @@ struct PickCommandTests {
 
     @Test("--clear dismisses the current pick")
     func clear() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         try sandbox.copyFolder("views")
         _ = try sandbox.run(["--dir", "views", "pick", "--seed", "1"])
         #expect(FileManager.default.fileExists(atPath: sandbox.path("views/.tick/pick")))
@@ -263,7 +263,7 @@ struct PickCommandTests {
 
     @Test("all clear: a message, or null, exit 0, and nothing written")
     func allClear() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         let folder = try sandbox.copyFolder("views")
         expectRun(try sandbox.run(["--dir", "views", "pick", "--view", "today", "--list", "groceries"]), status: 0,
                   stdout: "All clear: nothing due today in Groceries.\n", stderr: "")
@@ -279,7 +279,7 @@ struct PickCommandTests {
 
     @Test("a pick writes only .tick/pick (and the .gitignore of a new .tick/)")
     func writesOnlyState() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         let folder = try sandbox.copyFolder("views")
         let before = try fileContents(of: folder)
         _ = try sandbox.run(["--dir", "views", "pick", "--seed", "9"])
@@ -294,7 +294,7 @@ struct PickCommandTests {
 
     @Test("where .tick/ cannot be written, a pick still answers and simply is not remembered")
     func readOnlyState() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         try sandbox.write("w/a.md", "- [ ] One\n- [ ] Two\n")
         // sysfs refuses new files even to root, as a read-only folder would.
         try #require(FileManager.default.fileExists(atPath: "/sys/kernel"))

@@ -17,7 +17,7 @@ struct RemindCommandTests {
         """
 
     static func sandbox(_ files: [String: String] = ["home.md": day]) throws -> Sandbox {
-        let sandbox = try Fixtures.folder(files)
+        let sandbox = try Fixtures.diskFolder(files)
         sandbox.environment["XDG_STATE_HOME"] = sandbox.path("state")
         return sandbox
     }

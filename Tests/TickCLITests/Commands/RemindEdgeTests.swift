@@ -11,7 +11,7 @@ struct RemindEdgeTests {
     @Test("a title over 128 KiB is cut with a marker for --exec, delivered once, and not tried again")
     func overlongTitleIsCut() throws {
         let title = "Read " + String(repeating: "é", count: 70_000) + " end"
-        let sandbox = try Fixtures.folder(["home.md": "# Home\n\n- [ ] \(title) due:2026-03-14T08:00\n"])
+        let sandbox = try Fixtures.diskFolder(["home.md": "# Home\n\n- [ ] \(title) due:2026-03-14T08:00\n"])
         sandbox.environment["XDG_STATE_HOME"] = sandbox.path("state")
         sandbox.environment["LC_ALL"] = "C"
         try sandbox.write("bin/record", Self.lengthRecorder)
@@ -34,7 +34,7 @@ struct RemindEdgeTests {
 
     @Test("--install-timer refuses an --exec program whose resolved path holds a line break, writing nothing")
     func installTimerRefusesNewlineInProgramPath() throws {
-        let sandbox = try Fixtures.folder(["home.md": "# Home\n\n- [ ] Call\n"])
+        let sandbox = try Fixtures.diskFolder(["home.md": "# Home\n\n- [ ] Call\n"])
         sandbox.environment["XDG_CONFIG_HOME"] = sandbox.path("config")
         try sandbox.write("odd\nplace/prog", "#!/bin/sh\nexit 0\n")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.path("odd\nplace/prog"))

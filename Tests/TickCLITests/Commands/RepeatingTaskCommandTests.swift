@@ -8,7 +8,7 @@ import Testing
 struct RepeatingTaskCommandTests {
     /// A sandbox with a task folder `tasks/` (with its `.tick/`) holding `files`.
     static func folder(_ files: [String: String]) throws -> Sandbox {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         try FileManager.default.createDirectory(atPath: sandbox.path("tasks/.tick"), withIntermediateDirectories: true)
         for (name, text) in files { try sandbox.write("tasks/" + name, text) }
         return sandbox
@@ -401,7 +401,7 @@ struct RepeatingTaskCommandTests {
     @Test("tick help done, skip, edit, add, reopen and pick describe repeating tasks, as their snapshots show",
           arguments: ["done", "skip", "edit", "add", "reopen", "pick"])
     func help(_ command: String) throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         let snapshot = try Fixtures.text("help/\(command).txt")
         #expect(snapshot.contains("rec") || snapshot.contains("repeating"), "\(command)")
         expectRun(try sandbox.run(["help", command]), status: 0, stdout: snapshot, stderr: "")

@@ -38,7 +38,7 @@ struct RepeatingTaskGitTests {
             Issue.record("git is not installed at /usr/bin/git")
             return
         }
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         try sandbox.write("origin/home.md", Self.list)
         #expect(try Self.git(sandbox, "origin", ["init", "-q", "-b", "main"]).status == 0)
         try Self.git(sandbox, "origin", ["add", "home.md"])

@@ -12,7 +12,7 @@ struct SecondWeekTests {
 
         """
 
-    func sandbox() throws -> Sandbox { try Fixtures.folder(["home.md": Self.home]) }
+    func sandbox() throws -> Sandbox { try Fixtures.diskFolder(["home.md": Self.home]) }
 
     /// Runs tick on the sandbox's task folder.
     func tick(_ sandbox: Sandbox, _ arguments: [String], environment: [String: String] = [:]) throws -> TickResult {
@@ -65,7 +65,7 @@ struct SecondWeekTests {
                 return cells[1] + " " + cells[2].replacingOccurrences(of: "`", with: "")
             }
         #expect(readmeRows.count == 7)
-        let help = try Sandbox().run(["--help"]).stdout
+        let help = try Sandbox(onDisk: true).run(["--help"]).stdout
         let exitSection = try #require(help.components(separatedBy: "EXIT STATUS:\n").dropFirst().first)
         // Each row starts with its code; wrapped lines continue it.
         var helpRows: [String] = []
@@ -122,7 +122,7 @@ struct SecondWeekTests {
 
     @Test("import todo.txt reads id:VALUE as the task's id, so tick re-imports its own export and topydo's file (item 17)")
     func todoTxtIDs() throws {
-        let sandbox = try Fixtures.folder(["home.md": "# Home\n\n- [ ] Call mum id:mum\n- [ ] Pay rent due:2026-03-20 rec:+1m until:2026-12-31\n"])
+        let sandbox = try Fixtures.diskFolder(["home.md": "# Home\n\n- [ ] Call mum id:mum\n- [ ] Pay rent due:2026-03-20 rec:+1m until:2026-12-31\n"])
         let export = try tick(sandbox, ["export", "todotxt"])
         #expect(export.status == 0, "\(export)")
         try sandbox.write("exported.txt", export.stdout)
@@ -217,7 +217,7 @@ struct SecondWeekTests {
         let section = try #require(readme.components(separatedBy: "\n## Quick start\n").dropFirst().first)
         let script = try #require(section.components(separatedBy: "```sh\n").dropFirst().first?.components(separatedBy: "```")[0])
         #expect(script.contains("tick add"))
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         try FileManager.default.createDirectory(atPath: sandbox.path("bin"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: sandbox.path("bin/tick"), withDestinationPath: try #require(TickBinary.path))
         try sandbox.write("quickstart.sh", "set -e\n" + script)
@@ -246,7 +246,7 @@ struct SecondWeekTests {
 
     @Test("a scheduled task in Today says why it is there: ⏳ today, or the day it was scheduled (item 7)")
     func scheduledInToday() throws {
-        let sandbox = try Fixtures.folder(["vault.md": """
+        let sandbox = try Fixtures.diskFolder(["vault.md": """
             # Vault
             - [ ] Book the venue ⏳ 2026-03-14 📅 2026-03-20
             - [ ] Renew the lease ⏳ 2026-03-12
@@ -266,7 +266,7 @@ struct SecondWeekTests {
 
     @Test("remind --install-timer without --exec chooses notify-send when it is on PATH, and says what it chose (item 14)")
     func remindNotify() throws {
-        let sandbox = try Fixtures.folder(["home.md": "# Home\n\n- [ ] Dentist !!! due:2026-03-14T10:00\n- [ ] Call due:2026-03-14T10:00\n"])
+        let sandbox = try Fixtures.diskFolder(["home.md": "# Home\n\n- [ ] Dentist !!! due:2026-03-14T10:00\n- [ ] Call due:2026-03-14T10:00\n"])
         sandbox.environment["XDG_STATE_HOME"] = sandbox.path("state")
         sandbox.environment["XDG_CONFIG_HOME"] = sandbox.path("config")
         let unit = sandbox.path("config/systemd/user/tick-remind.service")
@@ -297,7 +297,7 @@ struct SecondWeekTests {
     @Test("an until: on a task repeating by a 🔁 phrase is refused, as rec:++ is, since it would hide the line's fields (item 2)")
     func obsidianUntil() throws {
         let vault = "# Vault\n\n- [ ] Water 🔁 every week 📅 2026-03-20\n"
-        let sandbox = try Fixtures.folder(["vault.md": vault])
+        let sandbox = try Fixtures.diskFolder(["vault.md": vault])
         let edit = try tick(sandbox, ["edit", "Water", "--until", "2026-12-31"])
         #expect(edit.status == 2, "\(edit)")
         #expect(edit.stderr.contains("repeats by an Obsidian Tasks 🔁 phrase, and an until: after it would hide"), "\(edit)")

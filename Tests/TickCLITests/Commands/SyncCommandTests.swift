@@ -5,7 +5,7 @@ import Testing
 struct SyncCommandTests {
     /// A bare repository and two clones `a` and `b`, both set up, with `a`'s first list pushed.
     private func twoClones() throws -> Sandbox {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         sandbox.environment = sandbox.gitEnvironment
         try sandbox.git(["init", "--quiet", "--bare", "--initial-branch=main", "remote.git"])
         try sandbox.git(["clone", "--quiet", "remote.git", "a"])
@@ -56,7 +56,7 @@ struct SyncCommandTests {
 
     @Test("sync in a fresh clone registers the merge driver that .gitattributes names, then merges with it (issue 49 item 12)")
     func freshCloneRegistersDriver() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         sandbox.environment = sandbox.gitEnvironment
         try sandbox.git(["init", "--quiet", "--bare", "--initial-branch=main", "remote.git"])
         try sandbox.git(["clone", "--quiet", "remote.git", "a"])
@@ -100,7 +100,7 @@ struct SyncCommandTests {
 
     @Test("only the task folder's files are committed")
     func onlyTheFolder() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         sandbox.environment = sandbox.gitEnvironment
         try sandbox.git(["init", "--quiet", "--bare", "--initial-branch=main", "remote.git"])
         try sandbox.git(["clone", "--quiet", "remote.git", "repo"])
@@ -116,7 +116,7 @@ struct SyncCommandTests {
 
     @Test("no repository or no remote exits 5; an unreachable remote exits 6")
     func failures() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         sandbox.environment = sandbox.gitEnvironment
         try sandbox.write("plain/.tick/.gitignore", "*\n!.gitignore\n")
         let plain = try sandbox.run(["--dir", "plain", "sync"])
@@ -138,7 +138,7 @@ struct SyncCommandTests {
 @Suite("autocommit: each tick change commits its own files")
 struct AutoCommitTests {
     private func repository() throws -> Sandbox {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         sandbox.environment = sandbox.gitEnvironment
         expectRun(try sandbox.run(["init", "--git", "--quiet", "tasks"]), status: 0)
         try sandbox.write("tasks/groceries.md", "# Groceries\n\n- [ ] Milk\n- [ ] Eggs\n")
@@ -173,7 +173,7 @@ struct AutoCommitTests {
         sandbox.environment["PATH"] = sandbox.path("bin") + ":" + (sandbox.environment["PATH"] ?? "")
         sandbox.environment["GIT_RUNS"] = sandbox.path("git-runs")
         func runs(_ arguments: [String]) throws -> String {
-            try? FileManager.default.removeItem(atPath: sandbox.path("git-runs"))
+            try? sandbox.remove("git-runs")
             expectRun(try sandbox.run(["--dir", "tasks"] + arguments), status: 0)
             return (try? sandbox.read("git-runs")) ?? ""
         }

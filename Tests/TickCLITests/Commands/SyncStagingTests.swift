@@ -8,7 +8,7 @@ import Testing
 struct SyncStagingTests {
     /// A bare remote and a clone `a` set up by `tick init --git`, with its first list synced.
     private func clone() throws -> Sandbox {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         sandbox.environment = sandbox.gitEnvironment
         try sandbox.git(["init", "--quiet", "--bare", "--initial-branch=main", "remote.git"])
         try sandbox.git(["clone", "--quiet", "remote.git", "a"])
@@ -44,7 +44,7 @@ struct SyncStagingTests {
         try sandbox.write("a/notes.txt", "first\n")
         try sandbox.git(["add", "notes.txt"], in: "a")
         try sandbox.write("a/notes.txt", "second\n")
-        try FileManager.default.removeItem(atPath: sandbox.path("a/groceries.md"))
+        try sandbox.remove("a/groceries.md")
         let result = try sandbox.run(["--dir", "a", "sync"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stderr == "")

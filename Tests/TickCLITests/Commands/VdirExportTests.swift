@@ -19,7 +19,7 @@ struct VdirExportTests {
         """
 
     static func sandbox() throws -> Sandbox {
-        let sandbox = try Fixtures.folder(["home.md": home])
+        let sandbox = try Fixtures.diskFolder(["home.md": home])
         sandbox.environment["TZ"] = "Europe/Berlin"
         try FileManager.default.setAttributes([.modificationDate: CalendarExportTests.stamp],
                                               ofItemAtPath: sandbox.path("tasks/home.md"))

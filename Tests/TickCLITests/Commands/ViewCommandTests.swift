@@ -7,7 +7,7 @@ import Testing
 struct ViewCommandTests {
     @Test("status says nothing on stderr about skipped files; the other commands still warn")
     func statusIsQuiet() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         try sandbox.copyFolder("views")
         try FileManager.default.createSymbolicLink(atPath: sandbox.path("views/gone.md"), withDestinationPath: "nowhere.md")
         expectRun(try sandbox.run(["--dir", "views", "status"]), status: 0,

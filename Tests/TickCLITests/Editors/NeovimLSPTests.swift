@@ -22,7 +22,7 @@ struct NeovimLSPTests {
         let nvim = try #require(["/usr/bin/nvim", "/usr/local/bin/nvim"].first { FileManager.default.isExecutableFile(atPath: $0) },
                                 "nvim is not installed: make test-deps installs it")
         let tick = try #require(TickBinary.path, "no built tick binary found; run `swift build` first")
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         expectRun(try sandbox.run(["init", "notes"]), status: 0)
         expectRun(try sandbox.run(["init", "copy"]), status: 0)
         try sandbox.write("notes/home.md", Self.list)

@@ -8,7 +8,7 @@ import TickCore
 struct BadInputTests {
     /// A sandbox with an empty list folder `lists`, and that folder's absolute path.
     private static func make() throws -> (Sandbox, String) {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         try FileManager.default.createDirectory(atPath: sandbox.path("lists"), withIntermediateDirectories: true)
         return (sandbox, sandbox.path("lists"))
     }

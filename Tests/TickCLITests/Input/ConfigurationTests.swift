@@ -8,7 +8,7 @@ struct ConfigurationTests {
     /// A sandbox with `tasks/` holding an Inbox and a Work list, `.tick/` in it, and
     /// `XDG_CONFIG_HOME` set to `config/`.
     static func sandbox(user: String? = nil, folder: String? = nil) throws -> Sandbox {
-        let sandbox = try Fixtures.folder(["inbox.md": "# Inbox\n", "work.md": "# Work\n\n- [ ] Ship it #flag\n"])
+        let sandbox = try Fixtures.diskFolder(["inbox.md": "# Inbox\n", "work.md": "# Work\n\n- [ ] Ship it #flag\n"])
         try FileManager.default.createDirectory(atPath: sandbox.path("tasks/.tick"), withIntermediateDirectories: true)
         sandbox.environment["XDG_CONFIG_HOME"] = sandbox.path("config")
         if let user { try sandbox.write("config/tick/config", user) }
@@ -23,7 +23,7 @@ struct ConfigurationTests {
         expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "add", "Given", "--list", "inbox"]), status: 0, stdout: "", stderr: "")
         #expect(try sandbox.read("tasks/work.md") == "# Work\n\n- [ ] Ship it #flag\n- [ ] From the folder's file\n")
         #expect(try sandbox.read("tasks/inbox.md") == "# Inbox\n\n- [ ] Given\n")
-        try FileManager.default.removeItem(atPath: sandbox.path("tasks/.tick/config"))
+        try sandbox.remove("tasks/.tick/config")
         expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "add", "From the user's file"]), status: 0, stdout: "", stderr: "")
         #expect(try sandbox.read("tasks/inbox.md") == "# Inbox\n\n- [ ] Given\n- [ ] From the user's file\n")
     }
@@ -52,7 +52,7 @@ struct ConfigurationTests {
     func warnings() throws {
         let sandbox = try Self.sandbox(user: "colour = never\ncolor = sometimes\njust words\ncolor=never\n")
         let file = sandbox.path("config/tick/config")
-        let plain = try Fixtures.folder(["work.md": "# Work\n\n- [ ] Ship it #flag\n"]).run(["--dir", "tasks", "flagged"])
+        let plain = try Fixtures.diskFolder(["work.md": "# Work\n\n- [ ] Ship it #flag\n"]).run(["--dir", "tasks", "flagged"])
         expectRun(try sandbox.run(["--dir", "tasks", "flagged"]), status: 0, stdout: plain.stdout,
                   stderr: "tick: warning: \(file):1: unknown key 'colour'; ignored\n"
                       + "tick: warning: \(file):2: bad value 'sometimes' for color (expected auto, always or never); ignored\n"

@@ -6,7 +6,7 @@ import Testing
 /// (issue 11). "Now" is pinned to Saturday 14 March 2026, 09:30.
 @Suite("format of what tick writes")
 struct FormatInputTests {
-    static func folder(_ files: [String: String]) throws -> Sandbox { try Fixtures.folder(files) }
+    static func folder(_ files: [String: String]) throws -> Sandbox { try Fixtures.diskFolder(files) }
 
     // MARK: - The byte order mark and line ends
 

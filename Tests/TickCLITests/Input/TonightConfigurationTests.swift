@@ -13,7 +13,7 @@ struct TonightConfigurationTests {
         expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "due", "Cook", "tonight"]), status: 0, stdout: "", stderr: "")
         #expect(try sandbox.read("tasks/inbox.md")
             == "# Inbox\n\n- [ ] Call mum due:2026-03-14T19:30\n- [ ] Cook due:2026-03-14T19:30\n")
-        try FileManager.default.removeItem(atPath: sandbox.path("tasks/.tick/config"))
+        try sandbox.remove("tasks/.tick/config")
         expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "due", "Cook", "tonight"]), status: 0, stdout: "", stderr: "")
         #expect(try sandbox.read("tasks/inbox.md").contains("- [ ] Cook due:2026-03-14T21:00\n"))
     }

@@ -198,7 +198,7 @@ struct ViewOutputTests {
 
     @Test("invalid UTF-8 reaches JSON as U+FFFD")
     func invalidUTF8() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         try FileManager.default.createDirectory(atPath: sandbox.path("bad"), withIntermediateDirectories: true)
         try Data([0x2D, 0x20, 0x5B, 0x20, 0x5D, 0x20, 0x42, 0xFF, 0x64, 0x0A]).write(to: URL(fileURLWithPath: sandbox.path("bad/x.md")))
         let tasks = try decodeTasks(try sandbox.run(["--dir", "bad", "all", "--json"]).stdout)
@@ -207,7 +207,7 @@ struct ViewOutputTests {
 
     @Test("skipped and unreadable files are reported on stderr; the rest still answers")
     func warnings() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         try sandbox.copyFolder("views")
         try FileManager.default.createSymbolicLink(atPath: sandbox.path("views/gone.md"), withDestinationPath: "nowhere.md")
         let result = try sandbox.run(["--dir", "views", "flagged", "--json"])

@@ -6,7 +6,7 @@ import Testing
 struct VdirSyncCategoriesTests {
     @Test("a category added on the phone joins the title as a #tag, a removed one leaves it, the list's name is no tag; a category that is no tag name is reported")
     func categoriesAreTags() throws {
-        let sandbox = try Fixtures.folder(["groceries.md": "# Groceries\n\n- [ ] Milk #dairy id:milk\n- [ ] Eggs id:eggs\n- [ ] Jam id:jam\n"])
+        let sandbox = try Fixtures.diskFolder(["groceries.md": "# Groceries\n\n- [ ] Milk #dairy id:milk\n- [ ] Eggs id:eggs\n- [ ] Jam id:jam\n"])
         sandbox.environment["TZ"] = "UTC"
         sandbox.environment["TICK_NOW"] = "2026-03-12T08:00"
         let rig = try PhoneRig(sandbox)

@@ -7,7 +7,7 @@ import Testing
 struct VdirSyncConflictTests {
     @Test("vdirsyncer stopping at a conflict is exit 1 with one line naming it, the lists unchanged; in vdir sync --vdirsyncer and in tick sync")
     func conflictIsExitOne() throws {
-        let sandbox = try Fixtures.folder(["groceries.md": VdirSyncEndToEndTests.groceries])
+        let sandbox = try Fixtures.diskFolder(["groceries.md": VdirSyncEndToEndTests.groceries])
         sandbox.environment["TZ"] = "UTC"
         sandbox.environment["TICK_NOW"] = "2026-03-12T08:00"
         let rig = try PhoneRig(sandbox)

@@ -24,7 +24,7 @@ struct VdirSyncEndToEndTests {
         """
 
     static func rig() throws -> PhoneRig {
-        let sandbox = try Fixtures.folder(["groceries.md": groceries, "work.md": work])
+        let sandbox = try Fixtures.diskFolder(["groceries.md": groceries, "work.md": work])
         sandbox.environment["TZ"] = "UTC"
         sandbox.environment["TICK_NOW"] = "2026-03-12T08:00"
         return try PhoneRig(sandbox)
@@ -151,7 +151,7 @@ struct VdirSyncEndToEndTests {
 
     @Test("a repeating task completed on the phone by STATUS or by moving DUE to the next occurrence is one done; DUE moved elsewhere is a due change; done in tick moves the phone's DUE")
     func repeating() throws {
-        let sandbox = try Fixtures.folder(["home.md": """
+        let sandbox = try Fixtures.diskFolder(["home.md": """
             # Home
 
             - [ ] Water the plants rec:+1w due:2026-03-16 id:water
@@ -220,12 +220,12 @@ struct VdirSyncEndToEndTests {
 
         // A second clone of the task folder, without .tick/vdir/, into a fresh vdir of the same server.
         try FileManager.default.copyItem(atPath: sandbox.path("tasks"), toPath: sandbox.path("clone"))
-        try FileManager.default.removeItem(atPath: sandbox.path("clone/.tick/vdir"))
+        try sandbox.remove("clone/.tick/vdir")
         let before = try sandbox.read("clone/shopping.md")
         try FileManager.default.moveItem(atPath: sandbox.path("tasks"), toPath: sandbox.path("first"))
         try FileManager.default.moveItem(atPath: sandbox.path("clone"), toPath: sandbox.path("tasks"))
-        try FileManager.default.removeItem(atPath: sandbox.path("vdir"))
-        try FileManager.default.removeItem(atPath: sandbox.path("status"))
+        try sandbox.remove("vdir")
+        try sandbox.remove("status")
         try FileManager.default.createDirectory(atPath: sandbox.path("vdir"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: sandbox.path("status"), withIntermediateDirectories: true)
         let clone = try rig.round()
@@ -243,7 +243,7 @@ struct VdirSyncEndToEndTests {
 struct VdirSyncDrivingTests {
     @Test("--vdirsyncer with vdir.path and vdir.pair makes the whole round, a new list's collection included; a failing vdirsyncer is exit 6 with its message")
     func driving() throws {
-        let sandbox = try Fixtures.folder(["groceries.md": VdirSyncEndToEndTests.groceries])
+        let sandbox = try Fixtures.diskFolder(["groceries.md": VdirSyncEndToEndTests.groceries])
         sandbox.environment["TZ"] = "UTC"
         sandbox.environment["TICK_NOW"] = "2026-03-12T08:00"
         let rig = try PhoneRig(sandbox)

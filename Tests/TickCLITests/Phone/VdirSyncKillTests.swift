@@ -20,7 +20,7 @@ struct VdirSyncKillTests {
     @Test("SIGKILL at each rename, unlink, fsync and write of a sync, then a clean sync: the same lists and vdir as without the kill")
     func killedAtEveryStep() throws {
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/strace"), "strace is missing: run `make test-deps`")
-        let sandbox = try Fixtures.folder([:])
+        let sandbox = try Fixtures.diskFolder([:])
         sandbox.environment["TZ"] = "UTC"
         sandbox.environment["TICK_NOW"] = "2026-03-12T08:00"
         try sandbox.write("run/tasks/groceries.md", "# Groceries\n\n- [ ] Milk id:milk\n- [ ] Eggs id:eggs\n- [ ] Butter id:butter\n- [ ] Jam id:jam\n")
@@ -29,12 +29,12 @@ struct VdirSyncKillTests {
         // The phone retitles Milk, deletes Butter and adds Bread; tick retitles Eggs.
         let milk = try sandbox.read("run/vdir/groceries/milk.ics")
         try sandbox.write("run/vdir/groceries/milk.ics", milk.replacingOccurrences(of: "SUMMARY:Milk", with: "SUMMARY:Oat milk"))
-        try FileManager.default.removeItem(atPath: sandbox.path("run/vdir/groceries/butter.ics"))
+        try sandbox.remove("run/vdir/groceries/butter.ics")
         try sandbox.write("run/vdir/groceries/bread.ics", VdirSyncSafetyTests.calendar([("bread", "Bread")]))
         expectRun(try sandbox.run(["--dir", "run/tasks", "edit", try sandbox.ref("Eggs", dir: "run/tasks"), "--title", "Brown eggs"]), status: 0)
         try FileManager.default.copyItem(atPath: sandbox.path("run"), toPath: sandbox.path("base"))
         func restore() throws {
-            try FileManager.default.removeItem(atPath: sandbox.path("run"))
+            try sandbox.remove("run")
             try FileManager.default.copyItem(atPath: sandbox.path("base"), toPath: sandbox.path("run"))
         }
 

@@ -6,7 +6,7 @@ import Testing
 struct VdirSyncRuleTests {
     @Test("a changed RRULE becomes rec: (in the task's mode) and until:; a removed one removes the rule; one no rec: states is reported, tick's kept")
     func rules() throws {
-        let sandbox = try Fixtures.folder(["home.md": "# Home\n\n- [ ] Bins rec:+1w due:2026-03-16 id:bins\n"
+        let sandbox = try Fixtures.diskFolder(["home.md": "# Home\n\n- [ ] Bins rec:+1w due:2026-03-16 id:bins\n"
                                                + "- [ ] Water rec:1w due:2026-03-16 id:water\n- [ ] Rent rec:+1m due:2026-03-31 id:rent\n"
                                                + "- [ ] Standup rec:+1d due:2026-03-16 id:standup\n"])
         sandbox.environment["TZ"] = "UTC"

@@ -15,7 +15,7 @@ struct VdirSyncSafetyTests {
 
     @Test("bad UIDs, a symlinked collection, a large file, invalid UTF-8 and two UIDs in one file are refused per file, writing nothing outside")
     func hostileVdir() throws {
-        let sandbox = try Fixtures.folder(["groceries.md": Self.groceries])
+        let sandbox = try Fixtures.diskFolder(["groceries.md": Self.groceries])
         sandbox.environment["TZ"] = "UTC"
         expectRun(try sandbox.run(["--dir", "tasks", "vdir", "sync", "vdir"]), status: 0, stderr: "")
         try sandbox.write("outside/secret.ics", Self.calendar([("secret", "Secret")]))
@@ -64,7 +64,7 @@ struct VdirSyncSafetyTests {
 
     @Test("a state file in doubt counts as none: the next sync matches by UID and id and duplicates nothing")
     func hostileState() throws {
-        let sandbox = try Fixtures.folder(["groceries.md": Self.groceries])
+        let sandbox = try Fixtures.diskFolder(["groceries.md": Self.groceries])
         expectRun(try sandbox.run(["--dir", "tasks", "vdir", "sync", "vdir"]), status: 0)
         let state = try #require(try FileManager.default.contentsOfDirectory(atPath: sandbox.path("tasks/.tick/vdir")).first)
         let mode = try FileManager.default.attributesOfItem(atPath: sandbox.path("tasks/.tick/vdir/" + state))[.posixPermissions] as? Int

@@ -17,7 +17,7 @@ struct VdirSyncScaleTests {
             }
             files["list\(list).md"] = text
         }
-        let sandbox = try Fixtures.folder(files)
+        let sandbox = try Fixtures.diskFolder(files)
         sandbox.environment["TZ"] = "UTC"
         let first = try sandbox.run(["--dir", "tasks", "vdir", "sync", "vdir", "--json"])
         #expect(first.status == 0, "\(first)")
@@ -52,7 +52,7 @@ struct VdirSyncScaleTests {
 struct VdirSyncNextOccurrenceTests {
     @Test("a completed occurrence plus the phone's own VTODO for the next give one task, moved on by tick's rule")
     func oneTask() throws {
-        let sandbox = try Fixtures.folder(["home.md": "# Home\n\n- [ ] Water the plants rec:+1w due:2026-03-16 id:water\n"
+        let sandbox = try Fixtures.diskFolder(["home.md": "# Home\n\n- [ ] Water the plants rec:+1w due:2026-03-16 id:water\n"
                                                + "- [ ] Bins rec:+1w due:2026-03-13 id:bins\n"])
         sandbox.environment["TZ"] = "UTC"
         sandbox.environment["TICK_NOW"] = "2026-03-12T08:00"
@@ -79,7 +79,7 @@ struct VdirSyncNextOccurrenceTests {
 struct VdirSyncDryRunTests {
     @Test("--dry-run reports the phone's changes and writes nothing; a vdir in the task folder, or holding it, is refused")
     func dryRun() throws {
-        let sandbox = try Fixtures.folder(["home.md": "# Home\n\n- [ ] Milk id:milk\n- [ ] Jam\n"])
+        let sandbox = try Fixtures.diskFolder(["home.md": "# Home\n\n- [ ] Milk id:milk\n- [ ] Jam\n"])
         sandbox.environment["TZ"] = "UTC"
         let preview = try sandbox.run(["--dir", "tasks", "vdir", "sync", "vdir", "--dry-run"])
         expectRun(preview, status: 0, stdout: "would give an id to 1 task\n", stderr: "")
@@ -109,7 +109,7 @@ struct VdirSyncDryRunTests {
 struct VdirSyncSettingsTests {
     @Test("vdir.lists syncs only the lists it names, and gives ids only to their tasks; vdir.path stands in for DIR")
     func onlyNamedLists() throws {
-        let sandbox = try Fixtures.folder(["home.md": "# Home\n\n- [ ] Milk\n", "work.md": "# Work\n\n- [ ] Report\n"])
+        let sandbox = try Fixtures.diskFolder(["home.md": "# Home\n\n- [ ] Milk\n", "work.md": "# Work\n\n- [ ] Report\n"])
         try sandbox.write("tasks/.tick/config", "vdir.lists = home\nvdir.path = \(sandbox.path("phone"))\n")
         let result = try sandbox.run(["--dir", "tasks", "vdir", "sync"])
         expectRun(result, status: 0, stdout: "gave an id to 1 task\nvdir: 1 written, 0 removed\n", stderr: "")

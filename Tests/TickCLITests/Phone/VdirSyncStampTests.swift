@@ -27,7 +27,7 @@ struct VdirSyncStampTests {
     @Test("after a sync, a sync with nothing changed opens no .ics file; a file replaced with the same size and time is read")
     func stamps() throws {
         try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/strace"), "strace is missing: run `make test-deps`")
-        let sandbox = try Fixtures.folder(["home.md": "# Home\n\n- [ ] Milk id:milk\n- [ ] Eggs id:eggs\n"])
+        let sandbox = try Fixtures.diskFolder(["home.md": "# Home\n\n- [ ] Milk id:milk\n- [ ] Eggs id:eggs\n"])
         sandbox.environment["TZ"] = "UTC"
         sandbox.environment["TICK_NOW"] = "2026-03-12T08:00"
         expectRun(try sandbox.run(["--dir", "tasks", "vdir", "sync", "vdir"]), status: 0)
@@ -49,7 +49,7 @@ struct VdirSyncStampTests {
 
     @Test("a state whose stamp is not digits counts as none: the sync matches by UID, duplicating nothing")
     func badStamp() throws {
-        let sandbox = try Fixtures.folder(["home.md": "# Home\n\n- [ ] Milk id:milk\n"])
+        let sandbox = try Fixtures.diskFolder(["home.md": "# Home\n\n- [ ] Milk id:milk\n"])
         sandbox.environment["TZ"] = "UTC"
         expectRun(try sandbox.run(["--dir", "tasks", "vdir", "sync", "vdir"]), status: 0)
         let name = try #require(try sandbox.listFiles("tasks/.tick/vdir").first)

@@ -6,7 +6,7 @@ import Testing
 struct VdirSyncStartParentTests {
     @Test("a DTSTART the phone moves is the start date of a task that has one; on a task without one it stays the phone's; both sides changing it keep the Markdown's")
     func startDates() throws {
-        let sandbox = try Fixtures.folder(["home.md": "# Home\n\n- [ ] Paint 📅 2026-03-20 🛫 2026-03-14 id:paint\n- [ ] Call id:call\n"
+        let sandbox = try Fixtures.diskFolder(["home.md": "# Home\n\n- [ ] Paint 📅 2026-03-20 🛫 2026-03-14 id:paint\n- [ ] Call id:call\n"
                                            + "- [ ] Plant [start:: 2026-03-14] id:plant\n"])
         sandbox.environment["TZ"] = "UTC"
         sandbox.environment["TICK_NOW"] = "2026-03-12T08:00"
@@ -60,7 +60,7 @@ struct VdirSyncStartParentTests {
     @Test("a parent the phone sets or removes moves the task (with its subtasks) in the Markdown, one undo reverts it; a second round writes nothing")
     func parentsMove() throws {
         let text = "# Home\n\n- [ ] Trip id:trip\n  - [ ] Pack id:pack\n    notes of Pack\n- [ ] Shop id:shop\n  - [ ] Milk id:milk\n- [ ] Call id:call\n"
-        let sandbox = try Fixtures.folder(["home.md": text])
+        let sandbox = try Fixtures.diskFolder(["home.md": text])
         sandbox.environment["TZ"] = "UTC"
         sandbox.environment["TICK_NOW"] = "2026-03-12T08:00"
         let rig = try PhoneRig(sandbox)
@@ -94,7 +94,7 @@ struct VdirSyncStartParentTests {
     @Test("a parent the phone makes a cycle with, names by an unknown UID, or gives where tick changed the parent too is reported and tick's structure kept; tick's RELATED-TO goes back to the phone")
     func parentsKept() throws {
         let text = "# Home\n\n- [ ] Trip id:trip\n  - [ ] Pack id:pack\n- [ ] Shop id:shop\n- [ ] Call id:call\n- [ ] Ann id:ann\n"
-        let sandbox = try Fixtures.folder(["home.md": text])
+        let sandbox = try Fixtures.diskFolder(["home.md": text])
         sandbox.environment["TZ"] = "UTC"
         sandbox.environment["TICK_NOW"] = "2026-03-12T08:00"
         let rig = try PhoneRig(sandbox)

@@ -15,7 +15,7 @@ struct VdirSyncZoneTests {
 
     @Test("an IANA TZID, a VTIMEZONE's X-LIC-LOCATION and a fixed-offset VTIMEZONE convert to local time; an unknown TZID is kept as written and reported")
     func zones() throws {
-        let sandbox = try Fixtures.folder(["home.md": Self.home])
+        let sandbox = try Fixtures.diskFolder(["home.md": Self.home])
         sandbox.environment["TZ"] = "UTC"
         sandbox.environment["TICK_NOW"] = "2026-03-12T08:00"
         expectRun(try sandbox.run(["--dir", "tasks", "vdir", "sync", "vdir"]), status: 0)
@@ -48,7 +48,7 @@ struct VdirSyncZoneTests {
         #expect(try sandbox.read("vdir/home/eggs.ics").contains("X-LIC-LOCATION:Europe/Berlin\r\n"))
 
         // In another local zone, the same instant is another clock time.
-        let other = try Fixtures.folder(["home.md": Self.home])
+        let other = try Fixtures.diskFolder(["home.md": Self.home])
         other.environment["TZ"] = "America/New_York"
         other.environment["TICK_NOW"] = "2026-03-12T08:00"
         expectRun(try other.run(["--dir", "tasks", "vdir", "sync", "vdir"]), status: 0)
@@ -59,7 +59,7 @@ struct VdirSyncZoneTests {
 
     @Test("through Radicale: a VTODO the phone adds with DUE;TZID=Europe/Berlin and its VTIMEZONE becomes a task due at the local time")
     func throughRadicale() throws {
-        let sandbox = try Fixtures.folder(["groceries.md": "# Groceries\n\n- [ ] Milk id:milk\n"])
+        let sandbox = try Fixtures.diskFolder(["groceries.md": "# Groceries\n\n- [ ] Milk id:milk\n"])
         sandbox.environment["TZ"] = "UTC"
         sandbox.environment["TICK_NOW"] = "2026-03-12T08:00"
         let rig = try PhoneRig(sandbox)

@@ -17,7 +17,7 @@ struct ConcurrencyTests {
 
     @Test("8 tick processes × 100 random changes of every kind on one folder lose nothing")
     func manyWriters() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         // Separate processes: overlapping runs on one folder, as in use (temporary names carry the process id).
         sandbox.alwaysSubprocess = true
         let folder = sandbox.path("lists")
@@ -41,7 +41,7 @@ struct ConcurrencyTests {
 
     @Test("8 tick writers, a reader and an editor saving by rename or append, at once: nothing lost, nothing clobbered")
     func writersReadersAndAnEditor() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         // Separate processes: overlapping runs on one folder, as in use (temporary names carry the process id).
         sandbox.alwaysSubprocess = true
         let folder = sandbox.path("lists")
@@ -113,7 +113,7 @@ struct ConcurrencyTests {
     /// acknowledged depends on the machine's load.
     @Test("soak: 4 tick writers with rename, in-place, append and blind-append editors: nothing acknowledged or saved is lost, nothing twice")
     func soak() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         // Separate processes: overlapping runs on one folder, as in use (temporary names carry the process id).
         sandbox.alwaysSubprocess = true
         let folder = sandbox.path("lists")

@@ -12,7 +12,7 @@ struct HostileStateTests {
 
     /// `work/tasks` (a task folder holding inbox.md) beside `work/other` (two files to protect).
     static func make() throws -> (sandbox: Sandbox, tasks: String, other: String) {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         try sandbox.write("work/tasks/inbox.md", inbox)
         try sandbox.write("work/other/victim.txt", "precious\n")
         try sandbox.write("work/other/notes.md", "# Notes\n\n- [ ] mine\n")
@@ -140,7 +140,7 @@ struct HostileStateTests {
         #expect(mode(".tick/journal/00000001") == 0o700)
         for file in ["meta", "0.before", "0.after"] { #expect(mode(".tick/journal/00000001/" + file) == 0o600, "\(file)") }
         #expect(mode("secret.md") == 0o600)
-        let fresh = try Sandbox()
+        let fresh = try Sandbox(onDisk: true)
         expectRun(try fresh.run(["init", "new"]), status: 0)
         var info = stat()
         #expect(lstat(fresh.path("new/.tick"), &info) == 0 && info.st_mode & 0o777 == 0o700)

@@ -22,7 +22,7 @@ struct SafeWriteTests {
 
     @Test("a move interrupted between its two files leaves the task in both, and the next run finishes it")
     func interruptedMove() throws {
-        let sandbox = try Fixtures.folder(["home.md": Self.list, "work.md": "# Work\n"])
+        let sandbox = try Fixtures.diskFolder(["home.md": Self.list, "work.md": "# Work\n"])
         expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "mv", "milk", "work"]), status: 0, stderr: "")
         try Self.interrupt(sandbox, restoring: ["home.md": Self.list])
         #expect(try sandbox.read("tasks/work.md") == "# Work\n\n- [ ] Buy milk\n")
@@ -35,7 +35,7 @@ struct SafeWriteTests {
 
     @Test("a list rename interrupted between its two files leaves both files; the next run removes the old one")
     func interruptedRename() throws {
-        let sandbox = try Fixtures.folder(["home.md": Self.list])
+        let sandbox = try Fixtures.diskFolder(["home.md": Self.list])
         expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "list", "rename", "home", "House"]), status: 0, stderr: "")
         try Self.interrupt(sandbox, restoring: ["home.md": Self.list])
         #expect(try sandbox.listFiles("tasks") == ["home.md", "house.md"])
@@ -49,7 +49,7 @@ struct SafeWriteTests {
         let text = "---\r\ncolor: red\r\n---\r\n# Odd  list\r\n\r\nProse with `- [ ] code`.\r\n\r\n"
             + "1. [ ] First\r\n2. [X] Second done:2026-01-02\r\n3. [ ]\tTabbed  title   \r\n\r\n"
             + "> - [ ] Quoted\r\n>   a quoted note\r\n\r\n```\r\n- [ ] not a task\r\n```\r\n"
-        let sandbox = try Fixtures.folder(["odd.md": text])
+        let sandbox = try Fixtures.diskFolder(["odd.md": text])
         // The new task goes after the list's last top-level task, here inside the block quote.
         for arguments in [["done", "first"], ["flag", "tabbed"], ["reopen", "second"], ["due", "quoted", "fri"],
                           ["add", "--list", "odd", "Fourth"], ["edit", "quoted", "--append-note", "another"]] {
@@ -62,7 +62,7 @@ struct SafeWriteTests {
 
     @Test("a file's permissions are kept; a list linked inside the folder is written through its link")
     func permissionsAndLinks() throws {
-        let sandbox = try Fixtures.folder(["real/home.md": Self.list])
+        let sandbox = try Fixtures.diskFolder(["real/home.md": Self.list])
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: sandbox.path("tasks/real/home.md"))
         try FileManager.default.createSymbolicLink(atPath: sandbox.path("tasks/link.md"), withDestinationPath: "real/home.md")
         expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "add", "--list", "link", "Via the link"]), status: 0, stderr: "")
@@ -74,7 +74,7 @@ struct SafeWriteTests {
 
     @Test("a list linked to a file outside the folder is refused for writing")
     func linkOutside() throws {
-        let sandbox = try Fixtures.folder([:])
+        let sandbox = try Fixtures.diskFolder([:])
         try sandbox.write("outside.md", Self.list)
         try FileManager.default.createSymbolicLink(atPath: sandbox.path("tasks/out.md"), withDestinationPath: sandbox.path("outside.md"))
         let result = try sandbox.run(["--dir", "tasks", "done", "mum"])
@@ -87,7 +87,7 @@ struct SafeWriteTests {
     @Test("a file holding git conflict markers is refused for writing, with a message saying so")
     func conflictMarkers() throws {
         let text = "# Home\n\n<<<<<<< HEAD\n- [ ] Call mum !!\n=======\n- [ ] Call mum !!!\n>>>>>>> other\n"
-        let sandbox = try Fixtures.folder(["home.md": text])
+        let sandbox = try Fixtures.diskFolder(["home.md": text])
         let result = try sandbox.run(["--dir", "tasks", "add", "--list", "home", "More"])
         expectRun(result, status: 1, stdout: "",
                   stderr: "tick: home.md:3: the file holds git conflict markers; resolve them before tick writes it\n")
@@ -96,7 +96,7 @@ struct SafeWriteTests {
 
     @Test("no temporary file is left beside the lists, and none is taken for a list")
     func noLeftovers() throws {
-        let sandbox = try Fixtures.folder(["home.md": Self.list])
+        let sandbox = try Fixtures.diskFolder(["home.md": Self.list])
         // What a killed tick leaves: a file it was writing (empty), one holding what the list holds.
         // (One holding bytes found nowhere else is kept as a backup: `WritePathFindingsTests`.)
         try sandbox.write("tasks/.home.md.tick-99999-1", "")

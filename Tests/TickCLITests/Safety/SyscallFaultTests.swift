@@ -59,7 +59,7 @@ struct SyscallFaultTests {
     func matrix() throws {
         let strace = try #require(Strace.path)
         let full = ProcessInfo.processInfo.environment["TICK_FAULT_MATRIX"] == "full"
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         // Each command alone: its old and new states, and how often it makes each call.
         var states: [(old: [String: String], new: [String: String])] = []
         var cases: [Case] = []

@@ -7,7 +7,7 @@ import Testing
 struct CompletionTests {
     /// A sandbox with a folder of two lists, `tick` on a PATH of its own and the three scripts.
     func sandbox() throws -> Sandbox {
-        let sandbox = try Fixtures.folder([
+        let sandbox = try Fixtures.diskFolder([
             "home.md": "# Home\n\n- [ ] Call the plumber\n\n## Garden\n\n- [ ] Rake the leaves\n- [x] Mow done:2026-03-01\n",
             "health.md": "# Health\n\n- [ ] Book the dentist\n",
         ])

@@ -47,7 +47,7 @@ struct ConfigCommandTests {
 
     @Test("config KEY VALUE changes only the value's bytes on the line that sets the key, keeping spacing, comment and line ending")
     func writesOnlyThatValue() throws {
-        let sandbox = try Fixtures.folder(["home.md": Fixtures.home])
+        let sandbox = try Fixtures.diskFolder(["home.md": Fixtures.home])
         let before = "# mine\r\ncolor  =  never   # I read tick in a pager\r\ndate.tonight=19:30\r\n"
         try sandbox.write("tasks/.tick/config", before)
         expectRun(try sandbox.run(["--dir", "tasks", "config", "color", "always"]), status: 0,
@@ -84,7 +84,7 @@ struct ConfigCommandTests {
 
     @Test("config refuses to write through a symbolic link")
     func refusesLink() throws {
-        let sandbox = try Fixtures.folder(["home.md": Fixtures.home])
+        let sandbox = try Fixtures.diskFolder(["home.md": Fixtures.home])
         try sandbox.write("elsewhere", "color = never\n")
         try FileManager.default.createDirectory(atPath: sandbox.path("tasks/.tick"), withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: sandbox.path("tasks/.tick/config"), withDestinationPath: sandbox.path("elsewhere"))

@@ -25,7 +25,7 @@ struct ManPageInstallTests {
 
     @Test("tick.1 holds every command and the README's sections, and groff -ww -z -man finds nothing to warn about")
     func manPage() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         let page = try sandbox.run(["__manpage", Fixtures.packageRoot.appendingPathComponent("README.md").path])
         #expect(page.status == 0, "\(page)")
         for section in [".SH NAME", ".SH SYNOPSIS", ".SH OPTIONS", ".SH COMMANDS", ".SH FORMAT", ".SH REFS", ".SH DATES",
@@ -49,7 +49,7 @@ struct ManPageInstallTests {
 
     @Test("make install with DESTDIR and PREFIX puts the binary, the man page and the three completion scripts where they are looked for")
     func install() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         let binary = try #require(TickBinary.path)
         let destination = sandbox.path("dest")
         let (status, out, err) = try run(["make", "--no-print-directory", "install-files", "DESTDIR=" + destination, "PREFIX=/opt/tick",

@@ -9,7 +9,7 @@ import Testing
 struct MigrationTests {
     /// A sandbox whose runs convert UTC in a zone with summer time.
     func sandbox() throws -> Sandbox {
-        let sandbox = try Fixtures.folder([:])
+        let sandbox = try Fixtures.diskFolder([:])
         sandbox.environment["TZ"] = "Europe/Berlin"
         return sandbox
     }

@@ -42,7 +42,7 @@ struct PickWeightsConfigTests {
         try sandbox.write("tasks/.tick/config", config)
         var titles: [String] = []
         for seed in Self.seeds {
-            try? FileManager.default.removeItem(atPath: sandbox.path("tasks/.tick/pick"))
+            try? sandbox.remove("tasks/.tick/pick")
             let result = try sandbox.run(["--dir", "tasks", "pick", "--json", "--seed", "\(seed)"])
             expectRun(result, status: 0, stderr: "", sourceLocation: sourceLocation)
             let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]

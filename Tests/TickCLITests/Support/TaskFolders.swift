@@ -6,7 +6,15 @@ extension Fixtures {
     /// A sandbox with a task folder `tasks/` holding `files`.
     static func folder(_ files: [String: String]) throws -> Sandbox {
         let sandbox = try Sandbox()
-        try FileManager.default.createDirectory(atPath: sandbox.path("tasks"), withIntermediateDirectories: true)
+        try sandbox.makeFolder("tasks")
+        for (name, text) in files { try sandbox.write("tasks/" + name, text) }
+        return sandbox
+    }
+
+    /// `folder(files)` on the real disk, for tests whose runs or outside programs need one.
+    static func diskFolder(_ files: [String: String]) throws -> Sandbox {
+        let sandbox = try Sandbox(onDisk: true)
+        try sandbox.makeFolder("tasks")
         for (name, text) in files { try sandbox.write("tasks/" + name, text) }
         return sandbox
     }
@@ -35,12 +43,12 @@ extension Fixtures {
 extension Sandbox {
     /// The text of a file inside the sandbox.
     func read(_ relative: String) throws -> String {
-        String(decoding: try Data(contentsOf: root.appendingPathComponent(relative)), as: UTF8.self)
+        String(decoding: try bytes(relative), as: UTF8.self)
     }
 
     /// The visible file names of a folder inside the sandbox, sorted.
     func listFiles(_ relative: String) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: path(relative)).filter { !$0.hasPrefix(".") }.sorted()
+        try names(relative).filter { !$0.hasPrefix(".") }
     }
 
     /// The ref that `tick show` gives the task with this title, in the folder `dir`.

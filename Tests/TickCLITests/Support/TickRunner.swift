@@ -43,19 +43,33 @@ enum Fixtures {
 
 /// A temporary folder with a home, a data home and copies of fixture folders, where `tick` runs
 /// with a pinned clock and nothing of the user's environment.
+///
+/// By default the folder is on a fake disk (`InMemoryFileSystem`, TickCore's, shared with
+/// TickCoreTests): the helpers below write and read it, and every run is made in-process over it.
+/// A sandbox made `onDisk` is a real temporary folder instead, for tests whose runs need a process
+/// of their own or whose outside programs (git, an editor, a shell, a server) read the folder.
 final class Sandbox {
     let root: URL
+    /// The fake disk the sandbox lives on; nil when it is on the real disk.
+    let disk: InMemoryFileSystem?
     /// Environment for every run; tests may add to it.
     var environment: [String: String]
 
     /// The pinned "now" of every run: Saturday 14 March 2026, 09:30.
     static let now = "2026-03-14T09:30"
 
-    init() throws {
+    init(onDisk: Bool = false) throws {
         root = FileManager.default.temporaryDirectory
             .appendingPathComponent("tick-cli-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root.appendingPathComponent("home"),
-                                                withIntermediateDirectories: true)
+        if onDisk {
+            disk = nil
+            try FileManager.default.createDirectory(at: root.appendingPathComponent("home"),
+                                                    withIntermediateDirectories: true)
+        } else {
+            let fake = InMemoryFileSystem()
+            fake.mkdir(root.appendingPathComponent("home").path)
+            disk = fake
+        }
         environment = [
             "PATH": "/usr/bin:/bin",
             "HOME": root.appendingPathComponent("home").path,
@@ -66,7 +80,7 @@ final class Sandbox {
     }
 
     deinit {
-        try? FileManager.default.removeItem(at: root)
+        if disk == nil { try? FileManager.default.removeItem(at: root) }
     }
 
     /// The absolute path of `relative` inside the sandbox.
@@ -76,17 +90,75 @@ final class Sandbox {
     @discardableResult
     func copyFolder(_ name: String, to destination: String? = nil) throws -> String {
         let target = root.appendingPathComponent(destination ?? name)
-        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(),
-                                                withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: Fixtures.root.appendingPathComponent("folders/\(name)"), to: target)
+        let source = Fixtures.root.appendingPathComponent("folders/\(name)")
+        guard let disk else {
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(),
+                                                    withIntermediateDirectories: true)
+            try FileManager.default.copyItem(at: source, to: target)
+            return target.path
+        }
+        disk.mkdir(target.path)
+        let files = FileManager.default.enumerator(atPath: source.path)
+        while let relative = files?.nextObject() as? String {
+            let from = source.appendingPathComponent(relative).path, to = target.path + "/" + relative
+            let attributes = try FileManager.default.attributesOfItem(atPath: from)
+            let mode = UInt32((attributes[.posixPermissions] as? Int) ?? 0o644)
+            switch attributes[.type] as? FileAttributeType {
+            case .typeDirectory?: disk.mkdir(to, mode: mode)
+            case .typeSymbolicLink?: disk.symlink(try FileManager.default.destinationOfSymbolicLink(atPath: from), at: to)
+            default: disk.putBytes(to, [UInt8](try Data(contentsOf: URL(fileURLWithPath: from))), mode: mode)
+            }
+        }
         return target.path
     }
 
     /// Writes a file inside the sandbox, creating its folders.
     func write(_ relative: String, _ text: String) throws {
+        try writeBytes(relative, Array(text.utf8))
+    }
+
+    /// Writes bytes to a file inside the sandbox, creating its folders.
+    func writeBytes(_ relative: String, _ bytes: [UInt8]) throws {
         let url = root.appendingPathComponent(relative)
-        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(text.utf8).write(to: url)
+        guard let disk else {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            return try Data(bytes).write(to: url)
+        }
+        disk.putBytes(url.path, bytes)
+    }
+
+    /// The bytes of a file inside the sandbox.
+    func bytes(_ relative: String) throws -> [UInt8] {
+        guard let disk else { return [UInt8](try Data(contentsOf: root.appendingPathComponent(relative))) }
+        return try disk.readFile(path(relative), followSymlinks: true)
+    }
+
+    /// Creates a folder inside the sandbox, with its parents.
+    func makeFolder(_ relative: String) throws {
+        guard let disk else {
+            return try FileManager.default.createDirectory(atPath: path(relative), withIntermediateDirectories: true)
+        }
+        disk.mkdir(path(relative))
+    }
+
+    /// Whether anything (a link included) is at `relative`.
+    func exists(_ relative: String) -> Bool {
+        guard let disk else {
+            return (try? FileManager.default.attributesOfItem(atPath: path(relative))) != nil
+        }
+        return disk.exists(path(relative))
+    }
+
+    /// Removes the file `relative`.
+    func remove(_ relative: String) throws {
+        guard let disk else { return try FileManager.default.removeItem(atPath: path(relative)) }
+        try disk.removeFile(path(relative))
+    }
+
+    /// The names in a folder inside the sandbox, hidden ones included, sorted.
+    func names(_ relative: String) throws -> [String] {
+        guard let disk else { return try FileManager.default.contentsOfDirectory(atPath: path(relative)).sorted() }
+        return try disk.contents(ofDirectory: path(relative)).sorted()
     }
 
     /// Every run of this sandbox starts the real binary (`.subprocess`), for tests whose runs
@@ -110,6 +182,14 @@ final class Sandbox {
              sourceLocation: SourceLocation = #_sourceLocation) throws -> TickResult {
         let environment = self.environment.merging(extra) { $1 }
         let folder = directory.isEmpty ? root : root.appendingPathComponent(directory)
+        if let disk {
+            guard mode == .automatic, !alwaysSubprocess, launcher.isEmpty, !Self.needsProcess(arguments, environment) else {
+                Issue.record("this run needs a process of its own, and the sandbox is on the fake disk: make it Sandbox(onDisk: true)",
+                             sourceLocation: sourceLocation)
+                throw CancellationError()
+            }
+            return InProcessRun.run(arguments, environment: environment, currentDirectory: folder.path, fileSystem: disk)
+        }
         if mode == .automatic, !alwaysSubprocess, launcher.isEmpty, !Self.needsProcess(arguments, environment) {
             return InProcessRun.run(arguments, environment: environment, currentDirectory: folder.path)
         }
@@ -120,9 +200,10 @@ final class Sandbox {
     /// Whether a run needs its own process: a time zone of its own (`TZ` is read by the C library
     /// for the whole process, see `LocalTimeZone`), or `vdir` (reading a phone's `TZID` time sets
     /// `TZ` for the process during the call), or `lsp` (the server sets malloc to one arena for the
-    /// process).
+    /// process); asking for help is neither.
     static func needsProcess(_ arguments: [String], _ environment: [String: String]) -> Bool {
-        environment["TZ"] != nil || arguments.contains("vdir") || arguments.contains("lsp")
+        let help = arguments.contains("--help") || arguments.contains("-h") || arguments.first { !$0.hasPrefix("-") } == "help"
+        return environment["TZ"] != nil || !help && (arguments.contains("vdir") || arguments.contains("lsp"))
     }
 
     /// Runs the built `tick` binary as a child process.

@@ -466,14 +466,16 @@ final class InMemoryFileSystem: FileSystem, @unchecked Sendable {
     }
 
     /// Writes a file, creating its folders; an existing file is rewritten in place (same inode).
-    func put(_ path: String, _ text: String, mode: UInt32 = 0o644) {
+    func put(_ path: String, _ text: String, mode: UInt32 = 0o644) { putBytes(path, Array(text.utf8), mode: mode) }
+
+    func putBytes(_ path: String, _ bytes: [UInt8], mode: UInt32 = 0o644) {
         direct {
             try! createDirectory(Path.parent(of: absolute(path)), intermediates: true, mode: 0o755)
             if let node = try! locate(path, followFinal: true, .write).node, node.kind == .file {
-                node.bytes = Array(text.utf8)
+                node.bytes = bytes
                 touch(node)
             } else {
-                try! createFile(path, contents: Array(text.utf8), mode: mode, sync: false)
+                try! createFile(path, contents: bytes, mode: mode, sync: false)
             }
         }
     }
