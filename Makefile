@@ -151,6 +151,15 @@ soak: deps test-deps
 	$(SWIFT) build $(SWIFTPM_FLAGS)
 	TICK_SOAK_SECONDS=$(TICK_SOAK_SECONDS) $(SWIFT) test $(SWIFTPM_FLAGS) --filter 'ConcurrencyTests.*soak'
 
+# The long property and stress tests at their whole size (Tests/*/Support/LongRuns.swift): refs over
+# 1,000 and 400 seeded steps, 10,000 cache mutations, 8 tick processes of 100 changes each and 25
+# with a reader and an editor. `make test` runs the first part of each, seeded the same way.
+.PHONY: properties
+properties: deps test-deps
+	$(SWIFT) build $(SWIFTPM_FLAGS)
+	TICK_PROPERTIES=full scripts/test-summary $(SWIFT) test $(SWIFTPM_FLAGS) --parallel \
+		--filter 'RefPropertyTests|TwinRefPropertyTests|CacheCorruptionTests|ConcurrencyTests'
+
 # Every system call that touches files, of add, mv, rm, list rm, undo and import, failing (EIO) at
 # every call number, under strace -e inject (Tests/TickCLITests/Safety/SyscallFaultTests.swift).
 # `make test` runs a seeded sample of these cases; this runs them all and prints the matrix's size

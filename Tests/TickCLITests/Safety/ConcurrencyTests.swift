@@ -15,7 +15,7 @@ struct ConcurrencyTests {
         ProcessInfo.processInfo.environment["TICK_SOAK_SECONDS"].flatMap(Double.init)
     }
 
-    @Test("8 tick processes × 100 random changes of every kind on one folder lose nothing")
+    @Test("8 tick processes × 30 random changes of every kind (100 in make properties) on one folder lose nothing")
     func manyWriters() throws {
         let sandbox = try Sandbox(onDisk: true)
         // Separate processes: overlapping runs on one folder, as in use (temporary names carry the process id).
@@ -29,7 +29,7 @@ struct ConcurrencyTests {
         let writers = (0..<8).map { TickWriter(number: $0, seed: 0x7469_636B, lists: Self.lists, mix: .everything) }
         let group = DispatchGroup()
         for writer in writers {
-            spawn(group) { writer.run(shared.value, folder: folder, steps: 100, strict: true) }
+            spawn(group) { writer.run(shared.value, folder: folder, steps: LongRuns.size(sample: 30, whole: 100), strict: true) }
         }
         group.wait()
         try expectFolderHoldsEverything(sandbox, folder: folder, lists: Self.lists, writers: writers, editors: [],
@@ -53,7 +53,7 @@ struct ConcurrencyTests {
         let writers = (0..<8).map { TickWriter(number: $0, seed: 0x6564_6974, lists: Self.lists, mix: .everything) }
         let writing = DispatchGroup()
         for writer in writers {
-            spawn(writing) { writer.run(shared.value, folder: folder, steps: 25, strict: false) }
+            spawn(writing) { writer.run(shared.value, folder: folder, steps: LongRuns.size(sample: 10, whole: 25), strict: false) }
         }
 
         // The reader and the editor go on until every writer is done.

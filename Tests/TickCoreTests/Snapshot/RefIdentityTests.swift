@@ -170,7 +170,7 @@ struct RetiredRefsTests {
 @Suite("refs never move to another task")
 struct RefPropertyTests {
     static let seed: UInt64 = 0x7265_6673
-    static let steps = 1000
+    static let steps = LongRuns.size(sample: 300, whole: 1000)
 
     /// The test's own record of which task is which: per list, the tasks' identities in document order.
     struct Model {

@@ -96,7 +96,7 @@ struct RetiredNoteTests {
 @Suite("twins' refs never move to another task")
 struct TwinRefPropertyTests {
     static let seed: UInt64 = 0x7477_696E
-    static let steps = 400
+    static let steps = LongRuns.size(sample: 150, whole: 400)
 
     @Test("every shown ref names its task or is gone, rows never share a ref, a repeating task keeps its ref")
     func property() throws {

@@ -1,0 +1,1 @@
+../../TickCoreTests/Support/LongRuns.swift
