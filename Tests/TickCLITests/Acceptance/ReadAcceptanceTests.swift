@@ -58,7 +58,7 @@ struct ReadAcceptanceTests {
         #expect(hits.count == 1)
 
         // Completing a task by hand changes the counts on the next run.
-        try sandbox.write("tasks/home.md", try String(contentsOfFile: sandbox.path("tasks/home.md"), encoding: .utf8)
+        try sandbox.write("tasks/home.md", try sandbox.read("tasks/home.md")
             .replacingOccurrences(of: "- [ ] Call the plumber", with: "- [x] Call the plumber"))
         let after = try #require(try json(try sandbox.run(["--dir", "tasks", "--json"]).stdout) as? [String: Any])
         #expect(after["today"] as? Int == 2)

@@ -10,7 +10,7 @@ struct WriteAcceptanceTests {
     @Test("lists, reminders, views, search and a minimal git diff, from the command line alone")
     func story() throws {
         let sandbox = try Sandbox(onDisk: true)
-        try FileManager.default.createDirectory(atPath: sandbox.path("repo"), withIntermediateDirectories: true)
+        try sandbox.makeFolder("repo")
         func tick(_ arguments: [String], status: Int32 = 0, sourceLocation: SourceLocation = #_sourceLocation) throws -> TickResult {
             let result = try sandbox.run(arguments, in: "repo", sourceLocation: sourceLocation)
             #expect(result.status == status, "\(arguments): \(result)", sourceLocation: sourceLocation)

@@ -17,9 +17,9 @@ struct AddCommandTests {
     @Test("the default folder is created with its .tick/ on the first write")
     func defaultFolderCreated() throws {
         let sandbox = try Sandbox(onDisk: true)
-        #expect(!FileManager.default.fileExists(atPath: sandbox.path("data/tick")))
+        #expect(!sandbox.exists("data/tick"))
         expectRun(try sandbox.run(["add", "--quiet", "First"]), status: 0, stdout: "", stderr: "")
-        #expect(FileManager.default.fileExists(atPath: sandbox.path("data/tick/.tick")))
+        #expect(sandbox.exists("data/tick/.tick"))
         #expect(try sandbox.read("data/tick/.tick/.gitignore") == "*\n!.gitignore\n")
         expectRun(try sandbox.run(["add", "--quiet", "Second"]), status: 0, stdout: "", stderr: "")
         #expect(try sandbox.read("data/tick/inbox.md") == "# Inbox\n\n- [ ] First\n- [ ] Second\n")
@@ -65,7 +65,7 @@ struct AddCommandTests {
         #expect(result.status == 2, "\(result)")
         #expect(result.stderr.hasPrefix("tick: a task needs a title"))
         #expect(result.stdout == "")
-        #expect(!FileManager.default.fileExists(atPath: sandbox.path("data/tick")))
+        #expect(!sandbox.exists("data/tick"))
     }
 
     @Test("add refuses an unknown list (status 1), an unknown section (1), a bad date (2) and writes nothing")

@@ -119,7 +119,7 @@ struct BulkChangeTests {
     @Test("saved views: save, show, list, home tiles and JSON, names that shadow commands refused, rm")
     func savedViews() throws {
         let sandbox = try Fixtures.folder(["a.md": "# A\n- [ ] one #x due:2026-03-14\n- [ ] two\n- [ ] three #x\n"])
-        try FileManager.default.createDirectory(atPath: sandbox.path("tasks/.tick"), withIntermediateDirectories: true)
+        try sandbox.makeFolder("tasks/.tick")
         let config = "# my settings\ndefault-list = A  # a comment\n"
         try sandbox.write("tasks/.tick/config", config)
         let saved = try sandbox.run(["--dir", "tasks", "view", "save", "tagged", "#x -due:today", "--sort", "-title"])

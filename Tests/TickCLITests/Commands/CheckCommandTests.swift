@@ -112,7 +112,7 @@ struct CheckCommandTests {
     @Test("an unreadable list is an I/O error (exit 3) and the others are still checked",
           .enabled(if: getuid() != 0, "root reads every file"))
     func unreadable() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         try sandbox.copyFolder("problems")
         try FileManager.default.setAttributes([.posixPermissions: 0o000], ofItemAtPath: sandbox.path("problems/work.md"))
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: sandbox.path("problems/work.md")) }
@@ -125,24 +125,10 @@ struct CheckCommandTests {
     func readOnly() throws {
         let sandbox = try Sandbox()
         let folder = try sandbox.copyFolder("problems")
-        let before = try fileContents(of: folder)
+        let before = try sandbox.fileContents(of: folder)
         _ = try sandbox.run(["--dir", "problems", "check"])
         _ = try sandbox.run(["--dir", "problems", "check", "--json", "home.md"])
-        #expect(try fileContents(of: folder) == before)
+        #expect(try sandbox.fileContents(of: folder) == before)
     }
 }
 
-/// The bytes of every file below `folder`, by relative path.
-func fileContents(of folder: String) throws -> [String: [UInt8]] {
-    var result: [String: [UInt8]] = [:]
-    let fm = FileManager.default
-    guard let walker = fm.enumerator(atPath: folder) else { return result }
-    for case let relative as String in walker {
-        var isDirectory: ObjCBool = false
-        let full = folder + "/" + relative
-        if fm.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue {
-            result[relative] = Array(try Data(contentsOf: URL(fileURLWithPath: full)))
-        }
-    }
-    return result
-}

@@ -19,7 +19,7 @@ struct EditCommandTests {
         let sandbox = try Fixtures.diskFolder(["home.md": home])
         try sandbox.write("bin/" + name, "#!/bin/sh\n" + script + "\n")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.path("bin/" + name))
-        try FileManager.default.createDirectory(atPath: sandbox.path("tmp"), withIntermediateDirectories: true)
+        try sandbox.makeFolder("tmp")
         sandbox.environment["TMPDIR"] = sandbox.path("tmp")
         return sandbox
     }

@@ -83,7 +83,7 @@ struct EditSeveralRefsTests {
                   status: 2, stdout: "",
                   stderr: "tick: edit opens the editor on one task; with several REFs give the changes as options "
                       + "(--title, --note, --append-note, --due, --priority, --rec, --until); nothing changed\n")
-        #expect(!FileManager.default.fileExists(atPath: sandbox.path("editor-ran")))
+        #expect(!sandbox.exists("editor-ran"))
         #expect(try Self.files(sandbox) == ["home.md": Self.home, "work.md": Self.work])
         expectRun(try sandbox.run(["--dir", "tasks", "undo"]), status: 1, stdout: "", stderr: "tick: nothing to undo\n")
     }

@@ -57,7 +57,7 @@ struct ExportCommandTests {
         expectRun(try sandbox.run(["--dir", "tasks", "export", "json", "-o", "tasks/copy.md"]), status: 2, stdout: "",
                   stderr: "tick: invalid value 'tasks/copy.md' for -o: a .md file inside the task folder is a list; "
                       + "write the export elsewhere\n")
-        #expect(!FileManager.default.fileExists(atPath: sandbox.path("tasks/copy.md")))
+        #expect(!sandbox.exists("tasks/copy.md"))
         expectRun(try sandbox.run(["--dir", "tasks", "export", "json", "-o", "tasks"]), status: 2, stdout: "",
                   stderr: "tick: invalid value 'tasks' for -o: it is a folder\n")
         expectRun(try sandbox.run(["--dir", "tasks", "export", "json", "-o", "missing/out.json"]), status: 2, stdout: "",

@@ -35,7 +35,7 @@ struct ExportOutputTargetTests {
         if mknod(own, S_IFCHR | 0o666, dev_t(1 << 8 | 3)) == 0 {
             expectRun(try sandbox.run(["--dir", "tasks", "export", "json", "-o", "null"]), status: 0, stdout: "", stderr: "")
             #expect(Self.kind(own) == S_IFCHR)
-            #expect(!FileManager.default.fileExists(atPath: sandbox.path(".null.tick-export")))
+            #expect(!sandbox.exists(".null.tick-export"))
             guard Self.kind(own) == S_IFCHR else { return }
         }
         expectRun(try sandbox.run(["--dir", "tasks", "export", "ics", "-o", "/dev/null"]), status: 0, stdout: "", stderr: "")
@@ -68,7 +68,7 @@ struct ExportOutputTargetTests {
     func linkToFile() throws {
         let sandbox = try Self.sandbox()
         let expected = try Self.printed(sandbox)
-        try FileManager.default.createDirectory(atPath: sandbox.path("exports"), withIntermediateDirectories: true)
+        try sandbox.makeFolder("exports")
         try sandbox.write("exports/tasks.json", "old\n")
         #expect(chmod(sandbox.path("exports/tasks.json"), 0o640) == 0)
         try FileManager.default.createSymbolicLink(atPath: sandbox.path("latest.json"), withDestinationPath: "exports/tasks.json")
@@ -105,7 +105,7 @@ struct ExportOutputTargetTests {
     @Test("-o a folder, a link to a folder or a link to nothing is refused, nothing written")
     func refusals() throws {
         let sandbox = try Self.sandbox()
-        try FileManager.default.createDirectory(atPath: sandbox.path("outdir"), withIntermediateDirectories: true)
+        try sandbox.makeFolder("outdir")
         try FileManager.default.createSymbolicLink(atPath: sandbox.path("dirlink"), withDestinationPath: "outdir")
         try FileManager.default.createSymbolicLink(atPath: sandbox.path("dangling"), withDestinationPath: "nowhere.json")
         expectRun(try sandbox.run(["--dir", "tasks", "export", "json", "-o", "outdir"]), status: 2, stdout: "",
@@ -117,7 +117,7 @@ struct ExportOutputTargetTests {
         #expect(Self.kind(sandbox.path("dirlink")) == S_IFLNK)
         #expect(Self.kind(sandbox.path("dangling")) == S_IFLNK)
         #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.path("outdir")).isEmpty)
-        #expect(!FileManager.default.fileExists(atPath: sandbox.path("nowhere.json")))
+        #expect(!sandbox.exists("nowhere.json"))
     }
 
     @Test("-o /dev/stdout into a pipe prints the export through the pipe: a link of the sandbox's first, then /dev/stdout")

@@ -34,7 +34,7 @@ struct FolderCommandTests {
         let sandbox = try Sandbox(onDisk: true)
         try sandbox.copyFolder("clean")
         try sandbox.copyFolder("problems")
-        try FileManager.default.createDirectory(atPath: sandbox.path("problems/.tick"), withIntermediateDirectories: true)
+        try sandbox.makeFolder("problems/.tick")
         let inProblems = ["check", "--quiet"]
         // Found by the .tick/ folder above the working folder.
         expectRun(try sandbox.run(inProblems, in: "problems/sub"), status: 1)
@@ -65,10 +65,10 @@ struct FolderCommandTests {
     @Test("init creates .tick/ with a .gitignore that ignores everything in it")
     func initCreates() throws {
         let sandbox = try Sandbox(onDisk: true)
-        try FileManager.default.createDirectory(atPath: sandbox.path("lists"), withIntermediateDirectories: true)
+        try sandbox.makeFolder("lists")
         expectRun(try sandbox.run(["init"], in: "lists"), status: 0,
                   stdout: "Initialized task folder \(sandbox.path("lists"))\n", stderr: "")
-        let gitignore = try String(contentsOfFile: sandbox.path("lists/.tick/.gitignore"), encoding: .utf8)
+        let gitignore = try sandbox.read("lists/.tick/.gitignore")
         #expect(gitignore == "*\n!.gitignore\n")
         // Commands below it now find it.
         try sandbox.write("lists/deep/er/x.md", "- [ ] x !! !\n")
@@ -81,7 +81,7 @@ struct FolderCommandTests {
         let sandbox = try Sandbox(onDisk: true)
         let target = sandbox.path("a/b/tasks")
         expectRun(try sandbox.run(["init", "a/b/tasks"]), status: 0, stdout: "Initialized task folder \(target)\n")
-        #expect(FileManager.default.fileExists(atPath: target + "/.tick/.gitignore"))
+        #expect(sandbox.exists(target + "/.tick/.gitignore"))
         expectRun(try sandbox.run(["init", target]), status: 0, stdout: "\(target) is already a task folder\n")
         expectRun(try sandbox.run(["init", "--json", target]), status: 0,
                   stdout: "{\"folder\":\"\(target)\",\"created\":false}\n")
@@ -91,7 +91,7 @@ struct FolderCommandTests {
     func initWithDirOption() throws {
         let sandbox = try Sandbox(onDisk: true)
         expectRun(try sandbox.run(["--dir", "fresh", "init", "--quiet"]), status: 0, stdout: "", stderr: "")
-        #expect(FileManager.default.fileExists(atPath: sandbox.path("fresh/.tick/.gitignore")))
+        #expect(sandbox.exists("fresh/.tick/.gitignore"))
     }
 
     @Test("init refuses a .tick that is a file")

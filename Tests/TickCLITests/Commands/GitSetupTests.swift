@@ -9,7 +9,7 @@ struct GitSetupTests {
         let result = try sandbox.run(["init", "--git", "tasks"])
         #expect(result.status == 0, "\(result)")
         #expect(result.stdout.hasPrefix("Initialized task folder \(sandbox.path("tasks"))\nRegistered the tick merge driver in "))
-        #expect(try String(contentsOfFile: sandbox.path("tasks/.gitattributes"), encoding: .utf8) == "*.md merge=tick\n")
+        #expect(try sandbox.read("tasks/.gitattributes") == "*.md merge=tick\n")
         #expect(try sandbox.git(["config", "--get", "merge.tick.name"], in: "tasks").stdout == "tick: task-aware merge of list files\n")
         let driver = try sandbox.git(["config", "--get", "merge.tick.driver"], in: "tasks").stdout
         // This tick is not on the sandbox's PATH: the driver names it by its absolute path.
@@ -41,9 +41,9 @@ struct GitSetupTests {
         try sandbox.write("tasks/.gitattributes", "*.png binary")
         expectRun(try sandbox.run(["--dir", "tasks", "git-setup", "--quiet"]), status: 0, stdout: "", stderr: "")
         expectRun(try sandbox.run(["--dir", "tasks", "git-setup", "--quiet"]), status: 0, stdout: "", stderr: "")
-        #expect(try String(contentsOfFile: sandbox.path("tasks/.gitattributes"), encoding: .utf8) == "*.png binary\n*.md merge=tick\n")
+        #expect(try sandbox.read("tasks/.gitattributes") == "*.png binary\n*.md merge=tick\n")
         // The old .gitignore, which ignored itself, is repaired.
-        #expect(try String(contentsOfFile: sandbox.path("tasks/.tick/.gitignore"), encoding: .utf8) == "*\n!.gitignore\n")
+        #expect(try sandbox.read("tasks/.tick/.gitignore") == "*\n!.gitignore\n")
     }
 
     @Test("git-setup outside a repository exits 5 and changes nothing")
@@ -53,7 +53,7 @@ struct GitSetupTests {
         let result = try sandbox.run(["--dir", "tasks", "git-setup"])
         #expect(result.status == 5)
         #expect(result.stderr.contains("is not in a git repository"), "\(result)")
-        #expect(!FileManager.default.fileExists(atPath: sandbox.path("tasks/.gitattributes")))
+        #expect(!sandbox.exists("tasks/.gitattributes"))
     }
 
     @Test("doctor names each problem with its fix, and is content after the fixes")

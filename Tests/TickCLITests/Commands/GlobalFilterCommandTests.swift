@@ -23,7 +23,7 @@ struct GlobalFilterCommandTests {
     /// A vault whose list is older than the cache's racy window, so that an unchanged cache serves it.
     static func vault(filter: String?) throws -> Sandbox {
         let sandbox = try Fixtures.diskFolder(["daily.md": daily])
-        try FileManager.default.createDirectory(atPath: sandbox.path("tasks/.tick"), withIntermediateDirectories: true)
+        try sandbox.makeFolder("tasks/.tick")
         if let filter { try sandbox.write("tasks/.tick/config", "obsidian.global-filter = \(filter)\n") }
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_700_000_000)],
                                               ofItemAtPath: sandbox.path("tasks/daily.md"))
@@ -143,7 +143,7 @@ struct GlobalFilterCommandTests {
     func check() throws {
         let sandbox = try Fixtures.diskFolder(["a.md": "- [ ] Party due:2026-02-30\n- [ ] Real #task id:x\n",
                                            "b.md": "- [ ] Other #task id:x\n- [ ] Plain id:x\n"])
-        try FileManager.default.createDirectory(atPath: sandbox.path("tasks/.tick"), withIntermediateDirectories: true)
+        try sandbox.makeFolder("tasks/.tick")
         let unfiltered = try sandbox.run(["--dir", "tasks", "check"])
         #expect(unfiltered.status == 1, "\(unfiltered)")
         #expect(unfiltered.stdout.contains("a.md:1:13: malformed due date 'due:2026-02-30'"), "\(unfiltered)")

@@ -110,7 +110,7 @@ struct MergeDriverTests {
         expectRun(try sandbox.run(["--dir", "a", "git-setup", "--quiet"]), status: 0)
         if let size = MergeCases.arguments(name).first {
             // git passes the marker size of the conflict-marker-size attribute as %L.
-            let attributes = try String(contentsOfFile: sandbox.path("a/.gitattributes"), encoding: .utf8)
+            let attributes = try sandbox.read("a/.gitattributes")
             try sandbox.write("a/.gitattributes", attributes + "*.md conflict-marker-size=\(size)\n")
         }
         let base = try MergeCases.bytes(name, "base.md")
@@ -121,7 +121,7 @@ struct MergeDriverTests {
 
         try sandbox.git(["clone", "--quiet", "remote.git", "b"])
         // The clone is a task folder: .tick/.gitignore came with it.
-        #expect(FileManager.default.fileExists(atPath: sandbox.path("b/.tick/.gitignore")))
+        #expect(sandbox.exists("b/.tick/.gitignore"))
         expectRun(try sandbox.run(["--dir", "b", "git-setup", "--quiet"]), status: 0)
 
         // a pushes theirs first; b commits ours and pulls: git's ours is b, as in the fixture.

@@ -18,7 +18,7 @@ struct MoveCreateListTests {
 
     func sandbox() throws -> Sandbox {
         let sandbox = try Fixtures.diskFolder(["home.md": Self.home])
-        try FileManager.default.createDirectory(atPath: sandbox.path("tasks/.tick"), withIntermediateDirectories: true)
+        try sandbox.makeFolder("tasks/.tick")
         return sandbox
     }
 
@@ -63,7 +63,7 @@ struct MoveCreateListTests {
         #expect(try journalEntries(sandbox) == entries + 1)
         let undo = try tick(sandbox, ["undo"])
         #expect(undo.status == 0, "\(undo)")
-        #expect(!FileManager.default.fileExists(atPath: sandbox.path("tasks/garden-jobs.md")))
+        #expect(!sandbox.exists("tasks/garden-jobs.md"))
         #expect(try Data(contentsOf: URL(fileURLWithPath: sandbox.path("tasks/home.md"))) == Data(Self.home.utf8))
         #expect(try tick(sandbox, ["undo"]).status == 1)
     }
@@ -78,7 +78,7 @@ struct MoveCreateListTests {
         #expect(objects.map { $0["changed"] as? Bool } == [true, true])
         #expect(try sandbox.read("tasks/yard.md") == "# Yard\n\n- [ ] Water plants due:2026-03-14\n- [ ] Mow the lawn\n")
         #expect(try tick(sandbox, ["undo"]).status == 0)
-        #expect(!FileManager.default.fileExists(atPath: sandbox.path("tasks/yard.md")))
+        #expect(!sandbox.exists("tasks/yard.md"))
         #expect(try sandbox.read("tasks/home.md") == Self.home)
     }
 

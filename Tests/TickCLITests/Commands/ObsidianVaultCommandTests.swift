@@ -8,7 +8,7 @@ import Testing
 struct ObsidianVaultCommandTests {
     static func vault(_ files: [String: String]) throws -> Sandbox {
         let sandbox = try Sandbox(onDisk: true)
-        try FileManager.default.createDirectory(atPath: sandbox.path("vault/.obsidian"), withIntermediateDirectories: true)
+        try sandbox.makeFolder("vault/.obsidian")
         try sandbox.write("vault/.obsidian/workspace.md", "- [ ] Not a task of the vault 📅 2026-03-14\n")
         for (name, text) in files { try sandbox.write("vault/" + name, text) }
         return sandbox

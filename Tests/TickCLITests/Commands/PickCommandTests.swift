@@ -27,13 +27,13 @@ struct PickCommandTests {
     }
 
     /// The text of every file of `folder` outside `.tick/`, by relative path.
-    func listFiles(of folder: String) throws -> [String: String] {
-        try fileContents(of: folder).filter { !$0.key.hasPrefix(".tick/") }
+    func listFiles(of folder: String, in sandbox: Sandbox) throws -> [String: String] {
+        try sandbox.fileContents(of: folder).filter { !$0.key.hasPrefix(".tick/") }
             .mapValues { String(decoding: $0, as: UTF8.self) }
     }
 
-    func lines(_ path: String) throws -> [String] {
-        try String(contentsOfFile: path, encoding: .utf8).components(separatedBy: "\n")
+    func lines(_ path: String, in sandbox: Sandbox) throws -> [String] {
+        String(decoding: try sandbox.bytes(path), as: UTF8.self).components(separatedBy: "\n")
     }
 
     @Test("a pick shows the task as a row, with what to do next")
@@ -149,8 +149,8 @@ struct PickCommandTests {
         let file = try #require(task["file"] as? String)
         let line = try #require(task["line"] as? Int)
         #expect(file == "inbox.md" && line == 3)
-        let before = try fileContents(of: folder)
-        let linesBefore = try lines(folder + "/" + file)
+        let before = try sandbox.fileContents(of: folder)
+        let linesBefore = try lines(folder + "/" + file, in: sandbox)
 
         // The same line as tick done prints.
         let ref = try sandbox.ref("Water the plants", dir: "views")
@@ -158,8 +158,8 @@ struct PickCommandTests {
                   stdout: "Completed \(ref) \"Water the plants\"\n", stderr: "")
         var expected = linesBefore
         expected[line - 1] = "- [x] Water the plants due:2026-03-14 done:2026-03-14"
-        #expect(try lines(folder + "/" + file) == expected)
-        let after = try fileContents(of: folder)
+        #expect(try lines(folder + "/" + file, in: sandbox) == expected)
+        let after = try sandbox.fileContents(of: folder)
         for (path, bytes) in before where path != file && !path.hasPrefix(".tick/") {
             #expect(after[path] == bytes, "\(path) changed")
         }
@@ -186,7 +186,7 @@ struct PickCommandTests {
         #expect(task["line"] as? Int == 4)
         #expect(task["done"] as? Bool == true)
         #expect(task["doneDate"] as? String == "2026-03-14")
-        #expect(try lines(folder + "/inbox.md")[3] == "- [x] Water the plants ! #flag due:2026-03-15 done:2026-03-14")
+        #expect(try lines(folder + "/inbox.md", in: sandbox)[3] == "- [x] Water the plants ! #flag due:2026-03-15 done:2026-03-14")
     }
 
     @Test("--done on a pick that is gone is a negative answer, and the pick is forgotten")
@@ -195,19 +195,19 @@ struct PickCommandTests {
         let folder = try sandbox.copyFolder("views")
         #expect(try pickedTitle(sandbox, ["--dir", "views", "--seed", "1"]) == "Water the plants")
         try sandbox.write("views/inbox.md", "- [ ] Pay the electricity bill !!! due:2026-03-10\n")
-        let before = try listFiles(of: folder)
+        let before = try listFiles(of: folder, in: sandbox)
         expectRun(try sandbox.run(["--dir", "views", "pick", "--done"]), status: 1, stdout: "",
                   stderr: "tick: the picked task 'Water the plants' is no longer in inbox.md; "
                       + "run 'tick pick' for another\n")
-        #expect(try listFiles(of: folder) == before)
-        #expect(!FileManager.default.fileExists(atPath: folder + "/.tick/pick"))
+        #expect(try listFiles(of: folder, in: sandbox) == before)
+        #expect(!sandbox.exists(folder + "/.tick/pick"))
         // A remembered list that is no longer a list of the folder is never written.
         try sandbox.write("views/.tick/pick", "list: gone.md\ntitle: Water the plants\noccurrence: 0\n")
         expectRun(try sandbox.run(["--dir", "views", "pick", "--done"]), status: 1, stdout: "",
                   stderr: "tick: the picked task 'Water the plants' is no longer in gone.md; "
                       + "run 'tick pick' for another\n")
-        #expect(!FileManager.default.fileExists(atPath: folder + "/.tick/pick"))
-        #expect(try listFiles(of: folder) == before)
+        #expect(!sandbox.exists(folder + "/.tick/pick"))
+        #expect(try listFiles(of: folder, in: sandbox) == before)
     }
 
     @Test("--done on a pick completed meanwhile changes nothing")
@@ -216,12 +216,12 @@ struct PickCommandTests {
         let folder = try sandbox.copyFolder("views")
         #expect(try pickedTitle(sandbox, ["--dir", "views", "--seed", "1"]) == "Water the plants")
         try sandbox.write("views/inbox.md", "- [x] Water the plants due:2026-03-14 done:2026-03-13\n")
-        let before = try listFiles(of: folder)
+        let before = try listFiles(of: folder, in: sandbox)
         let ref = try sandbox.ref("Water the plants", dir: "views")
         expectRun(try sandbox.run(["--dir", "views", "pick", "--done"]), status: 0,
                   stdout: "No change to \(ref) \"Water the plants\": already done\n", stderr: "")
-        #expect(try listFiles(of: folder) == before)
-        #expect(!FileManager.default.fileExists(atPath: folder + "/.tick/pick"))
+        #expect(try listFiles(of: folder, in: sandbox) == before)
+        #expect(!sandbox.exists(folder + "/.tick/pick"))
     }
 
     @Test("--clear dismisses the current pick")
@@ -229,10 +229,10 @@ struct PickCommandTests {
         let sandbox = try Sandbox(onDisk: true)
         try sandbox.copyFolder("views")
         _ = try sandbox.run(["--dir", "views", "pick", "--seed", "1"])
-        #expect(FileManager.default.fileExists(atPath: sandbox.path("views/.tick/pick")))
+        #expect(sandbox.exists("views/.tick/pick"))
         expectRun(try sandbox.run(["--dir", "views", "pick", "--clear"]), status: 0,
                   stdout: "Dismissed the current pick.\n", stderr: "")
-        #expect(!FileManager.default.fileExists(atPath: sandbox.path("views/.tick/pick")))
+        #expect(!sandbox.exists("views/.tick/pick"))
         expectRun(try sandbox.run(["--dir", "views", "pick", "--clear"]), status: 0,
                   stdout: "There is no current pick.\n", stderr: "")
         expectRun(try sandbox.run(["--dir", "views", "pick", "--clear", "--json"]), status: 0, stdout: "null\n", stderr: "")
@@ -269,21 +269,21 @@ struct PickCommandTests {
                   stdout: "All clear: nothing due today in Groceries.\n", stderr: "")
         expectRun(try sandbox.run(["--dir", "views", "pick", "--view", "flagged", "--list", "inbox", "--json"]),
                   status: 0, stdout: "null\n", stderr: "")
-        #expect(!FileManager.default.fileExists(atPath: folder + "/.tick"))
+        #expect(!sandbox.exists(folder + "/.tick"))
 
         try sandbox.write("done/a.md", "# Done\n- [x] Everything done:2026-03-01\n")
         expectRun(try sandbox.run(["--dir", "done", "pick"]), status: 0, stdout: "All clear: no open tasks.\n", stderr: "")
         expectRun(try sandbox.run(["--dir", "done", "pick", "--json"]), status: 0, stdout: "null\n", stderr: "")
-        #expect(try fileContents(of: sandbox.path("done")).keys.sorted() == ["a.md"])
+        #expect(try sandbox.fileContents(of: sandbox.path("done")).keys.sorted() == ["a.md"])
     }
 
     @Test("a pick writes only .tick/pick (and the .gitignore of a new .tick/)")
     func writesOnlyState() throws {
         let sandbox = try Sandbox(onDisk: true)
         let folder = try sandbox.copyFolder("views")
-        let before = try fileContents(of: folder)
+        let before = try sandbox.fileContents(of: folder)
         _ = try sandbox.run(["--dir", "views", "pick", "--seed", "9"])
-        var after = try fileContents(of: folder)
+        var after = try sandbox.fileContents(of: folder)
         let ignore = after.removeValue(forKey: ".tick/.gitignore")
         #expect(ignore == Array("*\n!.gitignore\n".utf8))
         let removed = after.removeValue(forKey: ".tick/pick")
@@ -306,12 +306,12 @@ struct PickCommandTests {
 
     @Test("a folder without write permission", .enabled(if: geteuid() != 0, "root writes anywhere"))
     func readOnlyFolder() throws {
-        let sandbox = try Sandbox()
+        let sandbox = try Sandbox(onDisk: true)
         try sandbox.write("w/a.md", "- [ ] One\n- [ ] Two\n")
         chmod(sandbox.path("w"), 0o555)
         defer { chmod(sandbox.path("w"), 0o755) }
         expectRun(try sandbox.run(["--dir", "w", "pick", "--seed", "4"]), status: 0, stderr: "")
-        #expect(!FileManager.default.fileExists(atPath: sandbox.path("w/.tick")))
+        #expect(!sandbox.exists("w/.tick"))
     }
 
     @Test("bad option combinations and values are usage errors", arguments: [
@@ -326,7 +326,7 @@ struct PickCommandTests {
         let sandbox = try Sandbox()
         let folder = try sandbox.copyFolder("views")
         expectRun(try sandbox.run(["--dir", "views", "pick"] + arguments), status: 2, stdout: "", stderr: message)
-        #expect(!FileManager.default.fileExists(atPath: folder + "/.tick"))
+        #expect(!sandbox.exists(folder + "/.tick"))
     }
 }
 
@@ -380,9 +380,9 @@ struct StatusCommandTests {
     func readOnly() throws {
         let sandbox = try Sandbox()
         let folder = try sandbox.copyFolder("views")
-        let before = try fileContents(of: folder)
+        let before = try sandbox.fileContents(of: folder)
         _ = try sandbox.run(["--dir", "views", "status"])
         _ = try sandbox.run(["--dir", "views", "status", "--json"])
-        #expect(try fileContents(of: folder) == before)
+        #expect(try sandbox.fileContents(of: folder) == before)
     }
 }

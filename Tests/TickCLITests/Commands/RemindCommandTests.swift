@@ -93,7 +93,7 @@ struct RemindCommandTests {
         let sandbox = try Self.sandbox()
         let dry = try Self.remind(sandbox, at: "2026-03-14T08:00", ["--dry-run"])
         #expect(dry.stdout.contains("Morning call  due now"), "\(dry)")
-        #expect(!FileManager.default.fileExists(atPath: sandbox.path("state")))
+        #expect(!sandbox.exists("state"))
         let json = try Self.remind(sandbox, at: "2026-03-14T08:00", ["--json"])
         #expect(json.status == 0, "\(json)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])

@@ -44,6 +44,6 @@ struct RemindEdgeTests {
             expectRun(result, status: 2, stdout: "",
                       stderr: "tick: the path of the --exec program has a control character, which a unit file cannot hold\n")
         }
-        #expect(!FileManager.default.fileExists(atPath: sandbox.path("config")))
+        #expect(!sandbox.exists("config"))
     }
 }

@@ -9,7 +9,7 @@ struct RepeatingTaskCommandTests {
     /// A sandbox with a task folder `tasks/` (with its `.tick/`) holding `files`.
     static func folder(_ files: [String: String]) throws -> Sandbox {
         let sandbox = try Sandbox(onDisk: true)
-        try FileManager.default.createDirectory(atPath: sandbox.path("tasks/.tick"), withIntermediateDirectories: true)
+        try sandbox.makeFolder("tasks/.tick")
         for (name, text) in files { try sandbox.write("tasks/" + name, text) }
         return sandbox
     }

@@ -48,9 +48,9 @@ struct RepeatingTaskGitTests {
             expectRun(try sandbox.run(["--dir", clone, "--quiet", "done", title]), status: 0, stdout: "", stderr: "")
             #expect(try Self.git(sandbox, clone, ["commit", "-q", "-am", "done in \(clone)"]).status == 0)
         }
-        let completed = try String(contentsOfFile: sandbox.path("a/home.md"), encoding: .utf8)
+        let completed = try sandbox.read("a/home.md")
         #expect(completed != Self.list)
-        #expect(try String(contentsOfFile: sandbox.path("b/home.md"), encoding: .utf8) == completed)
+        #expect(try sandbox.read("b/home.md") == completed)
         // Make the two commits differ, so that the merge is a real three-way merge.
         try sandbox.write("b/other.md", "- [ ] Elsewhere\n")
         try Self.git(sandbox, "b", ["add", "other.md"])
@@ -58,7 +58,7 @@ struct RepeatingTaskGitTests {
         #expect(try Self.git(sandbox, "a", ["fetch", "-q", "../b", "main:theirs"]).status == 0)
         let merge = try Self.git(sandbox, "a", ["merge", "--no-edit", "-q", "theirs"])
         #expect(merge.status == 0, "\(merge.output)")
-        #expect(try String(contentsOfFile: sandbox.path("a/home.md"), encoding: .utf8) == completed)
+        #expect(try sandbox.read("a/home.md") == completed)
         expectRun(try sandbox.run(["--dir", "a", "check"]), status: 0)
     }
 }

@@ -98,10 +98,10 @@ struct SecondWeekTests {
                   stderr: "tick: no list named 'Garden Jobs'; tick list new 'Garden Jobs' creates it\n")
         let created = try tick(sandbox, ["add", "Plant bulbs", "--list", "Garden", "--create"])
         #expect(created.status == 0, "\(created)")
-        #expect(try String(contentsOfFile: sandbox.path("tasks/garden.md"), encoding: .utf8) == "# Garden\n\n- [ ] Plant bulbs\n")
+        #expect(try sandbox.read("tasks/garden.md") == "# Garden\n\n- [ ] Plant bulbs\n")
         #expect(try tick(sandbox, ["undo"]).status == 0)
-        #expect(!FileManager.default.fileExists(atPath: sandbox.path("tasks/garden.md")))
-        #expect(try String(contentsOfFile: sandbox.path("tasks/home.md"), encoding: .utf8) == Self.home)
+        #expect(!sandbox.exists("tasks/garden.md"))
+        #expect(try sandbox.read("tasks/home.md") == Self.home)
     }
 
     @Test("the README's sample configuration works as shipped: tick add succeeds with it (item 18)")
@@ -127,14 +127,14 @@ struct SecondWeekTests {
         #expect(export.status == 0, "\(export)")
         try sandbox.write("exported.txt", export.stdout)
         try sandbox.write("topydo.txt", "Plan the trip id:1\nBook flights p:1\n")
-        try FileManager.default.createDirectory(atPath: sandbox.path("again"), withIntermediateDirectories: true)
+        try sandbox.makeFolder("again")
         let again = try sandbox.run(["--dir", "again", "--quiet", "import", "todotxt", "exported.txt"])
         expectRun(again, status: 0, stdout: "", stderr: "")
-        #expect(try String(contentsOfFile: sandbox.path("again/home.md"), encoding: .utf8)
+        #expect(try sandbox.read("again/home.md")
                 == "# home\n\n- [ ] Call mum id:mum\n- [ ] Pay rent due:2026-03-20 rec:+1m until:2026-12-31\n")
         let topydo = try sandbox.run(["--dir", "again", "--quiet", "import", "todotxt", "topydo.txt", "--list", "trip"])
         expectRun(topydo, status: 0, stdout: "", stderr: "")
-        #expect(try String(contentsOfFile: sandbox.path("again/trip.md"), encoding: .utf8)
+        #expect(try sandbox.read("again/trip.md")
                 == "# trip\n\n- [ ] Plan the trip id:1\n- [ ] Book flights p:1\n")
         #expect(try sandbox.run(["--dir", "again", "--json", "find", "plan"]).stdout.contains("\"id\":\"1\""))
     }
@@ -161,7 +161,7 @@ struct SecondWeekTests {
         #expect(run.status == 2, "\(run)")
         #expect(run.stderr.contains(reason), "\(run)")
         #expect(try FileManager.default.contentsOfDirectory(atPath: sandbox.path("tasks")).filter { !$0.hasPrefix(".") } == ["home.md"])
-        #expect(try String(contentsOfFile: sandbox.path("tasks/home.md"), encoding: .utf8) == Self.home)
+        #expect(try sandbox.read("tasks/home.md") == Self.home)
     }
 
     @Test("tick add refuses a control character in a title, naming it")
@@ -169,7 +169,7 @@ struct SecondWeekTests {
         let sandbox = try sandbox()
         expectRun(try tick(sandbox, ["add", "Ring \u{07} the bell"]), status: 2, stdout: "",
                   stderr: "tick: cannot write this title: it holds the control character U+0007\n")
-        #expect(try String(contentsOfFile: sandbox.path("tasks/home.md"), encoding: .utf8) == Self.home)
+        #expect(try sandbox.read("tasks/home.md") == Self.home)
     }
 
     @Test("every write command's JSON task objects say whether it changed them (item 9)")
@@ -218,7 +218,7 @@ struct SecondWeekTests {
         let script = try #require(section.components(separatedBy: "```sh\n").dropFirst().first?.components(separatedBy: "```")[0])
         #expect(script.contains("tick add"))
         let sandbox = try Sandbox(onDisk: true)
-        try FileManager.default.createDirectory(atPath: sandbox.path("bin"), withIntermediateDirectories: true)
+        try sandbox.makeFolder("bin")
         try FileManager.default.createSymbolicLink(atPath: sandbox.path("bin/tick"), withDestinationPath: try #require(TickBinary.path))
         try sandbox.write("quickstart.sh", "set -e\n" + script)
         let process = Process()
@@ -238,9 +238,9 @@ struct SecondWeekTests {
         let output = try String(contentsOfFile: out, encoding: .utf8)
         #expect(process.terminationStatus == 0, "\(output)")
         #expect(output.contains("Call mum"), "\(output)")
-        #expect(try String(contentsOfFile: sandbox.path("home/tasks/groceries.md"), encoding: .utf8)
+        #expect(try sandbox.read("home/tasks/groceries.md")
                 == "# Groceries\n\n- [ ] Buy milk due:2026-03-15\n")
-        #expect(try String(contentsOfFile: sandbox.path("home/tasks/inbox.md"), encoding: .utf8)
+        #expect(try sandbox.read("home/tasks/inbox.md")
                 == "# Inbox\n\n- [x] Call mum !! #flag due:2026-03-14 done:2026-03-14\n")
     }
 
@@ -287,7 +287,7 @@ struct SecondWeekTests {
         // --notify: one notification per reminder, critical for high priority.
         let reminded = try tick(sandbox, ["remind", "--notify"], environment: ["TICK_NOW": "2026-03-14T10:00"])
         #expect(reminded.status == 0, "\(reminded)")
-        let calls = try String(contentsOfFile: sandbox.path("notified.txt"), encoding: .utf8).components(separatedBy: "---\n").dropLast()
+        let calls = try sandbox.read("notified.txt").components(separatedBy: "---\n").dropLast()
         #expect(Array(calls) == ["--app-name=tick\n--urgency=critical\n--\nDentist\ndue 2026-03-14T10:00 · Home\n",
                                  "--app-name=tick\n--urgency=normal\n--\nCall\ndue 2026-03-14T10:00 · Home\n"])
         expectRun(try tick(sandbox, ["remind", "--notify", "--exec", "notify-send"]), status: 2, stdout: "",
@@ -306,8 +306,8 @@ struct SecondWeekTests {
         let add = try tick(sandbox, ["add", "Stretch due:2026-03-20 rec:+1d until:2026-04-30", "--list", "Empty"])
         #expect(add.status == 2, "\(add)")
         #expect(add.stderr.contains("the task would repeat by an Obsidian Tasks 🔁 phrase"), "\(add)")
-        #expect(try String(contentsOfFile: sandbox.path("tasks/vault.md"), encoding: .utf8) == vault)
-        #expect(try String(contentsOfFile: sandbox.path("tasks/empty.md"), encoding: .utf8) == "# Empty\n")
+        #expect(try sandbox.read("tasks/vault.md") == vault)
+        #expect(try sandbox.read("tasks/empty.md") == "# Empty\n")
         // In tick's own style the same rule and end are written.
         try sandbox.write("tasks/.tick/config", "obsidian.new-task-style = tick\n")
         let plain = try tick(sandbox, ["add", "Stretch due:2026-03-20 rec:+1d until:2026-04-30"])

@@ -40,13 +40,13 @@ struct SyncCommandTests {
         expectRun(try sandbox.run(["--dir", "b", "priority", "Bread", "high"]), status: 0)
         try sync("a"); try sync("b"); try sync("a")
 
-        let a = try String(contentsOfFile: sandbox.path("a/groceries.md"), encoding: .utf8)
-        let b = try String(contentsOfFile: sandbox.path("b/groceries.md"), encoding: .utf8)
+        let a = try sandbox.read("a/groceries.md")
+        let b = try sandbox.read("b/groceries.md")
         #expect(a == b)
         // b pushed Jam first; a's Bread was replayed on top of it, so it comes after.
         #expect(a == "# Groceries\n\n- [x] Milk done:2026-03-14\n- [x] Eggs done:2026-03-14\n"
                 + "- [ ] Jam\n- [ ] Bread due:2026-03-20 !!!\n", "\(a)")
-        #expect(try String(contentsOfFile: sandbox.path("a/work.md"), encoding: .utf8) == "# Work\n\n- [ ] Report\n")
+        #expect(try sandbox.read("a/work.md") == "# Work\n\n- [ ] Report\n")
         #expect(try sandbox.git(["status", "--porcelain"], in: "a").stdout == "")
         #expect(try sandbox.git(["status", "--porcelain"], in: "b").stdout == "")
         let log = try sandbox.git(["log", "--format=%s"], in: "a").stdout
@@ -75,7 +75,7 @@ struct SyncCommandTests {
         #expect(synced.stdout.hasPrefix("Registered the tick merge driver for this clone, as .gitattributes asks (merge.tick.driver = "),
                 "\(synced)")
         #expect(try sandbox.git(["config", "--get", "merge.tick.driver"], in: "b").stdout.contains("merge-driver"))
-        #expect(try String(contentsOfFile: sandbox.path("b/groceries.md"), encoding: .utf8)
+        #expect(try sandbox.read("b/groceries.md")
                 == "# Groceries\n\n- [x] Milk done:2026-03-14\n- [x] Eggs done:2026-03-14\n")
     }
 
@@ -90,7 +90,7 @@ struct SyncCommandTests {
         #expect(result.stderr.contains("tick: sync left conflicts for you to resolve in:\n  groceries.md\n"), "\(result)")
         #expect(result.stderr.contains("git rebase --continue"))
         #expect(result.stderr.contains("git rebase --abort"))
-        let text = try String(contentsOfFile: sandbox.path("b/groceries.md"), encoding: .utf8)
+        let text = try sandbox.read("b/groceries.md")
         #expect(text.contains("due:2026-03-20") && text.contains("due:2026-03-21") && text.contains("<<<<<<<"))
         // A second sync refuses while the rebase is under way.
         let again = try sandbox.run(["--dir", "b", "sync"])

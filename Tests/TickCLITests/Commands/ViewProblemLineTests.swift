@@ -107,7 +107,7 @@ struct ViewProblemLineTests {
     func cacheAgrees() throws {
         let sandbox = try sandbox(["work.md": Self.work, "home.md": Self.home, "shop.md": Self.shop])
         let first = try tick(sandbox, ["today"])
-        #expect(FileManager.default.fileExists(atPath: sandbox.path("tasks/.tick/cache")))
+        #expect(sandbox.exists("tasks/.tick/cache"))
         let cached = try tick(sandbox, ["today"])
         let uncached = try tick(sandbox, ["today"], environment: ["TICK_NO_CACHE": "1"])
         #expect(first.stderr == "tick: 3 problems in 2 lists: Home, Work (tick check)\n", "\(first)")

@@ -59,7 +59,7 @@ struct NeovimLSPTests {
         try #require(result.hasPrefix("OK"))
 
         let edited = try Data(contentsOf: URL(fileURLWithPath: sandbox.path("notes/home.md")))
-        let copied = try String(contentsOfFile: sandbox.path("copy/home.md"), encoding: .utf8)
+        let copied = try sandbox.read("copy/home.md")
         #expect(copied.contains("- [ ] Water the plants due:2026-13-01\n"), "the copy holds the typed date")
         #expect(copied.contains("- [ ] Call the plumber due:2026-03-20\n"), "the copy holds the completed date")
         expectRun(try sandbox.run(["--dir", "copy", "done", "Weekly review"]), status: 0)

@@ -9,7 +9,7 @@ struct BadInputTests {
     /// A sandbox with an empty list folder `lists`, and that folder's absolute path.
     private static func make() throws -> (Sandbox, String) {
         let sandbox = try Sandbox(onDisk: true)
-        try FileManager.default.createDirectory(atPath: sandbox.path("lists"), withIntermediateDirectories: true)
+        try sandbox.makeFolder("lists")
         return (sandbox, sandbox.path("lists"))
     }
 

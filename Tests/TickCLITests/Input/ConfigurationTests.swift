@@ -9,7 +9,7 @@ struct ConfigurationTests {
     /// `XDG_CONFIG_HOME` set to `config/`.
     static func sandbox(user: String? = nil, folder: String? = nil) throws -> Sandbox {
         let sandbox = try Fixtures.diskFolder(["inbox.md": "# Inbox\n", "work.md": "# Work\n\n- [ ] Ship it #flag\n"])
-        try FileManager.default.createDirectory(atPath: sandbox.path("tasks/.tick"), withIntermediateDirectories: true)
+        try sandbox.makeFolder("tasks/.tick")
         sandbox.environment["XDG_CONFIG_HOME"] = sandbox.path("config")
         if let user { try sandbox.write("config/tick/config", user) }
         if let folder { try sandbox.write("tasks/.tick/config", folder) }

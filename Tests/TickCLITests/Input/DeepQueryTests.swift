@@ -44,7 +44,7 @@ struct DeepQueryTests {
     @Test("a saved view nested too deep: its own command fails naming it, the home screen warns, other commands run")
     func savedView() throws {
         let sandbox = try Fixtures.folder(["a.md": "# A\n- [ ] milk\n"])
-        try FileManager.default.createDirectory(atPath: sandbox.path("tasks/.tick"), withIntermediateDirectories: true)
+        try sandbox.makeFolder("tasks/.tick")
         // (10,000 dashes: 20,000 NOTs would pass the configuration's 64 KiB.)
         try sandbox.write("tasks/.tick/config", "view.deep = \(Self.dashes)\nview.fine = milk\n")
         let view = try sandbox.run(["--dir", "tasks", "view", "deep"])

@@ -176,7 +176,7 @@ struct FormatInputTests {
     func emojiName() throws {
         let sandbox = try Self.folder([:])
         expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "list", "new", "👨‍👩‍👧 Family"]), status: 0, stderr: "")
-        #expect(FileManager.default.fileExists(atPath: sandbox.path("tasks/👨‍👩‍👧-family.md")))
+        #expect(sandbox.exists("tasks/👨‍👩‍👧-family.md"))
     }
 
     @Test("colours: grey and #rgb are accepted; an unknown colour is shown without colour")

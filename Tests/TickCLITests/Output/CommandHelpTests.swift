@@ -48,6 +48,6 @@ struct CommandHelpTests {
             #expect(result.status == 2)
             #expect(result.stderr.hasPrefix("tick: missing \(missing) "), "\(result)")
         }
-        #expect(!FileManager.default.fileExists(atPath: sandbox.path("data/tick")))
+        #expect(!sandbox.exists("data/tick"))
     }
 }

@@ -199,7 +199,7 @@ struct ViewOutputTests {
     @Test("invalid UTF-8 reaches JSON as U+FFFD")
     func invalidUTF8() throws {
         let sandbox = try Sandbox(onDisk: true)
-        try FileManager.default.createDirectory(atPath: sandbox.path("bad"), withIntermediateDirectories: true)
+        try sandbox.makeFolder("bad")
         try Data([0x2D, 0x20, 0x5B, 0x20, 0x5D, 0x20, 0x42, 0xFF, 0x64, 0x0A]).write(to: URL(fileURLWithPath: sandbox.path("bad/x.md")))
         let tasks = try decodeTasks(try sandbox.run(["--dir", "bad", "all", "--json"]).stdout)
         #expect(tasks.first?["title"] as? String == "B\u{FFFD}d")
@@ -219,10 +219,10 @@ struct ViewOutputTests {
     func readOnly() throws {
         let sandbox = try Sandbox()
         let folder = try sandbox.copyFolder("views")
-        let before = try fileContents(of: folder)
+        let before = try sandbox.fileContents(of: folder)
         for (arguments, file) in Self.snapshots {
             _ = try sandbox.run(["--dir", "views"] + arguments + (file.hasSuffix(".json") ? ["--json"] : []))
-            #expect(try fileContents(of: folder) == before, "after \(arguments)")
+            #expect(try sandbox.fileContents(of: folder) == before, "after \(arguments)")
         }
     }
 }

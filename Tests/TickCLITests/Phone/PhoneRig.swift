@@ -26,8 +26,8 @@ final class PhoneRig {
                          "\(tool) is missing: run `make test-deps`", sourceLocation: sourceLocation)
         }
         port = try Self.freePort()
-        try FileManager.default.createDirectory(atPath: sandbox.path("storage"), withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: sandbox.path("status"), withIntermediateDirectories: true)
+        try sandbox.makeFolder("storage")
+        try sandbox.makeFolder("status")
         try FileManager.default.createDirectory(atPath: sandbox.path(Self.vdir), withIntermediateDirectories: true)
         try sandbox.write("phone.py", Self.phoneScript)
         try sandbox.write("vdirsyncer.conf", """

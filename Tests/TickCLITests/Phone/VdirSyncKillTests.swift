@@ -24,7 +24,7 @@ struct VdirSyncKillTests {
         sandbox.environment["TZ"] = "UTC"
         sandbox.environment["TICK_NOW"] = "2026-03-12T08:00"
         try sandbox.write("run/tasks/groceries.md", "# Groceries\n\n- [ ] Milk id:milk\n- [ ] Eggs id:eggs\n- [ ] Butter id:butter\n- [ ] Jam id:jam\n")
-        try FileManager.default.createDirectory(atPath: sandbox.path("run/tasks/.tick"), withIntermediateDirectories: true)
+        try sandbox.makeFolder("run/tasks/.tick")
         expectRun(try sandbox.run(["--dir", "run/tasks", "vdir", "sync", "run/vdir"]), status: 0)
         // The phone retitles Milk, deletes Butter and adds Bread; tick retitles Eggs.
         let milk = try sandbox.read("run/vdir/groceries/milk.ics")

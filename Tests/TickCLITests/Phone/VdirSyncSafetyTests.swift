@@ -55,7 +55,7 @@ struct VdirSyncSafetyTests {
         #expect(try sandbox.read("vdir/groceries/two.ics") == Self.calendar([("one", "One"), ("two", "Two")]))
         #expect(try sandbox.read("vdir/groceries/big.ics") == big)
         #expect(try sandbox.read("outside/secret.ics") == Self.calendar([("secret", "Secret")]))
-        #expect(!FileManager.default.fileExists(atPath: sandbox.path("outside/escape.ics")))
+        #expect(!sandbox.exists("outside/escape.ics"))
         // A second run finds the same refusals and adds nothing twice.
         let again = try sandbox.run(["--dir", "tasks", "vdir", "sync", "vdir"])
         #expect(again.status == 0, "\(again)")

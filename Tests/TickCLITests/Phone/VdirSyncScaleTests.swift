@@ -83,7 +83,7 @@ struct VdirSyncDryRunTests {
         sandbox.environment["TZ"] = "UTC"
         let preview = try sandbox.run(["--dir", "tasks", "vdir", "sync", "vdir", "--dry-run"])
         expectRun(preview, status: 0, stdout: "would give an id to 1 task\n", stderr: "")
-        #expect(!FileManager.default.fileExists(atPath: sandbox.path("vdir")))
+        #expect(!sandbox.exists("vdir"))
         #expect(try sandbox.read("tasks/home.md") == "# Home\n\n- [ ] Milk id:milk\n- [ ] Jam\n")
         expectRun(try sandbox.run(["--dir", "tasks", "vdir", "sync", "vdir"]), status: 0)
         let list = try sandbox.read("tasks/home.md")
@@ -101,7 +101,7 @@ struct VdirSyncDryRunTests {
             #expect(refused.status == 2, "\(dir): \(refused)")
         }
         #expect(try sandbox.read("tasks/home.md") == list)
-        #expect(!FileManager.default.fileExists(atPath: sandbox.path("tasks/cal")))
+        #expect(!sandbox.exists("tasks/cal"))
     }
 }
 

@@ -12,7 +12,7 @@ struct CompletionTests {
             "health.md": "# Health\n\n- [ ] Book the dentist\n",
         ])
         try sandbox.write("tasks/.tick/config", "view.urgent = pri:high\nview.errands = #errands\n")
-        try FileManager.default.createDirectory(atPath: sandbox.path("bin"), withIntermediateDirectories: true)
+        try sandbox.makeFolder("bin")
         try FileManager.default.createSymbolicLink(atPath: sandbox.path("bin/tick"), withDestinationPath: try #require(TickBinary.path))
         sandbox.environment["PATH"] = sandbox.path("bin") + ":/usr/bin:/bin"
         sandbox.environment["TICK_DIR"] = sandbox.path("tasks")

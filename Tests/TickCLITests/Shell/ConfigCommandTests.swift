@@ -86,7 +86,7 @@ struct ConfigCommandTests {
     func refusesLink() throws {
         let sandbox = try Fixtures.diskFolder(["home.md": Fixtures.home])
         try sandbox.write("elsewhere", "color = never\n")
-        try FileManager.default.createDirectory(atPath: sandbox.path("tasks/.tick"), withIntermediateDirectories: true)
+        try sandbox.makeFolder("tasks/.tick")
         try FileManager.default.createSymbolicLink(atPath: sandbox.path("tasks/.tick/config"), withDestinationPath: sandbox.path("elsewhere"))
         let result = try sandbox.run(["--dir", "tasks", "config", "color", "always"])
         #expect(result.status == 2, "\(result)")

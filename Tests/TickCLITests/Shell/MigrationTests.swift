@@ -77,7 +77,7 @@ struct MigrationTests {
         // Importing the export again into a new folder gives the same lists.
         // (The list's heading is its file name now: "+home" names it.)
         try sandbox.write("exported.txt", export.stdout)
-        try FileManager.default.createDirectory(atPath: sandbox.path("again"), withIntermediateDirectories: true)
+        try sandbox.makeFolder("again")
         expectRun(try sandbox.run(["--dir", "again", "--quiet", "import", "todotxt", "exported.txt"]), status: 0, stdout: "")
         #expect(try sandbox.read("again/home.md").split(separator: "\n").dropFirst()
                 == sandbox.read("tasks/home.md").split(separator: "\n").dropFirst())
@@ -87,7 +87,7 @@ struct MigrationTests {
     func todoTxtReadByTodoTxtCLI() throws {
         let sandbox = try sandbox()
         expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "import", "todotxt", fixture("todo.txt")]), status: 0)
-        try FileManager.default.createDirectory(atPath: sandbox.path("td"), withIntermediateDirectories: true)
+        try sandbox.makeFolder("td")
         expectRun(try sandbox.run(["--dir", "tasks", "export", "todotxt", "-o", sandbox.path("td/todo.txt")]), status: 0)
         try sandbox.write("td/done.txt", "")
         try sandbox.write("td/config", """
@@ -149,7 +149,7 @@ struct MigrationTests {
         let sandbox = try sandbox()
         expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "import", "taskwarrior", fixture("taskwarrior.json"), "--keep-ids"]), status: 0)
         expectRun(try sandbox.run(["--dir", "tasks", "export", "taskwarrior", "-o", sandbox.path("tw.json")]), status: 0, stderr: "")
-        try FileManager.default.createDirectory(atPath: sandbox.path("twdata"), withIntermediateDirectories: true)
+        try sandbox.makeFolder("twdata")
         try sandbox.write("taskrc", "data.location=\(sandbox.path("twdata"))\nconfirmation=off\nverbose=nothing\n")
         let environment = ["PATH": "/usr/bin:/bin", "HOME": sandbox.path("home"), "LC_ALL": "C.UTF-8", "TZ": "Europe/Berlin",
                            "TASKRC": sandbox.path("taskrc"), "TASKDATA": sandbox.path("twdata")]
@@ -183,7 +183,7 @@ struct MigrationTests {
         let sandbox = try sandbox()
         expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "import", "taskwarrior", fixture("taskwarrior.json"), "--keep-ids"]), status: 0)
         expectRun(try sandbox.run(["--dir", "tasks", "export", "taskwarrior", "-o", sandbox.path("tw.json")]), status: 0, stderr: "")
-        try FileManager.default.createDirectory(atPath: sandbox.path("again"), withIntermediateDirectories: true)
+        try sandbox.makeFolder("again")
         expectRun(try sandbox.run(["--dir", "again", "import", "taskwarrior", sandbox.path("tw.json"), "--keep-ids"]), status: 0, stdout: """
             Imported 8 tasks
               Books.Russian (books.russian.md, new list): 1

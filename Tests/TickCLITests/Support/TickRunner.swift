@@ -127,10 +127,11 @@ final class Sandbox {
         disk.putBytes(url.path, bytes)
     }
 
-    /// The bytes of a file inside the sandbox.
-    func bytes(_ relative: String) throws -> [UInt8] {
-        guard let disk else { return [UInt8](try Data(contentsOf: root.appendingPathComponent(relative))) }
-        return try disk.readFile(path(relative), followSymlinks: true)
+    /// The bytes of a file inside the sandbox: `place` is relative to it, or an absolute path in it.
+    func bytes(_ place: String) throws -> [UInt8] {
+        let full = place.hasPrefix("/") ? place : path(place)
+        guard let disk else { return [UInt8](try Data(contentsOf: URL(fileURLWithPath: full))) }
+        return try disk.readFile(full, followSymlinks: true)
     }
 
     /// Creates a folder inside the sandbox, with its parents.
@@ -141,18 +142,39 @@ final class Sandbox {
         disk.mkdir(path(relative))
     }
 
-    /// Whether anything (a link included) is at `relative`.
-    func exists(_ relative: String) -> Bool {
-        guard let disk else {
-            return (try? FileManager.default.attributesOfItem(atPath: path(relative))) != nil
-        }
-        return disk.exists(path(relative))
+    /// Whether anything (a link included) is at `place`: a path relative to the sandbox, or an
+    /// absolute one inside it.
+    func exists(_ place: String) -> Bool {
+        let full = place.hasPrefix("/") ? place : path(place)
+        guard let disk else { return (try? FileManager.default.attributesOfItem(atPath: full)) != nil }
+        return disk.exists(full)
     }
 
     /// Removes the file `relative`.
     func remove(_ relative: String) throws {
         guard let disk else { return try FileManager.default.removeItem(atPath: path(relative)) }
         try disk.removeFile(path(relative))
+    }
+
+    /// The bytes of every file below the folder at the absolute path `folder`, by relative path.
+    func fileContents(of folder: String) throws -> [String: [UInt8]] {
+        var result: [String: [UInt8]] = [:]
+        guard let disk else {
+            let fm = FileManager.default
+            guard let walker = fm.enumerator(atPath: folder) else { return result }
+            for case let relative as String in walker {
+                var isDirectory: ObjCBool = false
+                let full = folder + "/" + relative
+                if fm.fileExists(atPath: full, isDirectory: &isDirectory), !isDirectory.boolValue {
+                    result[relative] = Array(try Data(contentsOf: URL(fileURLWithPath: full)))
+                }
+            }
+            return result
+        }
+        for relative in disk.tree(folder) where !relative.hasSuffix("/") {
+            result[relative] = try disk.readFile(folder + "/" + relative, followSymlinks: true)
+        }
+        return result
     }
 
     /// The names in a folder inside the sandbox, hidden ones included, sorted.
