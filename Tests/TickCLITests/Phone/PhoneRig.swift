@@ -176,21 +176,65 @@ final class PhoneRig {
 
     /// A full round: the phone's changes (and a new calendar's name) into the vdir, `tick vdir sync`, the vdir's changes (and
     /// any new collection, its name and colour) out to the server. Returns tick's result.
+    ///
+    /// `vdirsyncer sync` runs on both sides. `discover` and `metasync` run where they can change something, as a
+    /// person runs them after adding a calendar: in the first round, after the phone made a calendar, when the vdir or
+    /// vdirsyncer's status changed since the last round, and on the way out when tick's sync added a collection or
+    /// changed a `displayname` or `color` file.
     @discardableResult
     func round(_ extra: [String] = [], sourceLocation: SourceLocation = #_sourceLocation) throws -> TickResult {
-        try vdirsyncer(["discover", "phone"], sourceLocation: sourceLocation)
+        let now = try outline()
+        let inward = calendarsChanged || now != lastOutline
+        if inward { try vdirsyncer(["discover", "phone"], sourceLocation: sourceLocation) }
         try vdirsyncer(["sync", "phone"], sourceLocation: sourceLocation)
-        try vdirsyncer(["metasync", "phone"], sourceLocation: sourceLocation)
+        if inward { try vdirsyncer(["metasync", "phone"], sourceLocation: sourceLocation) }
+        calendarsChanged = false
+        let before = try outline()
         let tick = try sandbox.run(["--dir", Self.tasks, "vdir", "sync", Self.vdir] + extra, sourceLocation: sourceLocation)
-        try vdirsyncer(["discover", "phone"], sourceLocation: sourceLocation)
+        let after = try outline()
+        if after.collections != before.collections { try vdirsyncer(["discover", "phone"], sourceLocation: sourceLocation) }
         try vdirsyncer(["sync", "phone"], sourceLocation: sourceLocation)
-        try vdirsyncer(["metasync", "phone"], sourceLocation: sourceLocation)
+        if after.metadata != before.metadata { try vdirsyncer(["metasync", "phone"], sourceLocation: sourceLocation) }
+        lastOutline = try outline()
         return tick
+    }
+
+    /// Whether the phone made a calendar since the last round (set by `phone`).
+    private var calendarsChanged = true
+    /// The vdir's collections and metadata, and vdirsyncer's status files, at the end of the last round.
+    private var lastOutline: Outline?
+
+    /// What decides whether `discover` and `metasync` can change anything: the vdir's collections, their
+    /// `displayname` and `color` files, and the names in vdirsyncer's status folder.
+    struct Outline: Equatable {
+        var collections: [String]
+        var metadata: [String: [UInt8]]
+        var status: [String]
+    }
+
+    func outline() throws -> Outline {
+        let collections = try sandbox.names(Self.vdir).filter { !$0.hasPrefix(".") }
+        var metadata: [String: [UInt8]] = [:]
+        for collection in collections {
+            for name in ["displayname", "color"] where sandbox.exists("\(Self.vdir)/\(collection)/\(name)") {
+                metadata[collection + "/" + name] = try sandbox.bytes("\(Self.vdir)/\(collection)/\(name)")
+            }
+        }
+        return Outline(collections: collections, metadata: metadata, status: try sandbox.names("status"))
     }
 
     /// Runs the phone: `phone.py URL ARGS`, which must succeed.
     @discardableResult
     func phone(_ arguments: [String], input: String = "", sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        try phone(batch: [arguments], input: input, sourceLocation: sourceLocation)
+    }
+
+    /// Runs several commands of the phone in turn, in one run of `phone.py`, as a phone makes several edits in one
+    /// session; all must succeed.
+    @discardableResult
+    func phone(batch commands: [[String]], input: String = "", sourceLocation: SourceLocation = #_sourceLocation) throws -> String {
+        if commands.contains(where: { $0.first == "mkcal" }) { calendarsChanged = true }
+        let arguments = Array(commands.joined(separator: ["--then"]))
         let result = try program("/usr/bin/python3", [sandbox.path("phone.py"), "http://127.0.0.1:\(port)/"] + arguments,
                                  input: input, sourceLocation: sourceLocation)
         try #require(result.status == 0, "the phone failed on \(arguments): \(result)", sourceLocation: sourceLocation)
@@ -225,7 +269,7 @@ final class PhoneRig {
 
     static let phoneScript = #"""
 # The phone of the vdir sync tests: a CalDAV client (Debian's python3-caldav) acting on Radicale
-# as a phone's Reminders app would. Usage: phone.py URL COMMAND ARGS...
+# as a phone's Reminders app would. Usage: phone.py URL COMMAND ARGS... [--then COMMAND ARGS...]...
 #   dump                          every calendar: {id: {displayname, color, todos: {uid: text}}}
 #   put CAL UID                   stores the VTODO calendar text on standard input as CAL/UID.ics
 #   edit CAL UID NAME VALUE       sets property NAME (a whole content line after the name) in UID's VTODO;
@@ -235,7 +279,7 @@ final class PhoneRig {
 import json, sys
 import caldav
 
-url, command, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+url = sys.argv[1]
 client = caldav.DAVClient(url, username="phone", password="phone")
 principal = client.principal()
 
@@ -254,55 +298,67 @@ def find(cal, uid):
     raise SystemExit("no object " + uid)
 
 
-if command == "dump":
-    out = {}
-    for c in principal.calendars():
-        props = c.get_properties([caldav.dav.DisplayName(), caldav.elements.ical.CalendarColor()])
-        entry = {"displayname": props.get("{DAV:}displayname"),
-                 "color": props.get("{http://apple.com/ns/ical/}calendar-color"), "todos": {}}
-        for obj in c.objects(load_objects=True):
-            text = obj.data
-            if text is None:
+def run(command, args):
+    if command == "dump":
+        out = {}
+        for c in principal.calendars():
+            props = c.get_properties([caldav.dav.DisplayName(), caldav.elements.ical.CalendarColor()])
+            entry = {"displayname": props.get("{DAV:}displayname"),
+                     "color": props.get("{http://apple.com/ns/ical/}calendar-color"), "todos": {}}
+            for obj in c.objects(load_objects=True):
+                text = obj.data
+                if text is None:
+                    continue
+                uid = [l[4:] for l in text.replace("\r\n", "\n").split("\n") if l.startswith("UID:")][0]
+                entry["todos"][uid] = text
+            out[c.url.path.rstrip("/").split("/")[-1]] = entry
+        print(json.dumps(out, sort_keys=True))
+    elif command == "put":
+        cal = calendar(args[0])
+        text = sys.stdin.read()
+        client.put(cal.url.join(args[1] + ".ics"), text, {"Content-Type": "text/calendar; charset=utf-8"})
+    elif command == "edit":
+        cal, uid, name, value = calendar(args[0]), args[1], args[2], args[3]
+        obj = find(cal, uid)
+        lines = obj.data.replace("\r\n", "\n").split("\n")
+        # Unfold, then replace the property inside the first VTODO.
+        unfolded = []
+        for l in lines:
+            if l.startswith((" ", "\t")) and unfolded:
+                unfolded[-1] += l[1:]
+            else:
+                unfolded.append(l)
+        out, inside, done = [], 0, False
+        for l in unfolded:
+            if l == "BEGIN:VTODO":
+                inside += 1
+            key = l.split(":", 1)[0].split(";", 1)[0]
+            if inside == 1 and key == name and name != "BEGIN":
                 continue
-            uid = [l[4:] for l in text.replace("\r\n", "\n").split("\n") if l.startswith("UID:")][0]
-            entry["todos"][uid] = text
-        out[c.url.path.rstrip("/").split("/")[-1]] = entry
-    print(json.dumps(out, sort_keys=True))
-elif command == "put":
-    cal = calendar(args[0])
-    text = sys.stdin.read()
-    client.put(cal.url.join(args[1] + ".ics"), text, {"Content-Type": "text/calendar; charset=utf-8"})
-elif command == "edit":
-    cal, uid, name, value = calendar(args[0]), args[1], args[2], args[3]
-    obj = find(cal, uid)
-    lines = obj.data.replace("\r\n", "\n").split("\n")
-    # Unfold, then replace the property inside the first VTODO.
-    unfolded = []
-    for l in lines:
-        if l.startswith((" ", "\t")) and unfolded:
-            unfolded[-1] += l[1:]
-        else:
-            unfolded.append(l)
-    out, inside, done = [], 0, False
-    for l in unfolded:
-        if l == "BEGIN:VTODO":
-            inside += 1
-        key = l.split(":", 1)[0].split(";", 1)[0]
-        if inside == 1 and key == name and name != "BEGIN":
-            continue
-        if inside == 1 and l == "END:VTODO" and not done:
-            if value != "-":
-                out.append(value if value.startswith(name) else name + ":" + value)
-            done = True
-        out.append(l)
-        if l == "END:VTODO":
-            inside += 1
-    client.put(obj.url, "\r\n".join(out), {"Content-Type": "text/calendar; charset=utf-8"})
-elif command == "delete":
-    find(calendar(args[0]), args[1]).delete()
-elif command == "mkcal":
-    principal.make_calendar(name=args[1], cal_id=args[0], supported_calendar_component_set=["VTODO"])
-else:
-    raise SystemExit("unknown command " + command)
+            if inside == 1 and l == "END:VTODO" and not done:
+                if value != "-":
+                    out.append(value if value.startswith(name) else name + ":" + value)
+                done = True
+            out.append(l)
+            if l == "END:VTODO":
+                inside += 1
+        client.put(obj.url, "\r\n".join(out), {"Content-Type": "text/calendar; charset=utf-8"})
+    elif command == "delete":
+        find(calendar(args[0]), args[1]).delete()
+    elif command == "mkcal":
+        principal.make_calendar(name=args[1], cal_id=args[0], supported_calendar_component_set=["VTODO"])
+    else:
+        raise SystemExit("unknown command " + command)
+
+
+# Commands separated by "--then" run in turn, over one connection.
+commands = [[]]
+for word in sys.argv[2:]:
+    if word == "--then":
+        commands.append([])
+    else:
+        commands[-1].append(word)
+for command in commands:
+    run(command[0], command[1:])
 """#
 }

@@ -15,9 +15,11 @@ struct VdirSyncCategoriesTests {
         #expect(try rig.server()["groceries"]?.value("milk", "CATEGORIES") == "dairy,Groceries")
 
         // Milk loses #dairy and gains #fridge; Eggs gains #breakfast; Jam gains a category with a space.
-        try rig.phone(["edit", "groceries", "milk", "CATEGORIES", "fridge,Groceries"])
-        try rig.phone(["edit", "groceries", "eggs", "CATEGORIES", "Groceries,breakfast"])
-        try rig.phone(["edit", "groceries", "jam", "CATEGORIES", "Groceries,top shelf"])
+        try rig.phone(batch: [
+            ["edit", "groceries", "milk", "CATEGORIES", "fridge,Groceries"],
+            ["edit", "groceries", "eggs", "CATEGORIES", "Groceries,breakfast"],
+            ["edit", "groceries", "jam", "CATEGORIES", "Groceries,top shelf"],
+        ])
         let list = try sandbox.read("tasks/groceries.md")
         let result = try rig.round()
         #expect(result.status == 0, "\(result)")

@@ -56,13 +56,15 @@ struct VdirSyncEndToEndTests {
 
         // The phone: completes Milk, retitles Eggs with a floating time, a UTC time on Butter,
         // priority and notes on Work's tasks, adds one task to Groceries and a new calendar.
-        try rig.phone(["edit", "groceries", "milk", "STATUS", "COMPLETED"])
-        try rig.phone(["edit", "groceries", "milk", "COMPLETED", "20260311T100000Z"])
-        try rig.phone(["edit", "groceries", "eggs", "SUMMARY", "Brown eggs"])
-        try rig.phone(["edit", "groceries", "eggs", "DUE", "DUE:20260321T183000"])
-        try rig.phone(["edit", "groceries", "butter", "DUE", "DUE:20260322T091500Z"])
-        try rig.phone(["edit", "work", "report", "PRIORITY", "1"])
-        try rig.phone(["edit", "work", "plan", "DESCRIPTION", "Ask Ann\\, then Bo"])
+        try rig.phone(batch: [
+            ["edit", "groceries", "milk", "STATUS", "COMPLETED"],
+            ["edit", "groceries", "milk", "COMPLETED", "20260311T100000Z"],
+            ["edit", "groceries", "eggs", "SUMMARY", "Brown eggs"],
+            ["edit", "groceries", "eggs", "DUE", "DUE:20260321T183000"],
+            ["edit", "groceries", "butter", "DUE", "DUE:20260322T091500Z"],
+            ["edit", "work", "report", "PRIORITY", "1"],
+            ["edit", "work", "plan", "DESCRIPTION", "Ask Ann\\, then Bo"],
+        ])
         try Self.put(rig, "groceries", uid: "B1F0-22@phone.example", ["SUMMARY:Bread", "PRIORITY:9"])
         try rig.phone(["mkcal", "holidays-uuid", "Holidays"])
         try Self.put(rig, "holidays-uuid", uid: "pack", ["SUMMARY:Pack the bags", "DUE;VALUE=DATE:20260401"])
@@ -168,11 +170,13 @@ struct VdirSyncEndToEndTests {
         var server = try rig.server()
         #expect(server["home"]!.value("water", "RRULE") == "FREQ=WEEKLY")
         #expect(server["home"]!.value("water", "X-TICK-REC") == "rec:+1w")
-        try rig.phone(["edit", "home", "water", "STATUS", "COMPLETED"])
-        try rig.phone(["edit", "home", "rent", "DUE", "DUE;VALUE=DATE:20260430"])
-        try rig.phone(["edit", "home", "rent", "DTSTART", "DTSTART;VALUE=DATE:20260430"])
-        try rig.phone(["edit", "home", "standup", "DUE", "DUE;VALUE=DATE:20260315"])
-        try rig.phone(["edit", "home", "standup", "DTSTART", "DTSTART;VALUE=DATE:20260315"])
+        try rig.phone(batch: [
+            ["edit", "home", "water", "STATUS", "COMPLETED"],
+            ["edit", "home", "rent", "DUE", "DUE;VALUE=DATE:20260430"],
+            ["edit", "home", "rent", "DTSTART", "DTSTART;VALUE=DATE:20260430"],
+            ["edit", "home", "standup", "DUE", "DUE;VALUE=DATE:20260315"],
+            ["edit", "home", "standup", "DTSTART", "DTSTART;VALUE=DATE:20260315"],
+        ])
         expectRun(try sandbox.run(["--dir", "tasks", "done", try sandbox.ref("Bins", dir: "tasks")]), status: 0)
         let result = try rig.round()
         #expect(result.status == 0, "\(result)")
@@ -199,9 +203,11 @@ struct VdirSyncEndToEndTests {
         defer { rig.stop() }
         let sandbox = rig.sandbox
         expectRun(try rig.round(), status: 0)
-        try rig.phone(["edit", "groceries", "eggs", "X-APPLE-SORT-ORDER", "42"])
-        try rig.phone(["edit", "groceries", "eggs", "LOCATION", "Market hall"])
-        try rig.phone(["edit", "groceries", "eggs", "BEGIN", "BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:Eggs\r\nTRIGGER:-PT15M\r\nEND:VALARM"])
+        try rig.phone(batch: [
+            ["edit", "groceries", "eggs", "X-APPLE-SORT-ORDER", "42"],
+            ["edit", "groceries", "eggs", "LOCATION", "Market hall"],
+            ["edit", "groceries", "eggs", "BEGIN", "BEGIN:VALARM\r\nACTION:DISPLAY\r\nDESCRIPTION:Eggs\r\nTRIGGER:-PT15M\r\nEND:VALARM"],
+        ])
         expectRun(try rig.round(), status: 0)
         expectRun(try sandbox.run(["--dir", "tasks", "edit", try sandbox.ref("Eggs", dir: "tasks"), "--title", "Six eggs"]), status: 0)
         expectRun(try sandbox.run(["--dir", "tasks", "list", "rename", "Groceries", "Shopping"]), status: 0)
@@ -255,8 +261,10 @@ struct VdirSyncDrivingTests {
         #expect(first.stderr.contains("vdirsyncer: "))
         #expect(Set(try rig.server()["groceries"]?.todos.keys ?? [:].keys) == ["milk", "eggs", "butter"])
 
-        try rig.phone(["edit", "groceries", "milk", "STATUS", "COMPLETED"])
-        try rig.phone(["edit", "groceries", "milk", "COMPLETED", "20260311T100000Z"])
+        try rig.phone(batch: [
+            ["edit", "groceries", "milk", "STATUS", "COMPLETED"],
+            ["edit", "groceries", "milk", "COMPLETED", "20260311T100000Z"],
+        ])
         expectRun(try sandbox.run(["--dir", "tasks", "list", "new", "Errands"]), status: 0)
         expectRun(try sandbox.run(["--dir", "tasks", "add", "Call Bo", "--list", "Errands"]), status: 0)
         let second = try sandbox.run(["--dir", "tasks", "vdir", "sync", "--vdirsyncer"])

@@ -15,9 +15,11 @@ struct VdirSyncStartParentTests {
         expectRun(try rig.round(), status: 0)
         #expect(try rig.server()["home"]?.value("paint", "DTSTART") == "20260314")
 
-        try rig.phone(["edit", "home", "paint", "DTSTART", "DTSTART;VALUE=DATE:20260316"])
-        try rig.phone(["edit", "home", "call", "DTSTART", "DTSTART;VALUE=DATE:20260315"])
-        try rig.phone(["edit", "home", "plant", "DTSTART", "DTSTART;VALUE=DATE:20260318"])
+        try rig.phone(batch: [
+            ["edit", "home", "paint", "DTSTART", "DTSTART;VALUE=DATE:20260316"],
+            ["edit", "home", "call", "DTSTART", "DTSTART;VALUE=DATE:20260315"],
+            ["edit", "home", "plant", "DTSTART", "DTSTART;VALUE=DATE:20260318"],
+        ])
         try sandbox.write("tasks/home.md", try sandbox.read("tasks/home.md").replacingOccurrences(of: "[start:: 2026-03-14]",
                                                                                                     with: "[start:: 2026-03-17]"))
         let result = try rig.round()
@@ -67,8 +69,10 @@ struct VdirSyncStartParentTests {
         defer { rig.stop() }
         expectRun(try rig.round(), status: 0)
 
-        try rig.phone(["edit", "home", "shop", "RELATED-TO", "RELATED-TO;RELTYPE=PARENT:trip"])
-        try rig.phone(["edit", "home", "pack", "RELATED-TO", "-"])
+        try rig.phone(batch: [
+            ["edit", "home", "shop", "RELATED-TO", "RELATED-TO;RELTYPE=PARENT:trip"],
+            ["edit", "home", "pack", "RELATED-TO", "-"],
+        ])
         try VdirSyncEndToEndTests.put(rig, "home", uid: "socks", ["SUMMARY:Socks", "RELATED-TO;RELTYPE=PARENT:trip"])
         let result = try rig.round()
         #expect(result.status == 0, "\(result)")
@@ -102,9 +106,11 @@ struct VdirSyncStartParentTests {
         expectRun(try rig.round(), status: 0)
         #expect(try rig.server()["home"]?.value("pack", "RELATED-TO") == "trip")
 
-        try rig.phone(["edit", "home", "shop", "RELATED-TO", "RELATED-TO;RELTYPE=PARENT:nosuch"])
-        try rig.phone(["edit", "home", "trip", "RELATED-TO", "RELATED-TO:pack"])
-        try rig.phone(["edit", "home", "call", "RELATED-TO", "RELATED-TO;RELTYPE=PARENT:trip"])
+        try rig.phone(batch: [
+            ["edit", "home", "shop", "RELATED-TO", "RELATED-TO;RELTYPE=PARENT:nosuch"],
+            ["edit", "home", "trip", "RELATED-TO", "RELATED-TO:pack"],
+            ["edit", "home", "call", "RELATED-TO", "RELATED-TO;RELTYPE=PARENT:trip"],
+        ])
         try VdirSyncEndToEndTests.put(rig, "home", uid: "socks", ["SUMMARY:Socks", "RELATED-TO;RELTYPE=PARENT:nosuch"])
         // tick puts Call under Ann meanwhile: both sides changed Call's parent.
         let mine = text.replacingOccurrences(of: "- [ ] Call id:call\n- [ ] Ann id:ann\n", with: "- [ ] Ann id:ann\n  - [ ] Call id:call\n")
