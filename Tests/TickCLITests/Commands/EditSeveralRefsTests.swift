@@ -76,8 +76,7 @@ struct EditSeveralRefsTests {
     func refusedWithoutOptions(options: [String]) throws {
         let sandbox = try Self.sandbox()
         // An editor that would leave a mark if it ran.
-        try sandbox.write("bin/editor", "#!/bin/sh\ntouch \"$HOME/../editor-ran\"\necho x >> \"$1\"\n")
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.path("bin/editor"))
+        try sandbox.writeProgram("bin/editor", "#!/bin/sh\ntouch \"$HOME/../editor-ran\"\necho x >> \"$1\"\n")
         expectRun(try sandbox.run(["--dir", "tasks", "edit", "plumber", "fence"] + options,
                                   environment: ["EDITOR": sandbox.path("bin/editor"), "VISUAL": sandbox.path("bin/editor")]),
                   status: 2, stdout: "",

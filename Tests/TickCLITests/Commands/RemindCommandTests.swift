@@ -161,8 +161,7 @@ struct RemindCommandTests {
         """
 
     static func installRecorder(_ sandbox: Sandbox) throws {
-        try sandbox.write("bin/record", recorder)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.path("bin/record"))
+        try sandbox.writeProgram("bin/record", recorder)
         sandbox.environment["RECORD"] = sandbox.path("record.txt")
         sandbox.environment["PATH"] = sandbox.path("bin") + ":/usr/bin:/bin"
     }
@@ -202,8 +201,7 @@ struct RemindCommandTests {
     @Test("--exec: a program that fails leaves its reminder unrecorded (exit 1); a missing program is bad usage")
     func execFailure() throws {
         let sandbox = try Self.sandbox()
-        try sandbox.write("bin/fail", "#!/bin/sh\nexit 3\n")
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.path("bin/fail"))
+        try sandbox.writeProgram("bin/fail", "#!/bin/sh\nexit 3\n")
         let failed = try Self.remind(sandbox, at: "2026-03-14T08:00", ["--exec", sandbox.path("bin/fail")])
         #expect(failed.status == 1, "\(failed)")
         #expect(failed.stderr.contains("exited with status 3"))

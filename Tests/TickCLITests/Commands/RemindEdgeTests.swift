@@ -14,8 +14,7 @@ struct RemindEdgeTests {
         let sandbox = try Fixtures.diskFolder(["home.md": "# Home\n\n- [ ] \(title) due:2026-03-14T08:00\n"])
         sandbox.environment["XDG_STATE_HOME"] = sandbox.path("state")
         sandbox.environment["LC_ALL"] = "C"
-        try sandbox.write("bin/record", Self.lengthRecorder)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.path("bin/record"))
+        try sandbox.writeProgram("bin/record", Self.lengthRecorder)
         sandbox.environment["RECORD"] = sandbox.path("record.txt")
         let first = try sandbox.run(["--dir", "tasks", "remind", "--exec", sandbox.path("bin/record")])
         #expect(first.status == 0, "\(first.status) \(first.stderr)")
@@ -36,8 +35,7 @@ struct RemindEdgeTests {
     func installTimerRefusesNewlineInProgramPath() throws {
         let sandbox = try Fixtures.diskFolder(["home.md": "# Home\n\n- [ ] Call\n"])
         sandbox.environment["XDG_CONFIG_HOME"] = sandbox.path("config")
-        try sandbox.write("odd\nplace/prog", "#!/bin/sh\nexit 0\n")
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.path("odd\nplace/prog"))
+        try sandbox.writeProgram("odd\nplace/prog", "#!/bin/sh\nexit 0\n")
         for extra in [["--dry-run"], []] {
             let result = try sandbox.run(["--dir", sandbox.path("tasks"), "remind", "--install-timer", "--exec", "./prog"] + extra,
                                          in: "odd\nplace")

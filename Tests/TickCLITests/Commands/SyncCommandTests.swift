@@ -168,8 +168,7 @@ struct AutoCommitTests {
     func declaredEffect() throws {
         let sandbox = try repository()
         // A git on PATH that notes each run, then runs the real one.
-        try sandbox.write("bin/git", "#!/bin/sh\necho \"$*\" >> \"$GIT_RUNS\"\nexec /usr/bin/git \"$@\"\n")
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.path("bin/git"))
+        try sandbox.writeProgram("bin/git", "#!/bin/sh\necho \"$*\" >> \"$GIT_RUNS\"\nexec /usr/bin/git \"$@\"\n")
         sandbox.environment["PATH"] = sandbox.path("bin") + ":" + (sandbox.environment["PATH"] ?? "")
         sandbox.environment["GIT_RUNS"] = sandbox.path("git-runs")
         func runs(_ arguments: [String]) throws -> String {

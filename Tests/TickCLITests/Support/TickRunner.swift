@@ -127,6 +127,27 @@ final class Sandbox {
         disk.putBytes(url.path, bytes)
     }
 
+    /// Writes a program (a script) inside the sandbox, executable (0755), creating its folders. On the
+    /// real disk a child shell writes it, with the text as an argument, so that this process never
+    /// holds a descriptor to it or to a pipe: a child that another test starts meanwhile would inherit
+    /// a descriptor open for writing the program, and starting the program would then fail with
+    /// "text file busy" (ETXTBSY).
+    func writeProgram(_ relative: String, _ text: String) throws {
+        let url = root.appendingPathComponent(relative)
+        guard let disk else {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let shell = Process()
+            shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+            shell.arguments = ["-c", "printf '%s' \"$2\" > \"$1\" && chmod 755 \"$1\"", "sh", url.path, text]
+            shell.standardInput = FileHandle.nullDevice
+            try shell.run()
+            shell.waitUntilExit()
+            guard shell.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
+            return
+        }
+        disk.putBytes(url.path, Array(text.utf8), mode: 0o755)
+    }
+
     /// The bytes of a file inside the sandbox: `place` is relative to it, or an absolute path in it.
     func bytes(_ place: String) throws -> [UInt8] {
         let full = place.hasPrefix("/") ? place : path(place)
