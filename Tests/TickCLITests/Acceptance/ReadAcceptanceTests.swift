@@ -8,7 +8,7 @@ struct ReadAcceptanceTests {
 
     @Test("lists edited by hand: Today and Flagged gather across lists, home counts follow, search finds a notes-only word")
     func story() throws {
-        let sandbox = try Sandbox(onDisk: true)
+        let sandbox = try Sandbox()
         try sandbox.write("tasks/.tick/.gitignore", "*\n")
         try sandbox.write("tasks/home.md", """
             ---

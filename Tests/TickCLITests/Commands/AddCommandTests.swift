@@ -16,7 +16,7 @@ struct AddCommandTests {
 
     @Test("the default folder is created with its .tick/ on the first write")
     func defaultFolderCreated() throws {
-        let sandbox = try Sandbox(onDisk: true)
+        let sandbox = try Sandbox()
         #expect(!sandbox.exists("data/tick"))
         expectRun(try sandbox.run(["add", "--quiet", "First"]), status: 0, stdout: "", stderr: "")
         #expect(sandbox.exists("data/tick/.tick"))

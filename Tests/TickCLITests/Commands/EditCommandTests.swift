@@ -17,8 +17,7 @@ struct EditCommandTests {
     /// A sandbox with `tasks/home.md` and an executable `name` (in `bin/`) running `script`.
     static func sandbox(editor script: String, name: String = "editor") throws -> Sandbox {
         let sandbox = try Fixtures.diskFolder(["home.md": home])
-        try sandbox.write("bin/" + name, "#!/bin/sh\n" + script + "\n")
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.path("bin/" + name))
+        try sandbox.writeProgram("bin/" + name, "#!/bin/sh\n" + script + "\n")
         try sandbox.makeFolder("tmp")
         sandbox.environment["TMPDIR"] = sandbox.path("tmp")
         return sandbox
@@ -94,7 +93,7 @@ struct EditOptionTests {
 
     @Test("edit with options changes the title, notes, due date and priority of that task only")
     func editOptions() throws {
-        let sandbox = try Fixtures.diskFolder(["home.md": Fixtures.home])
+        let sandbox = try Fixtures.folder(["home.md": Fixtures.home])
         let old = try sandbox.ref("Call the plumber", dir: "tasks")
         let result = try sandbox.run(["--dir", "tasks", "edit", "plumber", "--title", "Call the electrician",
                                       "--note", "Ask about the fuse box", "--due", "eow", "--priority", "medium"])
@@ -116,13 +115,12 @@ struct EditOptionTests {
     @Test("edit without options opens the editor on the title line and notes and writes back what changed")
     func editInEditor() throws {
         let sandbox = try Fixtures.diskFolder(["home.md": Fixtures.home])
-        try sandbox.write("editor.sh", """
+        try sandbox.writeProgram("editor.sh", """
             #!/bin/sh
             cp "$1" "$(dirname "$0")/seen.txt"
             sed -i -e 's/plumber !! due:2026-03-20/plumber !!! due:tomorrow #flag/' -e 's/fridge/freezer/' "$1"
 
             """)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.path("editor.sh"))
         let result = try sandbox.run(["--dir", "tasks", "edit", "plumber"], environment: ["EDITOR": sandbox.path("editor.sh")])
         let ref = try sandbox.ref("Call the plumber", dir: "tasks")
         expectRun(result, status: 0, stdout: "Edited \(ref) \"Call the plumber\": due, priority, flag, notes\n", stderr: "")
@@ -138,8 +136,7 @@ struct EditOptionTests {
         let ref = try sandbox.ref("Call the plumber", dir: "tasks")
         expectRun(try sandbox.run(["--dir", "tasks", "edit", "plumber"], environment: ["VISUAL": "true", "EDITOR": "false"]),
                   status: 0, stdout: "No change to \(ref) \"Call the plumber\"\n", stderr: "")
-        try sandbox.write("failing.sh", "#!/bin/sh\necho 'Changed' > \"$1\"\nexit 3\n")
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.path("failing.sh"))
+        try sandbox.writeProgram("failing.sh", "#!/bin/sh\necho 'Changed' > \"$1\"\nexit 3\n")
         expectRun(try sandbox.run(["--dir", "tasks", "edit", "plumber"], environment: ["EDITOR": sandbox.path("failing.sh")]),
                   status: 1, stdout: "",
                   stderr: "tick: the editor '\(sandbox.path("failing.sh"))' exited with status 3; nothing changed\n")

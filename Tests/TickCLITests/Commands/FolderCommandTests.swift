@@ -31,7 +31,7 @@ struct FolderCommandTests {
 
     @Test("--dir wins over TICK_DIR, which wins over a .tick/ folder above")
     func precedence() throws {
-        let sandbox = try Sandbox(onDisk: true)
+        let sandbox = try Sandbox()
         try sandbox.copyFolder("clean")
         try sandbox.copyFolder("problems")
         try sandbox.makeFolder("problems/.tick")
@@ -64,7 +64,7 @@ struct FolderCommandTests {
 
     @Test("init creates .tick/ with a .gitignore that ignores everything in it")
     func initCreates() throws {
-        let sandbox = try Sandbox(onDisk: true)
+        let sandbox = try Sandbox()
         try sandbox.makeFolder("lists")
         expectRun(try sandbox.run(["init"], in: "lists"), status: 0,
                   stdout: "Initialized task folder \(sandbox.path("lists"))\n", stderr: "")
@@ -78,7 +78,7 @@ struct FolderCommandTests {
 
     @Test("init DIR creates the folder and its parents; a second init changes nothing")
     func initDirectory() throws {
-        let sandbox = try Sandbox(onDisk: true)
+        let sandbox = try Sandbox()
         let target = sandbox.path("a/b/tasks")
         expectRun(try sandbox.run(["init", "a/b/tasks"]), status: 0, stdout: "Initialized task folder \(target)\n")
         #expect(sandbox.exists(target + "/.tick/.gitignore"))
@@ -89,7 +89,7 @@ struct FolderCommandTests {
 
     @Test("init uses --dir even when it does not exist yet, and --quiet silences it")
     func initWithDirOption() throws {
-        let sandbox = try Sandbox(onDisk: true)
+        let sandbox = try Sandbox()
         expectRun(try sandbox.run(["--dir", "fresh", "init", "--quiet"]), status: 0, stdout: "", stderr: "")
         #expect(sandbox.exists("fresh/.tick/.gitignore"))
     }

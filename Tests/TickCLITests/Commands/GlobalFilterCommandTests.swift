@@ -141,7 +141,7 @@ struct GlobalFilterCommandTests {
 
     @Test("check reads each list with the filter: a line without it is no task, with no problem to report")
     func check() throws {
-        let sandbox = try Fixtures.diskFolder(["a.md": "- [ ] Party due:2026-02-30\n- [ ] Real #task id:x\n",
+        let sandbox = try Fixtures.folder(["a.md": "- [ ] Party due:2026-02-30\n- [ ] Real #task id:x\n",
                                            "b.md": "- [ ] Other #task id:x\n- [ ] Plain id:x\n"])
         try sandbox.makeFolder("tasks/.tick")
         let unfiltered = try sandbox.run(["--dir", "tasks", "check"])

@@ -36,7 +36,7 @@ struct ImportDedupTests {
 
     @Test("with --keep-ids, a re-import after editing two records updates exactly those two tasks, as one change")
     func updates() throws {
-        let sandbox = try Fixtures.diskFolder([:])
+        let sandbox = try Fixtures.folder([:])
         let export = try String(contentsOfFile: Self.fixture("taskwarrior.json"), encoding: .utf8)
         try sandbox.write("tw.json", export)
         expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "import", "taskwarrior", sandbox.path("tw.json"), "--keep-ids"]), status: 0)
@@ -67,7 +67,7 @@ struct ImportDedupTests {
 
     @Test("a todo.txt line whose id: a task has updates that task on a re-import, never adds a second one")
     func todoTxtByID() throws {
-        let sandbox = try Fixtures.diskFolder([:])
+        let sandbox = try Fixtures.folder([:])
         try sandbox.write("todo.txt", "(A) Call mum id:mum1 +Home\nBuy milk +Groceries\n")
         expectRun(try sandbox.run(["--dir", "tasks", "--quiet", "import", "todotxt", sandbox.path("todo.txt")]), status: 0)
         let once = try Self.lists(sandbox)

@@ -143,7 +143,7 @@ struct PickCommandTests {
 
     @Test("--done completes the current pick, changing exactly its line, and forgets it")
     func done() throws {
-        let sandbox = try Sandbox(onDisk: true)
+        let sandbox = try Sandbox()
         let folder = try sandbox.copyFolder("views")
         let task = try picked(try sandbox.run(["--dir", "views", "pick", "--json", "--seed", "1"]))
         let file = try #require(task["file"] as? String)
@@ -170,7 +170,7 @@ struct PickCommandTests {
 
     @Test("--done finds the pick again after its list was edited behind tick's back")
     func doneAfterEdit() throws {
-        let sandbox = try Sandbox(onDisk: true)
+        let sandbox = try Sandbox()
         let folder = try sandbox.copyFolder("views")
         #expect(try pickedTitle(sandbox, ["--dir", "views", "--seed", "1"]) == "Water the plants")
         try sandbox.write("views/inbox.md", """
@@ -226,7 +226,7 @@ struct PickCommandTests {
 
     @Test("--clear dismisses the current pick")
     func clear() throws {
-        let sandbox = try Sandbox(onDisk: true)
+        let sandbox = try Sandbox()
         try sandbox.copyFolder("views")
         _ = try sandbox.run(["--dir", "views", "pick", "--seed", "1"])
         #expect(sandbox.exists("views/.tick/pick"))
@@ -263,7 +263,7 @@ struct PickCommandTests {
 
     @Test("all clear: a message, or null, exit 0, and nothing written")
     func allClear() throws {
-        let sandbox = try Sandbox(onDisk: true)
+        let sandbox = try Sandbox()
         let folder = try sandbox.copyFolder("views")
         expectRun(try sandbox.run(["--dir", "views", "pick", "--view", "today", "--list", "groceries"]), status: 0,
                   stdout: "All clear: nothing due today in Groceries.\n", stderr: "")
@@ -279,7 +279,7 @@ struct PickCommandTests {
 
     @Test("a pick writes only .tick/pick (and the .gitignore of a new .tick/)")
     func writesOnlyState() throws {
-        let sandbox = try Sandbox(onDisk: true)
+        let sandbox = try Sandbox()
         let folder = try sandbox.copyFolder("views")
         let before = try sandbox.fileContents(of: folder)
         _ = try sandbox.run(["--dir", "views", "pick", "--seed", "9"])

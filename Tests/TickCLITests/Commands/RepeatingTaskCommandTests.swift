@@ -401,7 +401,7 @@ struct RepeatingTaskCommandTests {
     @Test("tick help done, skip, edit, add, reopen and pick describe repeating tasks, as their snapshots show",
           arguments: ["done", "skip", "edit", "add", "reopen", "pick"])
     func help(_ command: String) throws {
-        let sandbox = try Sandbox(onDisk: true)
+        let sandbox = try Sandbox()
         let snapshot = try Fixtures.text("help/\(command).txt")
         #expect(snapshot.contains("rec") || snapshot.contains("repeating"), "\(command)")
         expectRun(try sandbox.run(["help", command]), status: 0, stdout: snapshot, stderr: "")

@@ -65,7 +65,7 @@ struct SecondWeekTests {
                 return cells[1] + " " + cells[2].replacingOccurrences(of: "`", with: "")
             }
         #expect(readmeRows.count == 7)
-        let help = try Sandbox(onDisk: true).run(["--help"]).stdout
+        let help = try Sandbox().run(["--help"]).stdout
         let exitSection = try #require(help.components(separatedBy: "EXIT STATUS:\n").dropFirst().first)
         // Each row starts with its code; wrapped lines continue it.
         var helpRows: [String] = []
@@ -122,7 +122,7 @@ struct SecondWeekTests {
 
     @Test("import todo.txt reads id:VALUE as the task's id, so tick re-imports its own export and topydo's file (item 17)")
     func todoTxtIDs() throws {
-        let sandbox = try Fixtures.diskFolder(["home.md": "# Home\n\n- [ ] Call mum id:mum\n- [ ] Pay rent due:2026-03-20 rec:+1m until:2026-12-31\n"])
+        let sandbox = try Fixtures.folder(["home.md": "# Home\n\n- [ ] Call mum id:mum\n- [ ] Pay rent due:2026-03-20 rec:+1m until:2026-12-31\n"])
         let export = try tick(sandbox, ["export", "todotxt"])
         #expect(export.status == 0, "\(export)")
         try sandbox.write("exported.txt", export.stdout)
@@ -246,7 +246,7 @@ struct SecondWeekTests {
 
     @Test("a scheduled task in Today says why it is there: ⏳ today, or the day it was scheduled (item 7)")
     func scheduledInToday() throws {
-        let sandbox = try Fixtures.diskFolder(["vault.md": """
+        let sandbox = try Fixtures.folder(["vault.md": """
             # Vault
             - [ ] Book the venue ⏳ 2026-03-14 📅 2026-03-20
             - [ ] Renew the lease ⏳ 2026-03-12
@@ -276,8 +276,7 @@ struct SecondWeekTests {
         #expect(plain.stdout.contains("No --exec and no notify-send on PATH: reminders reach only the journal"), "\(plain)")
         #expect(try String(contentsOfFile: unit, encoding: .utf8).contains(" remind\n"))
         // A notify-send that records its arguments, one per line.
-        try sandbox.write("bin/notify-send", "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done >> \(sandbox.path("notified.txt"))\necho --- >> \(sandbox.path("notified.txt"))\n")
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: sandbox.path("bin/notify-send"))
+        try sandbox.writeProgram("bin/notify-send", "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done >> \(sandbox.path("notified.txt"))\necho --- >> \(sandbox.path("notified.txt"))\n")
         sandbox.environment["PATH"] = sandbox.path("bin") + ":/usr/bin:/bin"
         let chosen = try tick(sandbox, ["remind", "--install-timer"])
         #expect(chosen.status == 0, "\(chosen)")
@@ -297,7 +296,7 @@ struct SecondWeekTests {
     @Test("an until: on a task repeating by a 🔁 phrase is refused, as rec:++ is, since it would hide the line's fields (item 2)")
     func obsidianUntil() throws {
         let vault = "# Vault\n\n- [ ] Water 🔁 every week 📅 2026-03-20\n"
-        let sandbox = try Fixtures.diskFolder(["vault.md": vault])
+        let sandbox = try Fixtures.folder(["vault.md": vault])
         let edit = try tick(sandbox, ["edit", "Water", "--until", "2026-12-31"])
         #expect(edit.status == 2, "\(edit)")
         #expect(edit.stderr.contains("repeats by an Obsidian Tasks 🔁 phrase, and an until: after it would hide"), "\(edit)")

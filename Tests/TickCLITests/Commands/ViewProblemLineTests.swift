@@ -33,7 +33,7 @@ struct ViewProblemLineTests {
                         ["view", "soon"]]
 
     func sandbox(_ files: [String: String]) throws -> Sandbox {
-        let sandbox = try Fixtures.diskFolder(files)
+        let sandbox = try Fixtures.folder(files)
         try sandbox.write("tasks/.tick/config", "view.soon = due:<=today\n")
         return sandbox
     }

@@ -52,7 +52,7 @@ struct ConfigurationTests {
     func warnings() throws {
         let sandbox = try Self.sandbox(user: "colour = never\ncolor = sometimes\njust words\ncolor=never\n")
         let file = sandbox.path("config/tick/config")
-        let plain = try Fixtures.diskFolder(["work.md": "# Work\n\n- [ ] Ship it #flag\n"]).run(["--dir", "tasks", "flagged"])
+        let plain = try Fixtures.folder(["work.md": "# Work\n\n- [ ] Ship it #flag\n"]).run(["--dir", "tasks", "flagged"])
         expectRun(try sandbox.run(["--dir", "tasks", "flagged"]), status: 0, stdout: plain.stdout,
                   stderr: "tick: warning: \(file):1: unknown key 'colour'; ignored\n"
                       + "tick: warning: \(file):2: bad value 'sometimes' for color (expected auto, always or never); ignored\n"

@@ -49,7 +49,7 @@ struct SafeWriteTests {
         let text = "---\r\ncolor: red\r\n---\r\n# Odd  list\r\n\r\nProse with `- [ ] code`.\r\n\r\n"
             + "1. [ ] First\r\n2. [X] Second done:2026-01-02\r\n3. [ ]\tTabbed  title   \r\n\r\n"
             + "> - [ ] Quoted\r\n>   a quoted note\r\n\r\n```\r\n- [ ] not a task\r\n```\r\n"
-        let sandbox = try Fixtures.diskFolder(["odd.md": text])
+        let sandbox = try Fixtures.folder(["odd.md": text])
         // The new task goes after the list's last top-level task, here inside the block quote.
         for arguments in [["done", "first"], ["flag", "tabbed"], ["reopen", "second"], ["due", "quoted", "fri"],
                           ["add", "--list", "odd", "Fourth"], ["edit", "quoted", "--append-note", "another"]] {
@@ -87,7 +87,7 @@ struct SafeWriteTests {
     @Test("a file holding git conflict markers is refused for writing, with a message saying so")
     func conflictMarkers() throws {
         let text = "# Home\n\n<<<<<<< HEAD\n- [ ] Call mum !!\n=======\n- [ ] Call mum !!!\n>>>>>>> other\n"
-        let sandbox = try Fixtures.diskFolder(["home.md": text])
+        let sandbox = try Fixtures.folder(["home.md": text])
         let result = try sandbox.run(["--dir", "tasks", "add", "--list", "home", "More"])
         expectRun(result, status: 1, stdout: "",
                   stderr: "tick: home.md:3: the file holds git conflict markers; resolve them before tick writes it\n")
