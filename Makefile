@@ -22,6 +22,14 @@ export PATH := $(SWIFT_TOOLCHAIN_BIN):$(or $(PATH),/usr/local/sbin:/usr/local/bi
 endif
 
 SWIFTPM_FLAGS = --scratch-path $(BUILD_DIR)
+# The tests' build: the debug configuration (test hooks and `@testable import`) optimised with -O,
+# assertions kept, in a build folder of its own so that it and `make build` do not rebuild each
+# other. `make test TEST_OPTIMIZE=` builds them without optimisation, as `swift test` does.
+TEST_OPTIMIZE ?= -Xswiftc -O -Xswiftc -assert-config -Xswiftc Debug
+TEST_BUILD_DIR ?= $(BUILD_DIR)/tests
+TEST_FLAGS = --scratch-path $(TEST_BUILD_DIR) $(TEST_OPTIMIZE)
+# The test binary of that build, which `make test` runs in parts (scripts/test-shards).
+TEST_BINARY = $(shell PATH="$(PATH)" $(SWIFT) build $(TEST_FLAGS) --show-bin-path)/tickPackageTests.xctest
 # Release configuration: -O with whole-module optimisation (SwiftPM's default for -c release).
 RELEASE_FLAGS = $(SWIFTPM_FLAGS) -c release --static-swift-stdlib
 # The directory holding the release binary; asked of SwiftPM when a recipe needs it.
@@ -75,11 +83,12 @@ release: deps
 
 # The CLI tests run the command line in-process (TickCLI) and, where a run needs a process, the
 # tick binary: TickCLITests depends on the tick target, and the build makes sure the binary is there.
-# Swift Testing runs tests concurrently; --parallel also spreads XCTest cases over workers.
+# scripts/test-shards runs the test binary in four parts at once (the tests that wait on other
+# programs apart from the rest; Swift Testing runs each part's tests concurrently), and
 # scripts/test-summary repeats the failures at the end of the output, where a short log keeps them.
 test: deps test-deps
-	$(SWIFT) build $(SWIFTPM_FLAGS)
-	scripts/test-summary $(SWIFT) test $(SWIFTPM_FLAGS) --parallel
+	$(SWIFT) build --build-tests $(TEST_FLAGS)
+	scripts/test-summary scripts/test-shards "$(TEST_BINARY)"
 
 # The binary, the man page (generated from the command table and README.md by the binary itself) and
 # the completion scripts, where bash-completion, zsh and fish look under PREFIX. install-files does
@@ -148,16 +157,16 @@ slow: release
 TICK_SOAK_SECONDS ?= 60
 .PHONY: soak
 soak: deps test-deps
-	$(SWIFT) build $(SWIFTPM_FLAGS)
-	TICK_SOAK_SECONDS=$(TICK_SOAK_SECONDS) $(SWIFT) test $(SWIFTPM_FLAGS) --filter 'ConcurrencyTests.*soak'
+	$(SWIFT) build $(TEST_FLAGS)
+	TICK_SOAK_SECONDS=$(TICK_SOAK_SECONDS) $(SWIFT) test $(TEST_FLAGS) --filter 'ConcurrencyTests.*soak'
 
 # The long property and stress tests at their whole size (Tests/*/Support/LongRuns.swift): refs over
 # 1,000 and 400 seeded steps, 10,000 cache mutations, 8 tick processes of 100 changes each and 25
 # with a reader and an editor. `make test` runs the first part of each, seeded the same way.
 .PHONY: properties
 properties: deps test-deps
-	$(SWIFT) build $(SWIFTPM_FLAGS)
-	TICK_PROPERTIES=full scripts/test-summary $(SWIFT) test $(SWIFTPM_FLAGS) --parallel \
+	$(SWIFT) build $(TEST_FLAGS)
+	TICK_PROPERTIES=full scripts/test-summary $(SWIFT) test $(TEST_FLAGS) --parallel \
 		--filter 'RefPropertyTests|TwinRefPropertyTests|CacheCorruptionTests|ConcurrencyTests'
 
 # Every system call that touches files, of add, mv, rm, list rm, undo and import, failing (EIO) at
@@ -166,8 +175,8 @@ properties: deps test-deps
 # and result. It takes about a quarter of an hour.
 .PHONY: faults
 faults: deps test-deps
-	$(SWIFT) build $(SWIFTPM_FLAGS)
-	TICK_FAULT_MATRIX=full $(SWIFT) test $(SWIFTPM_FLAGS) --filter 'SyscallFaultTests'
+	$(SWIFT) build $(TEST_FLAGS)
+	TICK_FAULT_MATRIX=full $(SWIFT) test $(TEST_FLAGS) --filter 'SyscallFaultTests'
 
 # libFuzzer over parse, serialize, a random edit and re-parse (Tests/Fuzz), with cmark's arena
 # (Sources/CCmarkArena) built by the toolchain's clang. FUZZ_SECONDS sets
