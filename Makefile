@@ -84,7 +84,8 @@ release: deps
 # The CLI tests run the command line in-process (TickCLI) and, where a run needs a process, the
 # tick binary: TickCLITests depends on the tick target, and the build makes sure the binary is there.
 # scripts/test-shards runs the test binary in four parts at once (the tests that wait on other
-# programs apart from the rest; Swift Testing runs each part's tests concurrently), and
+# programs apart from the rest; Swift Testing runs each part's tests concurrently), then the
+# concurrency tests alone, and
 # scripts/test-summary repeats the failures at the end of the output, where a short log keeps them.
 test: deps test-deps
 	$(SWIFT) build --build-tests $(TEST_FLAGS)
