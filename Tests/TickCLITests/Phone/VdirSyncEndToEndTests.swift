@@ -170,13 +170,11 @@ struct VdirSyncEndToEndTests {
         var server = try rig.server()
         #expect(server["home"]!.value("water", "RRULE") == "FREQ=WEEKLY")
         #expect(server["home"]!.value("water", "X-TICK-REC") == "rec:+1w")
-        try rig.phone(batch: [
-            ["edit", "home", "water", "STATUS", "COMPLETED"],
-            ["edit", "home", "rent", "DUE", "DUE;VALUE=DATE:20260430"],
-            ["edit", "home", "rent", "DTSTART", "DTSTART;VALUE=DATE:20260430"],
-            ["edit", "home", "standup", "DUE", "DUE;VALUE=DATE:20260315"],
-            ["edit", "home", "standup", "DTSTART", "DTSTART;VALUE=DATE:20260315"],
-        ])
+        // Water is completed; rent and standup have DUE and DTSTART moved together, as the phone moves them.
+        let moves = [("rent", "20260430"), ("standup", "20260315")].flatMap { uid, day in
+            ["DUE", "DTSTART"].map { ["edit", "home", uid, $0, "\($0);VALUE=DATE:\(day)"] }
+        }
+        try rig.phone(batch: [["edit", "home", "water", "STATUS", "COMPLETED"]] + moves)
         expectRun(try sandbox.run(["--dir", "tasks", "done", try sandbox.ref("Bins", dir: "tasks")]), status: 0)
         let result = try rig.round()
         #expect(result.status == 0, "\(result)")
