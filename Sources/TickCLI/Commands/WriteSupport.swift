@@ -24,6 +24,7 @@ extension Invocation {
     func openLocked(create: Bool) throws -> WriteSession {
         let folder = try TaskFolder(try self.folder(), create: create, environment: context.environment)
         for note in folder.recoveryNotes { warn(note) }
+        folder.onWriteNote = { note in warn(note) }
         return WriteSession(loaded: try loaded(folder.loaded, in: folder.folder), folder: folder)
     }
 

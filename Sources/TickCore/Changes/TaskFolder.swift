@@ -16,6 +16,11 @@ public final class TaskFolder {
     public let recoveryNotes: [String]
     /// Nil when the folder does not exist (and was not to be created): every change then fails.
     private let writer: FolderWriter?
+    /// Where a change reports, as it happens, what it did besides the change (`FolderWriter.onWriteNote`).
+    public var onWriteNote: ((String) -> Void)? {
+        get { writer?.onWriteNote }
+        set { writer?.onWriteNote = newValue }
+    }
     /// The tails of the lists parsed on opening, compressed for the cache while the first change
     /// is made (`ListCache.TailBatch.ahead(of:)`).
     private var ahead: ListCache.TailBatch?

@@ -113,6 +113,9 @@ public final class FolderWriter {
     var entries: [Journal.Entry]
     /// Messages about what recovery did on opening (a finished move, a leftover removed).
     public internal(set) var recoveryNotes: [String] = []
+    /// Where a change reports what it did besides the change (a save kept beside its list), as it
+    /// happens; without one, such a note joins `recoveryNotes`.
+    public var onWriteNote: ((String) -> Void)?
     /// The files tick set aside after its exchanges, kept until the next run (`SetAside.swift`).
     let aside: AsideStore
     /// The record numbers in use under `.tick/aside/`.

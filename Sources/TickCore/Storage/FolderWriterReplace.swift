@@ -203,6 +203,17 @@ extension FolderWriter {
                 }
             }
         }
+        // The save on top of tick's file only appended to it: tick's change stands, in place. The
+        // other save is kept beside the list and named, and the change is made (never "nothing
+        // written", which would have a script make it twice).
+        if let list = try? fileSystem.readFile(target, followSymlinks: false), list.count > new.count, list.starts(with: new) {
+            let error = keep(temporary, asBackupOf: path, in: folder, name: name)
+            guard case .keptBackup(_, let backup) = error, !Path.name(of: backup).hasPrefix(".") else { throw error }
+            let note = "\(path) was saved twice by another program while tick wrote it; tick's change is in place with "
+                + "the newest save, and the other save, which changed the lines tick changed, is kept as \(backup)"
+            if let onWriteNote { onWriteNote(note) } else { recoveryNotes.append(note) }
+            return true
+        }
         throw keep(temporary, asBackupOf: path, in: folder, name: name)
     }
 

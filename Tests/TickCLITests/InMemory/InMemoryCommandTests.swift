@@ -81,6 +81,31 @@ struct InMemoryCommandTests {
         #expect(fs.text("/tasks/work.md") == Self.work)
     }
 
+    @Test("two saves while done writes, one into the file it set aside and one appended to its own: exit 0, the change made, a warning naming the backup")
+    func secondSaveAppendedOnTop() throws {
+        let fs = Self.disk()
+        let theirs = Self.home.replacingOccurrences(of: "Mow the lawn", with: "Mow the front lawn")
+        var step = 0
+        fs.beforeCall = { call in
+            if call.operation == .exchange, call.path.hasSuffix("home.md"), step == 0 { fs.saveInPlace("/tasks/home.md", theirs); step = 1 }
+            if call.operation == .read, call.path.contains(".home.md.tick-"), step == 1 {
+                fs.append("/tasks/home.md", "- [ ] Typed meanwhile\n")
+                step = 2
+            }
+        }
+        let result = Self.tick(fs, ["done", "Mow the lawn"])
+        fs.beforeCall = nil
+        #expect(step == 2)
+        let backup = try #require(fs.tree("/tasks").first { $0.hasPrefix("home.md.tick-backup-") })
+        #expect(result.stdout.hasPrefix("Completed ") && result.stdout.hasSuffix(" \"Mow the lawn\"\n"), "\(result)")
+        expectRun(result, status: 0,
+                  stderr: "tick: warning: home.md was saved twice by another program while tick wrote it; tick's change is in place "
+                    + "with the newest save, and the other save, which changed the lines tick changed, is kept as \(backup)\n")
+        #expect(fs.text("/tasks/home.md") == Self.home.replacingOccurrences(of: "- [ ] Mow the lawn", with: "- [x] Mow the lawn done:2026-03-14")
+                + "- [ ] Typed meanwhile\n")
+        #expect(fs.text("/tasks/" + backup) == theirs)
+    }
+
     @Test("mv with each of its calls failing in turn loses no task and moves it at most once")
     func mvFailingAtEachCall() throws {
         let clean = Self.disk()

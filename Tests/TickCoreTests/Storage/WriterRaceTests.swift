@@ -158,6 +158,34 @@ struct WriterRaceTests {
         }
     }
 
+    @Test("a save into the file tick set aside, then an append to tick's own: tick's change stands and is made, the other save is kept and named")
+    func appendOnTopKeepsTheChange() throws {
+        let fs = memoryFolder(["home.md": Self.list])
+        let writer = try FolderWriter(root: "/tasks", fileSystem: fs)
+        let theirs = "# Home\n\n- [ ] Call mum !!\n- [ ] Buy oat milk\n"
+        var step = 0
+        fs.beforeCall = { call in
+            // Just before the exchange, a save in place changes the line tick changes: it lands in the file tick sets aside.
+            if call.operation == .exchange, step == 0 { fs.saveInPlace("/tasks/home.md", theirs); step = 1 }
+            // While tick reads what it set aside, an appender adds a line to tick's own file.
+            if call.operation == .read, call.path.contains(".home.md.tick-"), step == 1 {
+                fs.append("/tasks/home.md", "- [ ] Appended\n")
+                step = 2
+            }
+        }
+        let flagged = "# Home\n\n- [ ] Call mum !!\n- [ ] Buy milk #flag\n"
+        _ = try writer.change("flag", path: "home.md") { _ in .write(Array(flagged.utf8)) }
+        fs.beforeCall = nil
+        #expect(step == 2)
+        #expect(fs.text("/tasks/home.md") == flagged + "- [ ] Appended\n")
+        let backups = fs.tree("/tasks").filter { $0.hasPrefix("home.md.tick-backup-") }
+        #expect(backups.count == 1)
+        #expect(backups.first.map { fs.text("/tasks/" + $0) } == theirs)
+        let note = try #require(writer.recoveryNotes.last)
+        #expect(note.hasPrefix("home.md was saved twice by another program while tick wrote it; tick's change is in place"))
+        #expect(note.hasSuffix("kept as " + (backups.first ?? "?")))
+    }
+
     @Test("undo replaces only the exact bytes it checked: a save landing while it runs is kept")
     func undoKeepsASave() throws {
         let fs = memoryFolder(["a.md": "- [ ] one\n"])
