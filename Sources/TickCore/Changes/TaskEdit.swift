@@ -129,6 +129,12 @@ public enum Placement: Sendable, Equatable {
     case section(String)
     /// As the last subtask of this task (which must be in the same list).
     case subtask(of: TaskID)
+
+    /// The task a subtask goes under; nil for the other placements.
+    var parent: TaskID? {
+        if case .subtask(of: let id) = self { return id }
+        return nil
+    }
 }
 
 /// A change to a list file as a whole.

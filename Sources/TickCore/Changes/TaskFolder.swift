@@ -589,13 +589,6 @@ public final class TaskFolder {
     }
 }
 
-extension Placement {
-    var parent: TaskID? {
-        if case .subtask(of: let id) = self { return id }
-        return nil
-    }
-}
-
 /// A mutable cell that the writer's edit closures fill (they may run more than once; the last
 /// run is what was written).
 final class Box<Value> {

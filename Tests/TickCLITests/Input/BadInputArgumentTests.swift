@@ -155,20 +155,17 @@ extension BadInputTests {
         let (sandbox, lists) = try Self.make()
         try sandbox.write("lists/a.md", "- [ ] one\n")
         let before = FolderSnapshot(lists)
-        expectRun(try sandbox.run(["--dir", lists, "tody"]), status: 2, stdout: "",
-                  stderr: "tick: unknown command 'tody'; did you mean 'today'? (see 'tick --help')\n")
-        expectRun(try sandbox.run(["--dir", lists, "serach", "one"]), status: 2, stdout: "",
-                  stderr: "tick: unknown command 'serach'; did you mean 'search'? (see 'tick --help')\n")
-        expectRun(try sandbox.run(["--dir", lists, "today", "--lsit", "a"]), status: 2, stdout: "",
-                  stderr: "tick: unknown option '--lsit'; did you mean '--list'?\n")
-        expectRun(try sandbox.run(["--dri", lists, "today"]), status: 2, stdout: "",
-                  stderr: "tick: unknown option '--dri'; did you mean '--dir'?\n")
-        expectRun(try sandbox.run(["--dir", lists, "don", "one"]), status: 2, stdout: "",
-                  stderr: "tick: unknown command 'don'; did you mean 'done'? (see 'tick --help')\n")
-        expectRun(try sandbox.run(["--dir", lists, "add", "two", "--lst", "a"]), status: 2, stdout: "",
-                  stderr: "tick: unknown option '--lst'; did you mean '--list'?\n")
-        expectRun(try sandbox.run(["--dir", lists, "list", "nwe", "b"]), status: 2, stdout: "",
-                  stderr: "tick: unknown command 'nwe'; did you mean 'new'? (see 'tick list --help')\n")
+        for (arguments, message) in [
+            (["--dir", lists, "tody"], "tick: unknown command 'tody'; did you mean 'today'? (see 'tick --help')\n"),
+            (["--dir", lists, "serach", "one"], "tick: unknown command 'serach'; did you mean 'search'? (see 'tick --help')\n"),
+            (["--dir", lists, "today", "--lsit", "a"], "tick: unknown option '--lsit'; did you mean '--list'?\n"),
+            (["--dri", lists, "today"], "tick: unknown option '--dri'; did you mean '--dir'?\n"),
+            (["--dir", lists, "don", "one"], "tick: unknown command 'don'; did you mean 'done'? (see 'tick --help')\n"),
+            (["--dir", lists, "add", "two", "--lst", "a"], "tick: unknown option '--lst'; did you mean '--list'?\n"),
+            (["--dir", lists, "list", "nwe", "b"], "tick: unknown command 'nwe'; did you mean 'new'? (see 'tick list --help')\n"),
+        ] {
+            expectRun(try sandbox.run(arguments), status: 2, stdout: "", stderr: message)
+        }
         expectUnchanged(lists, since: before)
     }
 
@@ -177,22 +174,18 @@ extension BadInputTests {
         let (sandbox, lists) = try Self.make()
         try sandbox.write("lists/a.md", "- [ ] one\n")
         let before = FolderSnapshot(lists)
-        expectRun(try sandbox.run(["--dir", lists, "show"]), status: 2, stdout: "",
-                  stderr: "tick: missing REF (usage: tick show REF [OPTIONS])\n")
-        expectRun(try sandbox.run(["--dir", lists, "search"]), status: 2, stdout: "",
-                  stderr: "tick: missing WORDS (usage: tick search WORDS... [OPTIONS])\n")
-        expectRun(try sandbox.run(["--dir", lists, "ls"]), status: 2, stdout: "",
-                  stderr: "tick: missing LIST (usage: tick ls LIST [OPTIONS])\n")
-        expectRun(try sandbox.run(["--dir", lists, "today", "--list"]), status: 2, stdout: "",
-                  stderr: "tick: option '--list' needs a value LIST\n")
-        expectRun(try sandbox.run(["--dir", lists, "add"]), status: 2, stdout: "",
-                  stderr: "tick: missing TITLE (usage: tick add TITLE... [OPTIONS])\n")
-        expectRun(try sandbox.run(["--dir", lists, "mv", "one"]), status: 2, stdout: "",
-                  stderr: "tick: missing LIST (usage: tick mv [REF...] LIST [OPTIONS])\n")
-        expectRun(try sandbox.run(["--dir", lists, "list", "new"]), status: 2, stdout: "",
-                  stderr: "tick: missing NAME (usage: tick list new NAME [OPTIONS])\n")
-        expectRun(try sandbox.run(["--dir", lists, "add", "  "]), status: 2, stdout: "",
-                  stderr: "tick: a task needs a title\n")
+        for (arguments, message) in [
+            (["--dir", lists, "show"], "tick: missing REF (usage: tick show REF [OPTIONS])\n"),
+            (["--dir", lists, "search"], "tick: missing WORDS (usage: tick search WORDS... [OPTIONS])\n"),
+            (["--dir", lists, "ls"], "tick: missing LIST (usage: tick ls LIST [OPTIONS])\n"),
+            (["--dir", lists, "today", "--list"], "tick: option '--list' needs a value LIST\n"),
+            (["--dir", lists, "add"], "tick: missing TITLE (usage: tick add TITLE... [OPTIONS])\n"),
+            (["--dir", lists, "mv", "one"], "tick: missing LIST (usage: tick mv [REF...] LIST [OPTIONS])\n"),
+            (["--dir", lists, "list", "new"], "tick: missing NAME (usage: tick list new NAME [OPTIONS])\n"),
+            (["--dir", lists, "add", "  "], "tick: a task needs a title\n"),
+        ] {
+            expectRun(try sandbox.run(arguments), status: 2, stdout: "", stderr: message)
+        }
         expectUnchanged(lists, since: before)
     }
 
